@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive');
+
+/** Environment variables of SPEC §8, plus the tuning knobs the spine needs. */
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: z.url({ message: 'must be an absolute URL such as https://infraledger.example.com' }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
+  EVENTSTOREDB_URL: z
+    .string()
+    .regex(/^(esdb|esdb\+discover|kurrentdb|kdb):\/\//, 'must be an esdb:// connection string')
+    .optional(),
+  SECRET_KEY: z.string().min(1).optional(),
+  SECRET_KEYS_PREVIOUS: z.string().optional(),
+  INITIAL_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  APPROVAL_FLOW: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAX_PAGE_SIZE: positiveInt.default(1000),
+  READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
+  PROJECTION_BATCH_SIZE: positiveInt.default(500),
+  READY_MAX_LAG: positiveInt.default(10_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'BASE_URL' | 'DATA_DIR'> {
+  readonly BASE_URL: string;
+  /** Absolute path. */
+  readonly DATA_DIR: string;
+  /** True when no DATABASE_URL is set: PGlite inside DATA_DIR. */
+  readonly embedded: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment, failing fast with one line per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "unset": docker-compose and shells often export VAR= .
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTOREDB_URL) problems.push('  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb');
+  if (e.DATABASE_URL && !e.SECRET_KEY) problems.push('  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    ...e,
+    BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    embedded: e.DATABASE_URL === undefined,
+  };
+}

@@ -1,0 +1,171 @@
+import pg from 'pg';
+import type { Logger } from '../log.js';
+
+/** The result shape of node-postgres, which PGlite is adapted to. */
+export interface SqlResult<R> {
+  readonly rows: R[];
+  readonly rowCount: number | null;
+  readonly command: string;
+}
+
+export interface SqlClient {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+  release(destroy?: boolean | Error): void;
+}
+
+/**
+ * What the service needs from a database: node-postgres' Pool surface (so Kysely's PostgresDialect
+ * takes it as is), plus LISTEN. Two implementations: a real server through `pg`, and embedded PGlite.
+ */
+export interface SqlPool {
+  readonly dialect: 'postgres' | 'pglite';
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+  connect(): Promise<SqlClient>;
+  /** Calls `onPayload` for every NOTIFY on `channel` from any process; returns the unsubscribe. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  end(): Promise<void>;
+}
+
+/** Runs `work` inside BEGIN … COMMIT on one client, rolling back on any error. */
+export async function withTransaction<T>(pool: SqlPool, work: (tx: SqlClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true; // the connection is unusable; let the pool discard it
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+// int8 stays a string, as node-postgres returns it, so positions never lose precision.
+const INT8_OID = 20;
+
+export interface PgPoolOptions {
+  readonly connectionString: string;
+  readonly max?: number;
+  readonly log?: Logger;
+}
+
+/** A real PostgreSQL server through node-postgres. */
+export function createPgPool(options: PgPoolOptions): SqlPool {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  // An idle client that loses its connection emits here; without a listener it would crash the process.
+  pool.on('error', (error) => options.log?.warn({ err: error }, 'idle database connection failed'));
+  const listeners = new Set<pg.Client>();
+  return {
+    dialect: 'postgres',
+    query: <R>(text: string, params?: readonly unknown[]) => pool.query(text, params as unknown[] | undefined) as unknown as Promise<SqlResult<R>>,
+    connect: () => pool.connect() as unknown as Promise<SqlClient>,
+    async listen(channel, onPayload) {
+      const client = new pg.Client({ connectionString: options.connectionString });
+      client.on('error', (error) => options.log?.warn({ err: error, channel }, 'LISTEN connection failed; polling covers the gap'));
+      client.on('notification', (message) => {
+        if (message.channel === channel) onPayload(message.payload ?? '');
+      });
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      listeners.add(client);
+      return async () => {
+        listeners.delete(client);
+        await client.end().catch(() => undefined);
+      };
+    },
+    async end() {
+      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      await pool.end();
+    },
+  };
+}
+
+/** Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection. */
+export async function createPglitePool(dataDir?: string): Promise<SqlPool> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: (value: string) => value } });
+  return pglitePool(db);
+}
+
+interface PgliteResults<R> {
+  rows: R[];
+  affectedRows?: number;
+}
+
+interface PgliteLike {
+  query<R>(text: string, params?: unknown[]): Promise<PgliteResults<R>>;
+  exec(text: string): Promise<PgliteResults<unknown>[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * PGlite is one Postgres session. Handing it out as a pool of one, with a FIFO lock held from
+ * connect() to release(), keeps a transaction's statements together exactly as a pg client would.
+ * Every writer to an embedded database lives in this process, so LISTEN is not needed: in-process
+ * wake-ups cover it (see the event store).
+ */
+export function pglitePool(db: PgliteLike): SqlPool {
+  let tail: Promise<void> = Promise.resolve();
+  let closed = false;
+  const acquire = async (): Promise<() => void> => {
+    if (closed) throw new Error('the embedded database is closed');
+    let unlock!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => (unlock = resolve));
+    await previous;
+    return unlock;
+  };
+  const run = async <R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> => {
+    // Like node-postgres: without parameters use the simple protocol, which allows several statements.
+    const result =
+      params === undefined || params.length === 0
+        ? ((await db.exec(text)).at(-1) as PgliteResults<R> | undefined) ?? { rows: [] }
+        : await db.query<R>(text, params as unknown[]);
+    const command = text.trimStart().split(/\s/, 1)[0]?.toUpperCase() ?? '';
+    const rowCount = command === 'SELECT' ? result.rows.length : (result.affectedRows ?? result.rows.length);
+    return { rows: result.rows, rowCount, command };
+  };
+  return {
+    dialect: 'pglite',
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const unlock = await acquire();
+      try {
+        return await run<R>(text, params);
+      } finally {
+        unlock();
+      }
+    },
+    async connect() {
+      const unlock = await acquire();
+      let released = false;
+      return {
+        query: <R>(text: string, params?: readonly unknown[]) => {
+          if (released) return Promise.reject(new Error('query on a released embedded connection'));
+          return run<R>(text, params);
+        },
+        release() {
+          if (released) return;
+          released = true;
+          unlock();
+        },
+      };
+    },
+    listen: () => Promise.resolve(() => Promise.resolve()),
+    async end() {
+      const unlock = await acquire();
+      closed = true;
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { AppError } from '../../errors.js';
+
+/**
+ * The event store port: one contract, two adapters (PostgreSQL/PGlite and EventStoreDB).
+ * Revisions are per stream and zero-based (the first event of a stream is revision 0n).
+ * Positions are global, strictly increasing in the order events become visible to readers.
+ */
+export type ExpectedRevision =
+  | 'any' // append whatever the stream holds
+  | 'no_stream' // the stream must not exist yet
+  | 'stream_exists' // the stream must have at least one event
+  | bigint; // the revision of the stream's last event
+
+/** An event on its way into the store. `data` and `metadata` are already serialised-ready JSON. */
+export interface NewEvent {
+  /** UUID; appending the same ids again at the same place is an idempotent retry. */
+  readonly eventId: string;
+  readonly type: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export interface RecordedEvent extends NewEvent {
+  readonly streamId: string;
+  readonly streamRevision: bigint;
+  readonly position: bigint;
+  readonly recordedAt: Date;
+}
+
+export interface StreamWrite {
+  readonly streamId: string;
+  readonly expectedRevision: ExpectedRevision;
+  readonly events: readonly NewEvent[];
+}
+
+export interface AppendResult {
+  /** Global position of the last event written (or of the original write on an idempotent retry). */
+  readonly position: bigint;
+  /** For each written stream, the revision of its last event now. */
+  readonly revisions: ReadonlyMap<string, bigint>;
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; undefined reads from the beginning. */
+  readonly after?: bigint;
+  readonly limit: number;
+}
+
+export interface SubscribeOptions {
+  readonly after?: bigint;
+  /** Largest batch handed to `onBatch` at once. */
+  readonly batchSize?: number;
+  /** Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription. */
+  readonly onBatch: (events: readonly RecordedEvent[]) => Promise<void>;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once no `onBatch` call is running. */
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: resolves after stop(), rejects with what ended it otherwise. */
+  readonly done: Promise<void>;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'pglite' | 'eventstoredb';
+  /** Appends to one stream, checking the expected revision. */
+  append(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams. Atomic where the store can (PostgreSQL: one transaction); where it
+   * cannot (EventStoreDB), writes go in order and `atomic` is false so callers can compensate.
+   */
+  appendMany(writes: readonly StreamWrite[]): Promise<AppendResult>;
+  readonly atomicMultiStream: boolean;
+  /** Every event of a stream in revision order; [] when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Events of all streams in position order. Gap-free: never passes an event that may still commit. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest visible event, or undefined when the store is empty. */
+  headPosition(): Promise<bigint | undefined>;
+  /** Catch-up then live delivery of `$all`, in position order, each event exactly once. */
+  subscribe(options: SubscribeOptions): Subscription;
+  /** Answers whether the store is reachable (for /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The stream's revision is not the one the writer expected. Retried by the command handler. */
+export class StreamRevisionConflictError extends AppError {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  readonly actual: bigint | 'no_stream';
+
+  constructor(streamId: string, expected: ExpectedRevision, actual: bigint | 'no_stream') {
+    super('CONFLICT', `stream ${streamId} was modified concurrently (expected ${String(expected)}, found ${String(actual)})`, {
+      details: { streamId },
+    });
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** Checks an expected revision against the stream's current one (undefined = no stream). */
+export function revisionMatches(expected: ExpectedRevision, current: bigint | undefined): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return current === undefined;
+  if (expected === 'stream_exists') return current !== undefined;
+  return current === expected;
+}

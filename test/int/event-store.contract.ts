@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamRevisionConflictError, type EventStore, type NewEvent, type RecordedEvent } from '../../src/events/store/port.js';
+
+export interface ContractSubject {
+  readonly store: EventStore;
+  close(): Promise<void>;
+}
+
+const event = (type = 'ThingHappened', data: Record<string, unknown> = {}): NewEvent => ({
+  eventId: randomUUID(),
+  type,
+  data: { ...data },
+  metadata: { correlationId: randomUUID() },
+});
+
+/** Every adapter of the event store port must pass this suite unchanged. */
+export function describeEventStoreContract(name: string, open: () => Promise<ContractSubject>): void {
+  describe(`event store contract: ${name}`, () => {
+    let subject: ContractSubject;
+    let store: EventStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => subject.close());
+
+    const stream = (): string => `contract_${randomUUID().replaceAll('-', '')}`;
+
+    describe('when appending with an expected revision', () => {
+      it('creates a stream expecting no stream and numbers revisions from 0', async () => {
+        const id = stream();
+        const result = await store.append(id, [event(), event()], { expectedRevision: 'no_stream' });
+        expect(result.revisions.get(id)).toBe(1n);
+        const read = await store.readStream(id);
+        expect(read.map((e) => e.streamRevision)).toEqual([0n, 1n]);
+        expect(read[1]?.position).toBe(result.position);
+      });
+
+      it('refuses no_stream when the stream exists', async () => {
+        const id = stream();
+        await store.append(id, [event()], { expectedRevision: 'no_stream' });
+        await expect(store.append(id, [event()], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+      });
+
+      it('appends at the exact revision and refuses a stale one', async () => {
+        const id = stream();
+        await store.append(id, [event()], { expectedRevision: 'no_stream' });
+        await store.append(id, [event()], { expectedRevision: 0n });
+        const stale = store.append(id, [event()], { expectedRevision: 0n });
+        await expect(stale).rejects.toBeInstanceOf(StreamRevisionConflictError);
+        await expect(stale).rejects.toMatchObject({ code: 'CONFLICT', streamId: id, actual: 1n });
+      });
+
+      it('appends anywhere with any, and stream_exists needs a stream', async () => {
+        const id = stream();
+        await expect(store.append(id, [event()], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+        await store.append(id, [event()], { expectedRevision: 'any' });
+        await store.append(id, [event()], { expectedRevision: 'any' });
+        await store.append(id, [event()], { expectedRevision: 'stream_exists' });
+        expect((await store.readStream(id)).length).toBe(3);
+      });
+
+      it('treats a retry with the same event ids as the original write', async () => {
+        const id = stream();
+        const batch = [event(), event()];
+        const first = await store.append(id, batch, { expectedRevision: 'no_stream' });
+        const retry = await store.append(id, batch, { expectedRevision: 'no_stream' });
+        expect(retry.position).toBe(first.position);
+        expect((await store.readStream(id)).length).toBe(2);
+      });
+
+      it('keeps data, metadata and type as written', async () => {
+        const id = stream();
+        const written = event('Typed', { nested: { list: [1, 'two', null] }, flag: true });
+        await store.append(id, [written], { expectedRevision: 'no_stream' });
+        const [read] = await store.readStream(id);
+        expect(read).toMatchObject({ eventId: written.eventId, type: 'Typed', data: written.data, metadata: written.metadata, streamId: id });
+        expect(read?.recordedAt).toBeInstanceOf(Date);
+      });
+    });
+
+    describe('when reading', () => {
+      it('answers [] for a stream that does not exist', async () => {
+        expect(await store.readStream(stream())).toEqual([]);
+      });
+
+      it('reads $all forward from a position, in strictly increasing order', async () => {
+        const head = (await store.headPosition()) ?? undefined;
+        const id = stream();
+        await store.append(id, [event(), event(), event()], { expectedRevision: 'no_stream' });
+        const read = await store.readAll({ after: head, limit: 1000 });
+        const mine = read.filter((e) => e.streamId === id);
+        expect(mine.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n]);
+        assertStrictlyIncreasing(read);
+        const second = mine[1];
+        if (!second) throw new Error('missing event');
+        const rest = await store.readAll({ after: second.position, limit: 1000 });
+        expect(rest.filter((e) => e.streamId === id).map((e) => e.streamRevision)).toEqual([2n]);
+      });
+    });
+
+    if (store_atomic_hint(name)) {
+      describe('when appending to several streams', () => {
+        it('writes all or nothing', async () => {
+          const a = stream();
+          const b = stream();
+          await store.append(b, [event()], { expectedRevision: 'no_stream' });
+          const both = store.appendMany([
+            { streamId: a, expectedRevision: 'no_stream', events: [event()] },
+            { streamId: b, expectedRevision: 'no_stream', events: [event()] },
+          ]);
+          await expect(both).rejects.toBeInstanceOf(StreamRevisionConflictError);
+          expect(await store.readStream(a)).toEqual([]);
+        });
+      });
+    }
+
+    describe('when 8 writers append 500 events each while a subscriber runs', () => {
+      it('delivers all 4,000 exactly once, in strictly increasing position', async () => {
+        const start = await store.headPosition();
+        const tag = randomUUID();
+        const seen: RecordedEvent[] = [];
+        let resolveAll!: () => void;
+        const all = new Promise<void>((resolve) => (resolveAll = resolve));
+        const subscription = store.subscribe({
+          after: start,
+          batchSize: 250,
+          onBatch: (events) => {
+            for (const e of events) if (e.data.tag === tag) seen.push(e);
+            if (seen.length >= 4000) resolveAll();
+            return Promise.resolve();
+          },
+        });
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, writer) => {
+            const id = stream();
+            for (let i = 0; i < 500; i++) {
+              await store.append(id, [event('Counted', { tag, writer, i })], { expectedRevision: i === 0 ? 'no_stream' : BigInt(i - 1) });
+            }
+          }),
+        );
+        await all;
+        await subscription.stop();
+        expect(seen.length).toBe(4000);
+        expect(new Set(seen.map((e) => e.eventId)).size).toBe(4000);
+        assertStrictlyIncreasing(seen);
+        for (let writer = 0; writer < 8; writer++) {
+          expect(seen.filter((e) => e.data.writer === writer).map((e) => e.data.i)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+        }
+      });
+    });
+
+    describe('when a subscription handler fails', () => {
+      it('ends the subscription with that error', async () => {
+        const subscription = store.subscribe({
+          after: undefined,
+          onBatch: () => Promise.reject(new Error('handler broke')),
+        });
+        await store.append(stream(), [event()], { expectedRevision: 'no_stream' });
+        await expect(subscription.done).rejects.toThrow('handler broke');
+      });
+    });
+  });
+}
+
+// Stores that cannot append to several streams atomically skip the all-or-nothing case only.
+function store_atomic_hint(name: string): boolean {
+  return !name.startsWith('eventstoredb');
+}
+
+function assertStrictlyIncreasing(events: readonly RecordedEvent[]): void {
+  for (let i = 1; i < events.length; i++) {
+    const previous = events[i - 1];
+    const current = events[i];
+    if (!previous || !current || current.position <= previous.position) {
+      throw new Error(`positions not strictly increasing at index ${i}: ${previous?.position} then ${current?.position}`);
+    }
+  }
+}

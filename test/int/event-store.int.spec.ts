@@ -1,0 +1,26 @@
+import { describe, it } from 'vitest';
+import { createPostgresEventStore } from '../../src/events/store/postgres.js';
+import { databaseTargets } from '../support/databases.js';
+import { describeEventStoreContract } from './event-store.contract.js';
+
+for (const target of databaseTargets()) {
+  describeEventStoreContract(target.name, async () => {
+    const db = await target.create();
+    const store = createPostgresEventStore({ pool: db.pool, pollIntervalMs: 50 });
+    return {
+      store,
+      async close() {
+        await store.close();
+        await db.close();
+      },
+    };
+  });
+}
+
+if (!process.env.TEST_DATABASE_URL) {
+  describe('event store contract: postgres', () => {
+    it('was not run: TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)', () => {
+      console.warn('[skipped] event store contract on PostgreSQL: set TEST_DATABASE_URL to run it');
+    });
+  });
+}

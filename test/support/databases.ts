@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../src/db/migrate.js';
+import { createPgPool, createPglitePool, type SqlPool } from '../../src/db/pool.js';
+
+/** A fresh, migrated database for one test (or one describe block). */
+export interface TestDatabase {
+  readonly pool: SqlPool;
+  /** A connection string for a second process or pool (PostgreSQL only). */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  readonly name: 'pglite' | 'postgres';
+  create(options?: { migrate?: boolean }): Promise<TestDatabase>;
+}
+
+const pgliteTarget: DatabaseTarget = {
+  name: 'pglite',
+  async create({ migrate: run = true } = {}) {
+    const pool = await createPglitePool();
+    if (run) await migrate(pool);
+    return { pool, close: () => pool.end() };
+  },
+};
+
+/** Each call creates its own database on the TEST_DATABASE_URL server, so test files run in parallel. */
+function postgresTarget(adminUrl: string): DatabaseTarget {
+  return {
+    name: 'postgres',
+    async create({ migrate: run = true } = {}) {
+      const name = `il_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const pool = createPgPool({ connectionString: url.toString(), max: 12 });
+      if (run) await migrate(pool);
+      return {
+        pool,
+        url: url.toString(),
+        async close() {
+          await pool.end();
+          const cleanup = new pg.Client({ connectionString: adminUrl });
+          await cleanup.connect();
+          await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await cleanup.end();
+        },
+      };
+    },
+  };
+}
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
+export function databaseTargets(): DatabaseTarget[] {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? [pgliteTarget, postgresTarget(url)] : [pgliteTarget];
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers picked by file suffix (STYLE.md): unit, int (real stores), e2e (built service over HTTP).
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.spec.ts', 'src/**/*.unit.spec.ts'] } },
+      { extends: true, test: { name: 'int', include: ['test/**/*.int.spec.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e.spec.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
