@@ -1,0 +1,31 @@
+import type { DomainEvent } from '../events/codec.js';
+
+/** A pure decision model: no I/O, no clock, no randomness (time and ids arrive in the command). */
+export interface Decider<C, E extends DomainEvent, S> {
+  readonly decide: (command: C, state: S) => readonly E[];
+  readonly evolve: (state: S, event: E) => S;
+  readonly initialState: S;
+}
+
+/** A value this aggregate holds that no other aggregate may hold at the same time. */
+export interface UniqueKey {
+  /** Normalised, e.g. `template-name:web-app`. */
+  readonly key: string;
+  /** The input field it comes from, for the 409's `errors`. */
+  readonly field: string;
+  /** What the 409 says when someone else holds it. */
+  readonly message: string;
+}
+
+/** A decider plus what the generic handler needs to store it. */
+export interface Aggregate<C, E extends DomainEvent, S> extends Decider<C, E, S> {
+  readonly kind: string;
+  /** The one place a stream id of this aggregate is built. */
+  readonly streamId: (id: string) => string;
+  /** The unique values the aggregate holds in this state (none once deleted). */
+  readonly uniqueKeys: (state: S) => readonly UniqueKey[];
+}
+
+/** Folds events into state. */
+export const fold = <C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: readonly E[], from: S = decider.initialState): S =>
+  events.reduce(decider.evolve, from);

@@ -1,0 +1,132 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { AppError } from '../errors.js';
+import type { DomainEvent, EventCodec } from '../events/codec.js';
+import type { CommandContext } from '../events/define.js';
+import { StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
+import type { Logger } from '../log.js';
+import { fold, type Aggregate } from './decider.js';
+import { planReservations, type PlannedWrite } from './unique.js';
+
+export interface CommandDeps {
+  readonly store: EventStore;
+  readonly codec: EventCodec;
+  readonly newId: () => string;
+  readonly log?: Logger;
+  /** Attempts on a revision conflict before giving up with a 409 (default 10). */
+  readonly maxAttempts?: number;
+}
+
+export interface Loaded<S> {
+  readonly state: S;
+  /** Revision of the stream's last event; undefined when the stream does not exist. */
+  readonly revision: bigint | undefined;
+}
+
+export interface CommandResult<S, E> {
+  readonly state: S;
+  readonly revision: bigint | undefined;
+  readonly events: readonly E[];
+  /** Global position of the append; undefined when the command changed nothing. */
+  readonly position: bigint | undefined;
+}
+
+export interface ExecuteOptions extends CommandContext {
+  /** From If-Match: the revision the client last saw. A mismatch is a 412. */
+  readonly expectedRevision?: bigint;
+}
+
+/** Reads an aggregate's stream and folds it into state. */
+export async function loadAggregate<C, E extends DomainEvent, S>(deps: CommandDeps, aggregate: Aggregate<C, E, S>, id: string): Promise<Loaded<S>> {
+  const recorded = await deps.store.readStream(aggregate.streamId(id));
+  const events = recorded.map((r) => deps.codec.decode<E>(r).event);
+  return { state: fold(aggregate, events), revision: recorded.at(-1)?.streamRevision };
+}
+
+/**
+ * The one way commands run: load → pure decide → append with the expected revision, together with
+ * the reservation streams of unique values. Only a revision conflict is retried (the decision is
+ * pure, so deciding again on fresh state is safe); every other error goes straight to the caller.
+ */
+export async function executeCommand<C, E extends DomainEvent, S>(
+  deps: CommandDeps,
+  aggregate: Aggregate<C, E, S>,
+  id: string,
+  command: C,
+  options: ExecuteOptions,
+): Promise<CommandResult<S, E>> {
+  const maxAttempts = deps.maxAttempts ?? 10;
+  const streamId = aggregate.streamId(id);
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await loadAggregate(deps, aggregate, id);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
+      throw new AppError('PRECONDITION_FAILED', `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(revision)}`, {
+        details: { revision: revision === undefined ? null : Number(revision) + 1 },
+      });
+    }
+    const events = aggregate.decide(command, state);
+    if (events.length === 0) return { state, revision, events, position: undefined };
+    const next = fold(aggregate, events, state);
+    const encode = (event: DomainEvent): NewEvent =>
+      deps.codec.encode(event, { actorId: options.actorId, correlationId: options.correlationId, causationId: options.causationId, occurredAt: options.now.toISOString() }, deps.newId());
+    try {
+      const plan = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
+      const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
+      const position = deps.store.atomicMultiStream
+        ? (await deps.store.appendMany([...plan.reserve, own, ...plan.release])).position
+        : await appendInOrder(deps, own, plan.reserve, plan.release, encode);
+      const written = (revision ?? -1n) + BigInt(events.length);
+      return { state: next, revision: written, events, position };
+    } catch (error) {
+      if (!(error instanceof StreamRevisionConflictError) || attempt >= maxAttempts) {
+        if (error instanceof StreamRevisionConflictError) {
+          throw new AppError('CONFLICT', `the ${aggregate.kind} is being modified concurrently; try again`, { cause: error });
+        }
+        throw error;
+      }
+      deps.log?.debug({ streamId, attempt, conflictOn: error.streamId }, 'revision conflict, deciding again');
+      await delay(Math.floor(Math.random() * 5 * attempt));
+    }
+  }
+}
+
+/**
+ * For stores without multi-stream transactions: reserve first, then the aggregate's own events, then
+ * releases. If the aggregate's append fails, the fresh reservations are released again, so a failed
+ * create does not keep its name.
+ */
+async function appendInOrder(
+  deps: CommandDeps,
+  own: StreamWrite,
+  reserve: readonly PlannedWrite[],
+  release: readonly PlannedWrite[],
+  encode: (event: DomainEvent) => NewEvent,
+): Promise<bigint> {
+  const done: { write: PlannedWrite; revision: bigint }[] = [];
+  let position: bigint;
+  try {
+    for (const write of reserve) {
+      const result = await deps.store.append(write.streamId, write.events, { expectedRevision: write.expectedRevision });
+      done.push({ write, revision: result.revisions.get(write.streamId) ?? 0n });
+    }
+    position = (await deps.store.append(own.streamId, own.events, { expectedRevision: own.expectedRevision })).position;
+  } catch (error) {
+    for (const { write, revision } of done) {
+      await deps.store
+        .append(write.streamId, [encode(write.undo)], { expectedRevision: revision })
+        .catch((undoError: unknown) => deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not release a reservation after a failed write'));
+    }
+    throw error;
+  }
+  // The aggregate's events are stored: a release that fails now only keeps an old value taken.
+  for (const write of release) {
+    try {
+      position = (await deps.store.append(write.streamId, write.events, { expectedRevision: write.expectedRevision })).position;
+    } catch (error) {
+      deps.log?.error({ err: error, streamId: write.streamId }, 'could not release a unique value');
+    }
+  }
+  return position;
+}
+
+/** Clients see 1-based revisions (the number of events in the stream). */
+const revisionLabel = (revision: bigint | undefined): string => (revision === undefined ? '0' : String(revision + 1n));

@@ -1,0 +1,123 @@
+/**
+ * Compiles a validated ListQuery onto Kysely select builders. The engine only adds WHERE, ORDER BY,
+ * OFFSET and LIMIT: the caller picks the columns (GraphQL selects only what was asked for). Column
+ * names come from the spec, never from the client, and every client value is a bound parameter.
+ */
+import { expressionBuilder, sql, type Expression, type Kysely, type SelectQueryBuilder, type SelectType, type SqlBool } from 'kysely';
+import type { Condition, ListQuery, ListSpec } from './spec.js';
+
+// Table and column names are only known at run time (from the spec), so conditions are built over a
+// schema where every name is allowed, and the result (an Expression<SqlBool>) fits any builder.
+type AnyDb = Record<string, Record<string, unknown>>;
+const eb = expressionBuilder<AnyDb, string>();
+
+const idColumnOf = (spec: ListSpec): string => spec.idColumn ?? 'id';
+
+/** A column of the spec's table, qualified so link subqueries and callers' joins stay unambiguous. */
+const columnRef = (spec: ListSpec, column: string) => sql.ref(`${spec.table}.${column}`);
+
+/** `%text%` with LIKE's own wildcards and escape character taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function toExpression(spec: ListSpec, condition: Condition): Expression<SqlBool> {
+  switch (condition.kind) {
+    case 'compare':
+      return eb(columnRef(spec, condition.column), condition.operator, condition.value);
+    case 'oneOf':
+      // `IN ()` is a syntax error; "one of nothing" matches nothing.
+      return condition.values.length === 0 ? sql<SqlBool>`false` : eb(columnRef(spec, condition.column), 'in', condition.values);
+    case 'isNull':
+      return eb(columnRef(spec, condition.column), condition.negated ? 'is not' : 'is', null);
+    case 'contains': {
+      // Backslash is PostgreSQL's default LIKE escape character, which containsPattern relies on.
+      const pattern = containsPattern(condition.text);
+      return eb.or(condition.columns.map((column) => eb(columnRef(spec, column), 'ilike', pattern)));
+    }
+    case 'hasAll':
+      // One parameter per element: no driver-specific array serialization, and @> can use the GIN index.
+      return eb(columnRef(spec, condition.column), '@>', sql<string[]>`ARRAY[${sql.join(condition.values)}]::text[]`);
+    case 'linked': {
+      const { link } = condition;
+      if (condition.ids.length === 0) return sql<SqlBool>`false`;
+      return eb.exists(
+        eb
+          .selectFrom(link.table)
+          .select(sql.lit(1).as('one'))
+          .where(sql.ref(`${link.table}.${link.ownerColumn}`), '=', columnRef(spec, idColumnOf(spec)))
+          .where(sql.ref(`${link.table}.${link.targetColumn}`), 'in', condition.ids),
+      );
+    }
+  }
+}
+
+/**
+ * Adds the query's conditions (and `deleted_at IS NULL` for soft-deleting specs) to a select over
+ * `spec.table` (unaliased). Works for the page query and for the count alike.
+ */
+export function applyFilters<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  spec: ListSpec,
+  query: ListQuery,
+): SelectQueryBuilder<DB, TB, O> {
+  const conditions = query.conditions.map((condition) => toExpression(spec, condition));
+  if (spec.softDelete) conditions.unshift(eb(columnRef(spec, 'deleted_at'), 'is', null));
+  return conditions.reduce((next, condition) => next.where(condition), qb);
+}
+
+/**
+ * Orders by the sort column, then by id in the same direction so that equal sort values still
+ * have one total order and OFFSET pages neither repeat nor skip rows; then applies OFFSET/LIMIT.
+ */
+export function applyPage<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  spec: ListSpec,
+  query: ListQuery,
+): SelectQueryBuilder<DB, TB, O> {
+  const direction = query.sort.direction === 'ASC' ? 'asc' : 'desc';
+  const idColumn = idColumnOf(spec);
+  const sorted = qb.orderBy(columnRef(spec, query.sort.column), direction);
+  const tieBroken = query.sort.column === idColumn ? sorted : sorted.orderBy(columnRef(spec, idColumn), direction);
+  return tieBroken.offset(query.offset).limit(query.limit);
+}
+
+/**
+ * The REST `Content-Range` header: `templates 0-24/319`, or `templates *\/319` for an empty page.
+ *
+ * @param rowCount - rows on this page; `total` - rows matching the filter on all pages.
+ */
+export function contentRange(spec: ListSpec, query: ListQuery, rowCount: number, total: number): string {
+  if (rowCount === 0) return `${spec.resource} */${total}`;
+  return `${spec.resource} ${query.offset}-${query.offset + rowCount - 1}/${total}`;
+}
+
+/** One page of a list and the number of rows matching the filter on all pages. */
+export interface ListPage<Row> {
+  readonly rows: Row[];
+  readonly total: number;
+}
+
+/**
+ * Runs the page (selecting only `columns`) and the count: two statements, issued together.
+ *
+ * @example listPage(db, templateListSpec, parseListQuery(templateListSpec, request.query), ['id', 'name'])
+ */
+export async function listPage<DB, TB extends keyof DB & string, C extends keyof DB[TB] & string>(
+  db: Kysely<DB>,
+  spec: ListSpec<TB>,
+  query: ListQuery,
+  columns: readonly C[],
+): Promise<ListPage<{ [K in C]: SelectType<DB[TB][K]> }>> {
+  // Kysely cannot type a select over a table chosen by a type parameter; the signature above
+  // restores the row type from the same DB, table and columns the caller passed.
+  const anyDb = db as unknown as Kysely<AnyDb>;
+  const table: string = spec.table;
+  const pageQuery = applyPage(applyFilters(anyDb.selectFrom(table).select(columns), spec, query), spec, query);
+  const countQuery = applyFilters(
+    anyDb.selectFrom(table).select((count) => count.fn.countAll().as('total')),
+    spec,
+    query,
+  );
+  const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
+  // count(*) is a bigint, which both drivers return as a string.
+  return { rows: rows as unknown as { [K in C]: SelectType<DB[TB][K]> }[], total: Number(counted.total) };
+}

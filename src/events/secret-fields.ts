@@ -1,0 +1,155 @@
+import { AppError } from '../errors.js';
+import type { Keyring } from './crypto.js';
+
+/**
+ * Encrypts, decrypts and redacts the secret values inside an event's JSON data.
+ *
+ * An event declares its secret paths as strings: `.` separates object keys and `[]` after a key means
+ * "every element of this array", e.g. `configuration.clientSecret`, `configuration.secrets[].value`,
+ * `variables[].value`, `matrix[][]`. Each value is encrypted with its concrete path
+ * (`configuration.secrets[2].value`) as context, so a ciphertext moved to another field or element
+ * no longer decrypts.
+ */
+
+/** One step of a compiled path: into an object key, or into every element of an array. */
+export type SecretPathStep = { readonly kind: 'key'; readonly name: string } | { readonly kind: 'each' };
+
+/** A validated secret path. */
+export interface CompiledSecretPath {
+  /** The path as declared, e.g. `configuration.secrets[].value`. */
+  readonly source: string;
+  readonly steps: readonly SecretPathStep[];
+}
+
+/** Secret paths validated once by {@link compileSecretPaths}. */
+export interface CompiledSecretPaths {
+  readonly kind: 'compiled-secret-paths';
+  readonly paths: readonly CompiledSecretPath[];
+}
+
+/** Declared paths, either as written or already compiled. */
+export type SecretPaths = readonly string[] | CompiledSecretPaths;
+
+/** The mask that replaces secret values in audit views and API responses. */
+export const REDACTED = '********';
+
+// One segment: a key name followed by any number of `[]`. Names exclude the path syntax itself.
+const SEGMENT = /^([^.[\]]+)((?:\[\])*)$/;
+// Assigning these would reach the prototype chain instead of the data.
+const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+function compilePath(source: string): CompiledSecretPath {
+  const steps: SecretPathStep[] = [];
+  for (const segment of source.split('.')) {
+    const match = SEGMENT.exec(segment);
+    const name = match?.[1];
+    const arrays = match?.[2];
+    if (name === undefined || arrays === undefined) {
+      const problem =
+        segment === '' ? 'an empty segment' : segment.startsWith('[') ? '[] without a key before it' : `an invalid segment "${segment}"`;
+      throw new TypeError(`secret path "${source}" has ${problem} (expected keys separated by "." with optional [] after a key)`);
+    }
+    if (FORBIDDEN_NAMES.has(name)) throw new TypeError(`secret path "${source}" names the reserved key "${name}"`);
+    steps.push({ kind: 'key', name });
+    for (let i = 0; i < arrays.length / 2; i++) steps.push({ kind: 'each' });
+  }
+  return { source, steps };
+}
+
+/**
+ * Validates declared secret paths once, so each event does not re-parse them.
+ * @throws TypeError for an invalid path (empty segment, `[]` at the start, stray brackets): a programmer mistake.
+ */
+export function compileSecretPaths(paths: readonly string[]): CompiledSecretPaths {
+  return { kind: 'compiled-secret-paths', paths: paths.map(compilePath) };
+}
+
+// Event definitions hold their paths for the life of the process: compile each declared array once.
+const compiledCache = new WeakMap<readonly string[], CompiledSecretPaths>();
+
+function compiled(paths: SecretPaths): CompiledSecretPaths {
+  if ('kind' in paths) return paths;
+  let result = compiledCache.get(paths);
+  if (!result) {
+    result = compileSecretPaths(paths);
+    compiledCache.set(paths, result);
+  }
+  return result;
+}
+
+/** Replaces a present value; returns the value to store at `path` (the same one to leave it). */
+type Transform = (value: unknown, path: string) => unknown;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Walks `steps` from `container` (part of a private copy) and rewrites every value found in place. */
+function rewrite(container: unknown, steps: readonly SecretPathStep[], index: number, prefix: string, transform: Transform): void {
+  const step = steps[index];
+  if (step === undefined) return;
+  const last = index === steps.length - 1;
+  if (step.kind === 'key') {
+    // Absent keys and non-object values (e.g. null where an object was expected) are left as they are.
+    if (!isPlainObject(container) || !Object.hasOwn(container, step.name)) return;
+    const path = prefix === '' ? step.name : `${prefix}.${step.name}`;
+    if (last) container[step.name] = transform(container[step.name], path);
+    else rewrite(container[step.name], steps, index + 1, path, transform);
+    return;
+  }
+  if (!Array.isArray(container)) return;
+  const elements: unknown[] = container;
+  elements.forEach((element, i) => {
+    const path = `${prefix}[${i}]`;
+    if (last) elements[i] = transform(element, path);
+    else rewrite(element, steps, index + 1, path, transform);
+  });
+}
+
+function apply(data: Readonly<Record<string, unknown>>, paths: SecretPaths, transform: Transform): Record<string, unknown> {
+  // A deep copy first: callers keep their input (often a command's or an aggregate's state) untouched.
+  const copy = structuredClone(data) as Record<string, unknown>;
+  for (const path of compiled(paths).paths) rewrite(copy, path.steps, 0, '', transform);
+  return copy;
+}
+
+/**
+ * Returns a deep copy of `data` with every present value at `paths` replaced by
+ * `keyring.encrypt(JSON.stringify(value), <concrete path>)`. Absent paths, `null` and `undefined` are
+ * left as they are, and so are values already encrypted (so encrypting twice is harmless).
+ * Never mutates `data`.
+ * @throws TypeError for an invalid path
+ */
+export function encryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
+  return apply(data, paths, (value, path) =>
+    value === null || value === undefined || keyring.isEncrypted(value) ? value : keyring.encrypt(JSON.stringify(value), path),
+  );
+}
+
+/**
+ * The inverse of {@link encryptSecrets}: a deep copy with every encrypted value at `paths` decrypted
+ * and JSON-parsed. Values that are not encrypted are left as they are, so events written before a
+ * field was declared secret still read. Never mutates `data`.
+ * @throws AppError `INTERNAL` from {@link Keyring.decrypt} (unknown key, tampered value, value moved
+ *   to another path); TypeError for an invalid path
+ */
+export function decryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
+  return apply(data, paths, (value, path) => (keyring.isEncrypted(value) ? parseDecrypted(keyring.decrypt(value, path), path) : value));
+}
+
+function parseDecrypted(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // No cause: JSON.parse's message quotes the text, which is the secret itself.
+    throw new AppError('INTERNAL', `secret at ${path} could not be decoded: the decrypted value is not JSON`);
+  }
+}
+
+/**
+ * A deep copy of `data` with every present non-null value at `paths` (plain or encrypted) replaced by
+ * {@link REDACTED}, for audit views and API responses. Never mutates `data`.
+ * @throws TypeError for an invalid path
+ */
+export function redactSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths): Record<string, unknown> {
+  return apply(data, paths, (value) => (value === null || value === undefined ? value : REDACTED));
+}

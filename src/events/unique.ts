@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './define.js';
+
+/**
+ * Reservation streams (`unique-<key>`) make uniqueness hold in the write model under concurrency:
+ * whoever appends the reservation first owns the value; everyone else sees it taken.
+ */
+const reservation = z.object({ key: z.string(), ownerStreamId: z.string() });
+
+export const UniqueValueReserved = defineEvent('UniqueValueReserved', reservation);
+export const UniqueValueReleased = defineEvent('UniqueValueReleased', reservation);
+
+export type UniqueValueEvent = EventOf<typeof UniqueValueReserved> | EventOf<typeof UniqueValueReleased>;
+
+export const uniqueEvents = [UniqueValueReserved, UniqueValueReleased] as const;

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { notFound } from '../errors.js';
+import type { Services } from '../services.js';
+import { sendProblem } from './problem.js';
+import { healthRoutes } from './routes/health.js';
+import { templateRoutes } from './routes/templates.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Composes the HTTP service from already-open services. `main` only adds listening. */
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    // A pino Logger is a FastifyBaseLogger; the cast only drops pino's extra generic parameters.
+    loggerInstance: services.log as FastifyBaseLogger,
+    // A caller's request id is kept (for tracing across services) when it is well formed.
+    genReqId: (request) => {
+      const header = request.headers['x-request-id'];
+      return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+    },
+    disableRequestLogging: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
+  app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
+
+  healthRoutes(app, services);
+  await app.register((api, _options, done) => {
+    templateRoutes(api, services);
+    done();
+  }, { prefix: '/api' });
+  return app;
+}

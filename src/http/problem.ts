@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode, type FieldIssue } from '../errors.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+const TITLE: Record<ErrorCode, string> = {
+  VALIDATION: 'Invalid request',
+  UNAUTHENTICATED: 'Not authenticated',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'Not found',
+  CONFLICT: 'Conflict',
+  PRECONDITION_FAILED: 'Precondition failed',
+  UNPROCESSABLE: 'Unprocessable request',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL: 'Internal error',
+  UNAVAILABLE: 'Service unavailable',
+};
+
+/** RFC 9457 problem details, as every error response of the REST API carries them. */
+export interface Problem {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: ErrorCode;
+  readonly errors?: readonly FieldIssue[];
+  readonly requestId?: string;
+  readonly [extension: string]: unknown;
+}
+
+export const statusOf = (code: ErrorCode): number => STATUS[code];
+
+/** Fastify's own 4xx errors (bad JSON, wrong content type, body too large) in our taxonomy. */
+function fromFastify(error: FastifyError): AppError | undefined {
+  const status = error.statusCode;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
+  if (status === 404) return new AppError('NOT_FOUND', error.message);
+  if (status === 413 || status === 415) {
+    // Keep their own statuses: the taxonomy has no code for them, and they are not validation of fields.
+    return Object.assign(new AppError('VALIDATION', error.message), { httpStatus: status });
+  }
+  if (status === 429) return new AppError('RATE_LIMITED', error.message);
+  return new AppError('VALIDATION', error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? `the body is not valid JSON: ${error.message}` : error.message);
+}
+
+/** Maps any thrown value to a problem. Unknown errors become a masked 500: nothing internal leaks. */
+export function toProblem(error: unknown, requestId?: string): Problem {
+  const appError = error instanceof AppError ? error : fromFastify(error as FastifyError);
+  if (!appError) {
+    return { type: 'about:blank', title: TITLE.INTERNAL, status: 500, detail: 'An unexpected error occurred; it has been logged.', code: 'INTERNAL', requestId };
+  }
+  const status = (appError as AppError & { httpStatus?: number }).httpStatus ?? STATUS[appError.code];
+  const detail = appError.code === 'INTERNAL' ? 'An unexpected error occurred; it has been logged.' : appError.message;
+  return {
+    ...appError.details,
+    type: `urn:infraledger:problem:${appError.code.toLowerCase().replaceAll('_', '-')}`,
+    title: status === 415 ? 'Unsupported media type' : status === 413 ? 'Payload too large' : TITLE[appError.code],
+    status,
+    detail,
+    code: appError.code,
+    ...(appError.errors.length > 0 ? { errors: appError.errors } : {}),
+    requestId,
+  };
+}
+
+/** Fastify error handler: one mapping for every route. */
+export function sendProblem(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = toProblem(error, request.id);
+  if (problem.status >= 500 && problem.code !== 'UNAVAILABLE') request.log.error({ err: error }, 'request failed');
+  else if (problem.status >= 500) request.log.warn({ err: error }, 'request answered 503');
+  if (problem.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  return reply.status(problem.status).type('application/problem+json').send(problem);
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+
+/** `/healthz`: the process answers. `/readyz`: the stores answer and every projection is near the head. */
+export function healthRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/healthz', () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (_request, reply) => {
+    const problems: string[] = [];
+    let head: bigint | undefined;
+    try {
+      await services.pool.query('SELECT 1');
+    } catch {
+      problems.push('read model database unreachable');
+    }
+    try {
+      head = await services.store.headPosition();
+    } catch {
+      problems.push('event store unreachable');
+    }
+    const projections = services.runners.map((runner) => {
+      const lag = head === undefined ? 0 : Number(head - (runner.position ?? 0n));
+      if (runner.state === 'failed') problems.push(`projection ${runner.projection.name} is stopped on a poison event`);
+      else if (lag > services.config.READY_MAX_LAG) problems.push(`projection ${runner.projection.name} lags ${lag} events`);
+      return { name: runner.projection.name, state: runner.state, position: runner.position?.toString() ?? null, lag };
+    });
+    const body = { status: problems.length === 0 ? 'ready' : 'not_ready', problems, head: head?.toString() ?? null, projections };
+    return reply.status(problems.length === 0 ? 200 : 503).send(body);
+  });
+}

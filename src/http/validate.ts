@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import { AppError, type FieldIssue } from '../errors.js';
+
+/** `parentIds.0` → `parentIds[0]`, so a field path reads like the JSON it points into. */
+export function fieldPath(path: readonly PropertyKey[], prefix?: string): string {
+  let out = prefix ?? '';
+  for (const segment of path) {
+    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return out === '' ? (prefix ?? 'body') : out;
+}
+
+/** Every problem zod found, one per field; unknown keys are named one by one. */
+export function zodIssues(error: z.ZodError, prefix?: string): FieldIssue[] {
+  return error.issues.flatMap((issue): FieldIssue[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: fieldPath([...issue.path, key], prefix), message: 'unknown field' }));
+    }
+    return [{ field: fieldPath(issue.path, prefix), message: issue.message }];
+  });
+}
+
+/** Parses input at the edge; failure is a 400 listing every invalid field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: string, prefix?: string): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = zodIssues(result.error, prefix);
+  const fields = [...new Set(errors.map((e) => e.field))].join(', ');
+  throw new AppError('VALIDATION', `invalid ${where}: ${fields}`, { errors });
+}

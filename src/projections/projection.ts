@@ -1,0 +1,16 @@
+import type { SqlClient } from '../db/pool.js';
+import type { DecodedEvent } from '../events/codec.js';
+
+/**
+ * A read model kept from the event stream. `applyBatch` runs inside the runner's transaction, which
+ * also moves the checkpoint, so a batch takes effect exactly once. It must also be idempotent on its
+ * own (a rebuild test replays every event twice).
+ */
+export interface Projection {
+  readonly name: string;
+  /** Every table the projection owns, in dependency order (rebuilds copy and swap these). */
+  readonly tables: readonly string[];
+  /** Event types it reads; others only move its checkpoint. */
+  readonly handles: ReadonlySet<string>;
+  applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
+}

@@ -1,0 +1,100 @@
+import type { SqlClient } from '../db/pool.js';
+import type { DecodedEvent } from '../events/codec.js';
+import type { Projection } from './projection.js';
+
+export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
+
+/** A list field kept in a link table (owner id, target id, ordinal). */
+export interface LinkTable<Row> {
+  readonly table: string;
+  readonly ownerColumn: string;
+  readonly targetColumn: string;
+  readonly field: keyof Row & string;
+}
+
+export interface RowProjectionSpec<Row extends { id: string; revision: number }> {
+  readonly name: string;
+  readonly table: string;
+  /** Column name → type, for every column of `table` (Row keys are the column names; link fields are not columns). */
+  readonly columns: Readonly<Record<string, ColumnType>>;
+  readonly links: readonly LinkTable<Row>[];
+  readonly handles: readonly string[];
+  /** The row an event belongs to. */
+  readonly rowId: (event: DecodedEvent) => string;
+  /** Pure: the row after the event. Never throws on a well-formed event. */
+  readonly evolve: (row: Row | undefined, event: DecodedEvent) => Row | undefined;
+}
+
+/**
+ * A projection of one row per aggregate (plus link tables for its lists). Each batch loads the rows
+ * it touches, folds the events in memory and writes each changed row once: a handful of statements
+ * per batch, whatever its size. Events at or below a row's revision are skipped, so replaying the
+ * same events again leaves the tables as they are.
+ */
+export function rowProjection<Row extends { id: string; revision: number }>(spec: RowProjectionSpec<Row>): Projection {
+  const scalarColumns = Object.keys(spec.columns);
+  const recordsetColumns = scalarColumns.map((c) => `${c} ${spec.columns[c]}`).join(', ');
+  const upsert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
+    SELECT ${scalarColumns.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetColumns})
+    ON CONFLICT (id) DO UPDATE SET ${scalarColumns.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+
+  async function load(tx: SqlClient, ids: readonly string[]): Promise<Map<string, Row>> {
+    const { rows } = await tx.query<Row>(`SELECT ${scalarColumns.join(', ')} FROM ${spec.table} WHERE id = ANY($1::uuid[])`, [ids]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const link of spec.links) {
+      for (const row of byId.values()) (row as Record<string, unknown>)[link.field] = [];
+      const { rows: pairs } = await tx.query<{ owner: string; target: string }>(
+        `SELECT ${link.ownerColumn} AS owner, ${link.targetColumn} AS target FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[]) ORDER BY ${link.ownerColumn}, ordinal`,
+        [ids],
+      );
+      for (const { owner, target } of pairs) ((byId.get(owner) as Record<string, unknown> | undefined)?.[link.field] as string[] | undefined)?.push(target);
+    }
+    return byId;
+  }
+
+  return {
+    name: spec.name,
+    tables: [spec.table, ...spec.links.map((l) => l.table)],
+    handles: new Set(spec.handles),
+    async applyBatch(tx, events) {
+      const ids = [...new Set(events.map(spec.rowId))];
+      const rows = await load(tx, ids);
+      const changed = new Map<string, { before: Row | undefined; after: Row }>();
+      for (const event of events) {
+        const id = spec.rowId(event);
+        const current = rows.get(id);
+        // The row's revision counts the events already in it: those are skipped (idempotent replay).
+        if (current && Number(event.streamRevision) < current.revision) continue;
+        const next = spec.evolve(current, event);
+        if (!next) continue;
+        rows.set(id, next);
+        const entry = changed.get(id);
+        changed.set(id, { before: entry ? entry.before : current, after: next });
+      }
+      if (changed.size === 0) return;
+      const after = [...changed.values()].map((c) => c.after);
+      await tx.query(upsert, [JSON.stringify(after.map((row) => Object.fromEntries(scalarColumns.map((c) => [c, (row as Record<string, unknown>)[c]]))))]);
+      for (const link of spec.links) {
+        const moved = [...changed.values()].filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
+        if (moved.length === 0) continue;
+        await tx.query(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [moved.map((c) => c.after.id)]);
+        const owners: string[] = [];
+        const targets: string[] = [];
+        const ordinals: number[] = [];
+        for (const { after: row } of moved) {
+          (row[link.field] as readonly string[]).forEach((target, i) => {
+            owners.push(row.id);
+            targets.push(target);
+            ordinals.push(i);
+          });
+        }
+        if (owners.length > 0) {
+          await tx.query(
+            `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`,
+            [owners, targets, ordinals],
+          );
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { SqlPool } from '../db/pool.js';
+import { AppError } from '../errors.js';
+import type { ProjectionRunner } from './runner.js';
+
+export interface PositionWaiterDeps {
+  readonly pool: SqlPool;
+  /** Runners of this process: their progress wakes waiters at once. */
+  readonly runners: readonly ProjectionRunner[];
+  readonly timeoutMs: number;
+  /** How often the checkpoint table is read, for projections another replica runs. */
+  readonly pollMs?: number;
+}
+
+/**
+ * Read-your-writes: resolves once the named projections have applied everything up to `position`.
+ * This process's runners wake it immediately; checkpoints written by other replicas are polled.
+ * Past the bound it answers 503 rather than a stale read.
+ */
+export function createPositionWaiter(deps: PositionWaiterDeps): (projections: readonly string[], position: bigint) => Promise<void> {
+  const pollMs = deps.pollMs ?? 25;
+  const local = new Map(deps.runners.map((r) => [r.projection.name, r]));
+
+  const reached = async (names: readonly string[], position: bigint): Promise<boolean> => {
+    const remote: string[] = [];
+    for (const name of names) {
+      const runner = local.get(name);
+      if (runner?.state === 'failed') {
+        throw new AppError('UNAVAILABLE', `the ${name} read model is stopped on a poison event; an operator must rebuild it`);
+      }
+      if (runner?.position === undefined || runner.position < position) remote.push(name);
+    }
+    if (remote.length === 0) return true;
+    const { rows } = await deps.pool.query<{ name: string; position: string | null }>(
+      'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [remote],
+    );
+    return remote.every((name) => {
+      const row = rows.find((r) => r.name === name);
+      return row?.position != null && BigInt(row.position) >= position;
+    });
+  };
+
+  return async (names, position) => {
+    const deadline = Date.now() + deps.timeoutMs;
+    const listeners: { runner: ProjectionRunner; listener: () => void }[] = [];
+    try {
+      while (!(await reached(names, position))) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new AppError('UNAVAILABLE', `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`, {
+            details: { position: String(position) },
+          });
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(pollMs, left));
+          for (const name of names) {
+            const runner = local.get(name);
+            if (!runner) continue;
+            const listener = (): void => {
+              clearTimeout(timer);
+              resolve();
+            };
+            runner.progress.once('position', listener);
+            listeners.push({ runner, listener });
+          }
+        });
+        for (const { runner, listener } of listeners.splice(0)) runner.progress.off('position', listener);
+      }
+    } finally {
+      for (const { runner, listener } of listeners) runner.progress.off('position', listener);
+    }
+  };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { createDb, type Db } from './db/kysely.js';
+import { migrate } from './db/migrate.js';
+import { createPgPool, createPglitePool, type SqlPool } from './db/pool.js';
+import { allEventDefinitions } from './events/catalog.js';
+import { createEventCodec, type EventCodec } from './events/codec.js';
+import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretKey, type Keyring } from './events/crypto.js';
+import { createEventStoreDbStore } from './events/store/eventstoredb.js';
+import type { EventStore } from './events/store/port.js';
+import { createPostgresEventStore } from './events/store/postgres.js';
+import type { Logger } from './log.js';
+import { allProjections } from './projections/registry.js';
+import { ProjectionRunner } from './projections/runner.js';
+import { createPositionWaiter } from './projections/waiter.js';
+import { acquireDataDirLock } from './data-dir-lock.js';
+
+/** Everything a request handler may use, built once at start and passed down as values. */
+export interface Services {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly pool: SqlPool;
+  readonly db: Db;
+  readonly store: EventStore;
+  readonly codec: EventCodec;
+  readonly runners: readonly ProjectionRunner[];
+  /** Read-your-writes: resolves when the named projections reached the position. */
+  readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
+  readonly newId: () => string;
+  readonly now: () => Date;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Start the projection runners (the CLI opens the stores without them). */
+  readonly runProjections?: boolean;
+  /** Overrides for tests: an existing pool, a fixed clock, a quick poll. */
+  readonly pool?: SqlPool;
+  readonly now?: () => Date;
+  readonly pollIntervalMs?: number;
+  readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+}
+
+async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
+  const previous = parsePreviousKeys(config.SECRET_KEYS_PREVIOUS);
+  if (config.SECRET_KEY) return createKeyring({ active: parseSecretKey(config.SECRET_KEY), previous });
+  const { key, created } = await loadOrCreateEmbeddedKey(config.DATA_DIR);
+  if (created) log.warn({ file: path.join(config.DATA_DIR, 'secret.key') }, 'generated a secret key for embedded mode; back it up with the data directory');
+  return createKeyring({ active: key, previous });
+}
+
+/** Opens the stores, applies migrations and (optionally) starts the projections. */
+export async function openServices(config: Config, log: Logger, options: OpenOptions = {}): Promise<Services> {
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    let pool = options.pool;
+    if (!pool) {
+      if (config.embedded) {
+        await mkdir(config.DATA_DIR, { recursive: true });
+        closers.push(await acquireDataDirLock(config.DATA_DIR));
+        pool = await createPglitePool(path.join(config.DATA_DIR, 'pgdata'));
+      } else {
+        pool = createPgPool({ connectionString: config.DATABASE_URL ?? '', log });
+      }
+      const owned = pool;
+      closers.push(() => owned.end());
+    }
+    await migrate(pool, log);
+    const keyring = await openKeyring(config, log);
+    const codec = createEventCodec(allEventDefinitions, keyring);
+    const store =
+      config.EVENT_STORE === 'eventstoredb'
+        ? createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
+        : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
+    closers.push(() => store.close());
+    const runners = allProjections.map(
+      (projection) => new ProjectionRunner(projection, { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
+    );
+    if (options.runProjections ?? true) for (const runner of runners) runner.start();
+    closers.push(async () => {
+      await Promise.all(runners.map((r) => r.stop()));
+    });
+    const db = createDb(pool, { onQuery: options.onQuery });
+    const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    return {
+      config,
+      log,
+      pool,
+      db,
+      store,
+      codec,
+      runners,
+      waitFor,
+      newId: randomUUID,
+      now: options.now ?? (() => new Date()),
+      async close() {
+        for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
