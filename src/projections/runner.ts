@@ -32,10 +32,12 @@ class Standby extends Error {}
 class Resync extends Error {}
 
 /** A projector error on one event: the projection stops visibly, the server keeps going. */
-class PoisonEvent extends Error {
+export class PoisonEvent extends Error {
   constructor(
     readonly event: RecordedEvent,
     readonly reason: unknown,
+    /** Position of the event just before it in the batch: everything up to there is applied. */
+    readonly before: bigint | undefined,
   ) {
     super(`projection failed on event ${event.eventId} (${event.type}) at position ${event.position}: ${String(reason instanceof Error ? reason.message : reason)}`);
   }
@@ -126,17 +128,29 @@ export class ProjectionRunner {
   private async applyBatch(events: readonly RecordedEvent[]): Promise<void> {
     const last = events.at(-1);
     if (!last) return;
+    let poison: PoisonEvent | undefined;
     await withTransaction(this.deps.pool, async (tx) => {
       const { rows: lock } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [projectionLockKey(this.projection.name)]);
       if (!lock[0]?.locked) throw new Standby();
       const { rows } = await tx.query<{ position: string | null }>('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [this.projection.name]);
       const done = rows[0]?.position == null ? undefined : BigInt(rows[0].position);
       if (done !== this.position) throw new Resync();
-      await applyEvents(tx, this.projection, this.deps.codec, events);
-      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [this.projection.name, String(last.position)]);
+      let reached: bigint | undefined = last.position;
+      try {
+        await applyEvents(tx, this.projection, this.deps.codec, events);
+      } catch (error) {
+        if (!(error instanceof PoisonEvent)) throw error;
+        // Keep what came before the poison event: commit it, and stop exactly there.
+        poison = error;
+        reached = error.before;
+      }
+      if (reached !== undefined) {
+        await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [this.projection.name, String(reached)]);
+        this.position = reached;
+      }
     });
-    this.position = last.position;
-    this.progress.emit('position', last.position);
+    if (this.position !== undefined) this.progress.emit('position', this.position);
+    if (poison) throw poison;
   }
 
   private async markFailed(error: PoisonEvent): Promise<void> {
@@ -173,15 +187,21 @@ export async function applyEvents(tx: SqlClient, projection: Projection, codec: 
     await tx.query('ROLLBACK TO SAVEPOINT batch');
   }
   for (const event of relevant) {
+    const before = events[events.indexOf(event) - 1]?.position;
     let decoded: DecodedEvent;
     try {
       decoded = codec.decode(event);
-      await tx.query('SAVEPOINT one');
+    } catch (reason) {
+      throw new PoisonEvent(event, reason, before);
+    }
+    await tx.query('SAVEPOINT one');
+    try {
       await projection.applyBatch(tx, [decoded]);
       await tx.query('RELEASE SAVEPOINT one');
     } catch (reason) {
       if (isTransient(reason)) throw reason;
-      throw new PoisonEvent(event, reason);
+      await tx.query('ROLLBACK TO SAVEPOINT one');
+      throw new PoisonEvent(event, reason, before);
     }
   }
 }

@@ -29,7 +29,7 @@ const SEEDS: Seed[] = [
   [T5, 'epsilon', 'tpl-e', 'Net\\Path', ['eu'], true, [], 'disabled', C2, 8, '2024-01-04T00:00:00Z', null],
   [T6, 'zeta', 'tpl-z', 'xzy', ['dev'], false, ['vm'], 'enabled', null, 3, NOON, null],
   // A tombstone that matches nearly every filter below, so any leak shows.
-  [DEAD, 'alpha dead', 'tpl-a', 'Frontend 50% x_y', ['prod', 'eu', 'dev'], true, ['vm', 'cache'], 'enabled', null, 3, NOON, '2024-02-01T00:00:00Z'],
+  [DEAD, 'alpha dead', 'tpl-a', 'Front 50% x_y', ['prod', 'eu', 'dev'], true, ['vm', 'cache'], 'enabled', null, 3, NOON, NOON],
 ];
 const LIVE_BY_CREATED_ASC = [T1, T2, T3, T6, T4, T5];
 
@@ -43,9 +43,14 @@ async function seed(test: TestDatabase): Promise<void> {
     );
   }
   const links: [string, string, string][] = [
-    ['template_executors', T1, E1], ['template_executors', T3, E1], ['template_executors', DEAD, E1],
-    ['template_executors', T3, E2], ['template_executors', T4, E2],
-    ['template_parents', T4, T1], ['template_parents', T5, T1], ['template_parents', DEAD, T1],
+    ['template_executors', T1, E1],
+    ['template_executors', T3, E1],
+    ['template_executors', DEAD, E1],
+    ['template_executors', T3, E2],
+    ['template_executors', T4, E2],
+    ['template_parents', T4, T1],
+    ['template_parents', T5, T1],
+    ['template_parents', DEAD, T1],
   ];
   for (const [table, owner, target] of links) {
     const column = table === 'template_executors' ? 'executor_id' : 'parent_id';

@@ -16,7 +16,7 @@ import {
   type Position,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import {
   UNKNOWN_POSITION,
@@ -164,7 +164,7 @@ describe('when a client call fails for another reason', () => {
     const error = translateAppendError(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576), 'orders-6', 'any');
     expect(error).toMatchObject({
       code: 'INTERNAL',
-      message: 'EventStoreDB refused the write: it exceeds the maximum append size of 1048576 bytes',
+      message: 'EventStoreDB refused the write: it exceeds the 1048576-byte append limit',
     });
   });
 
@@ -241,12 +241,12 @@ function subscribe(vendor: ReturnType<typeof fakeVendor>, options: Parameters<ty
 const positions = (batch: readonly RecordedEvent[]): bigint[] => batch.map((e) => e.position);
 
 describe('when subscribing to $all', () => {
-  it('opens at the start, or at the given position, with a buffer of one batch', () => {
+  it('opens at the start, or at the given position, with a buffer of one batch', async () => {
     const fromStart = fakeVendor();
-    void subscribe(fromStart, { batchSize: 25, onBatch: () => Promise.resolve() }).stop();
+    await subscribe(fromStart, { batchSize: 25, onBatch: () => Promise.resolve() }).stop();
     expect(fromStart.opened).toEqual({ from: START, highWaterMark: 25 });
     const fromPosition = fakeVendor();
-    void subscribe(fromPosition, { after: 640n, onBatch: () => Promise.resolve() }).stop();
+    await subscribe(fromPosition, { after: 640n, onBatch: () => Promise.resolve() }).stop();
     expect(fromPosition.opened).toEqual({ from: { commit: 640n, prepare: 640n }, highWaterMark: 500 });
   });
 
@@ -335,16 +335,37 @@ describe('when subscribing to $all', () => {
 describe('when the server cannot be reached', () => {
   // Port 1 on loopback refuses connections, so every call fails fast without a server.
   const store = createEventStoreDbStore({ connectionString: 'esdb://127.0.0.1:1?tls=false' });
+  afterAll(() => store.close());
 
-  it('answers ping, reads and appends with UNAVAILABLE, never a vendor error', async () => {
-    const event = { eventId: EVENT_ID, type: 'OrderPlaced', data: {}, metadata: {} };
+  it('answers ping with UNAVAILABLE', async () => {
     await expect(store.ping()).rejects.toMatchObject({
       code: 'UNAVAILABLE',
       message: 'EventStoreDB is unavailable: ping failed (unavailable)',
     });
-    await expect(store.readStream('orders-1')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    await expect(store.readAll({ limit: 10 })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    await expect(store.append('orders-1', [event], { expectedRevision: 'any' })).rejects.toBeInstanceOf(AppError);
-    await store.close();
+  });
+
+  it('answers appends and reads with UNAVAILABLE, never a vendor error', async () => {
+    const event = { eventId: EVENT_ID, type: 'OrderPlaced', data: {}, metadata: {} };
+    await expect(store.append('orders-1', [event], { expectedRevision: 'any' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'EventStoreDB is unavailable: append failed (unavailable)',
+    });
+    await expect(store.readStream('orders-1')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'EventStoreDB is unavailable: read stream failed (unavailable)',
+    });
+    await expect(store.readAll({ limit: 10 })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'EventStoreDB is unavailable: read $all failed (unavailable)',
+    });
+    await expect(store.headPosition()).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('ends a subscription with UNAVAILABLE', async () => {
+    const subscription = store.subscribe({ onBatch: () => Promise.resolve() });
+    await expect(subscription.done).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'EventStoreDB is unavailable: subscription to $all failed (unavailable)',
+    });
   });
 });

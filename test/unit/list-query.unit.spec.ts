@@ -1,7 +1,15 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { AppError, type FieldIssue } from '../../src/errors.js';
-import { applyFilters, applyPage, contentRange, parseListQuery, type ListInput, type ListLimits, type ListQuery } from '../../src/db/list-query.js';
+import {
+  applyFilters,
+  applyPage,
+  contentRange,
+  parseListQuery,
+  type ListInput,
+  type ListLimits,
+  type ListQuery,
+} from '../../src/db/list-query.js';
 import { templateListSpec as spec } from '../../src/db/list-specs/templates.js';
 import type { Database } from '../../src/db/schema.js';
 
@@ -19,6 +27,9 @@ const ID = '0b6f1f3c-8f0e-4d1a-9a57-2f1d6c1e7a10';
 const OTHER = '6a1c2b7e-3d4f-4e5a-8b9c-0d1e2f3a4b5c';
 const FIELDS =
   'id, name, template, description, labels, abstract, cloudResourceTypes, status, creatorId, revision, createdAt, updatedAt, executorId, parentId, q';
+const INTEGER = 'an integer between -2147483648 and 2147483647';
+const ISO = 'an ISO-8601 date-time such as 2024-05-01T12:00:00Z';
+const TEXT_ARRAY_HINT = 'give an element it must contain, or an array of elements it must all contain';
 const SORTABLE = 'id, name, template, description, abstract, status, creatorId, revision, createdAt, updatedAt';
 
 const EXECUTORS = { table: 'template_executors', ownerColumn: 'template_id', targetColumn: 'executor_id' };
@@ -71,8 +82,16 @@ describe('when a filter uses each operator', () => {
     ['__like', { description__like: 'Db' }, { kind: 'contains', columns: ['description'], text: 'Db' }],
     ['__gt', { revision__gt: 2 }, { kind: 'compare', column: 'revision', operator: '>', value: 2 }],
     ['__gte', { revision__gte: 2 }, { kind: 'compare', column: 'revision', operator: '>=', value: 2 }],
-    ['__lt', { updatedAt__lt: '2024-05-01T12:00:00Z' }, { kind: 'compare', column: 'updated_at', operator: '<', value: '2024-05-01T12:00:00Z' }],
-    ['__lte', { createdAt__lte: '2024-05-01T12:00:00+02:00' }, { kind: 'compare', column: 'created_at', operator: '<=', value: '2024-05-01T12:00:00+02:00' }],
+    [
+      '__lt',
+      { updatedAt__lt: '2024-05-01T12:00:00Z' },
+      { kind: 'compare', column: 'updated_at', operator: '<', value: '2024-05-01T12:00:00Z' },
+    ],
+    [
+      '__lte',
+      { createdAt__lte: '2024-05-01T12:00:00+02:00' },
+      { kind: 'compare', column: 'created_at', operator: '<=', value: '2024-05-01T12:00:00+02:00' },
+    ],
     ['q', { q: 'net' }, { kind: 'contains', columns: ['name', 'template', 'description'], text: 'net' }],
     ['a text[] element', { labels: 'prod' }, { kind: 'hasAll', column: 'labels', values: ['prod'] }],
     ['text[] elements', { labels: ['prod', 'eu'] }, { kind: 'hasAll', column: 'labels', values: ['prod', 'eu'] }],
@@ -109,43 +128,55 @@ describe('when a filter uses each operator', () => {
 });
 
 describe('when a filter is refused', () => {
-  it.each<[string, unknown, string, string]>([
-    ['an unknown field', { nmae: 'x' }, 'filter.nmae', `unknown filter field "nmae"; filterable fields: ${FIELDS}`],
-    ['an unknown field with an operator', { nmae__like: 'x' }, 'filter.nmae__like', `unknown filter field "nmae"; filterable fields: ${FIELDS}`],
-    ['a prototype key', JSON.parse('{"__proto__": 1}'), 'filter.__proto__', `unknown filter field "__proto__"; filterable fields: ${FIELDS}`],
-    ['a json field', { configuration: {} }, 'filter.configuration', `field "configuration" cannot be filtered; filterable fields: ${FIELDS}`],
-    ['an unknown operator', { name__contains: 'x' }, 'filter.name__contains', 'unknown operator "__contains" on "name"; operators: __like, __ne, __in, __gt, __gte, __lt, __lte'],
-    ['__gt on a text field', { name__gt: 'a' }, 'filter.name__gt', '"__gt" applies only to datetime and number fields; "name" is text'],
-    ['__lte on a uuid field', { id__lte: ID }, 'filter.id__lte', '"__lte" applies only to datetime and number fields; "id" is uuid'],
-    ['__like on an enum field', { status__like: 'en' }, 'filter.status__like', '"__like" applies only to text fields; "status" is enum'],
-    ['__in with a scalar', { status__in: 'enabled' }, 'filter.status__in', '"__in" requires an array of values, got "enabled"'],
-    ['__ne with an array', { name__ne: ['a'] }, 'filter.name__ne', '"__ne" takes a single value, not an array'],
-    ['__gt with an array', { revision__gt: [1] }, 'filter.revision__gt', '"__gt" takes a single value, not an array'],
-    ['an operator on a text[] field', { labels__ne: 'x' }, 'filter.labels__ne', '"__ne" does not apply to text[] field "labels"; give an element it must contain, or an array of elements it must all contain'],
-    ['an operator on a link', { executorId__in: [ID] }, 'filter.executorId__in', '"executorId" takes an id or an array of ids, without operators'],
-    ['an operator on q', { q__like: 'x' }, 'filter.q__like', '"q" takes no operators; it already searches name, template, description'],
-    ['a non-UUID id', { id: 'nope' }, 'filter.id', 'expected a UUID, got "nope"'],
-    ['a non-UUID in a list', { creatorId: [ID, 'nope'] }, 'filter.creatorId', 'expected a UUID at index 1, got "nope"'],
-    ['a non-UUID link id', { executorId: 7 }, 'filter.executorId', 'expected a UUID or an array of UUIDs, got 7'],
-    ['a non-UUID among link ids', { parentId: [ID, 'x'] }, 'filter.parentId', 'expected a UUID at index 1, got "x"'],
-    ['a bad enum value', { status: 'on' }, 'filter.status', 'expected one of enabled, disabled, got "on"'],
-    ['a string for a boolean', { abstract: 'true' }, 'filter.abstract', 'expected a JSON boolean (true or false), got "true"'],
-    ['a string for a number', { revision: '3' }, 'filter.revision', 'expected an integer between -2147483648 and 2147483647, got "3"'],
-    ['a fraction for an integer', { revision__gt: 1.5 }, 'filter.revision__gt', 'expected an integer between -2147483648 and 2147483647, got 1.5'],
-    ['a number for a text field', { name: 5 }, 'filter.name', 'expected a string, got 5'],
-    ['an object for a text field', { name: { a: 1 } }, 'filter.name', 'expected a string, got {"a":1}'],
-    ['a NUL character', { name: 'a\u0000b' }, 'filter.name', 'expected a string, got "a\\u0000b"'],
-    ['a non-string text[] element', { labels: ['a', 2] }, 'filter.labels', 'expected a string at index 1, got 2'],
-    ['a non-ISO date', { createdAt__gt: '05/01/2024' }, 'filter.createdAt__gt', 'expected an ISO-8601 date-time such as 2024-05-01T12:00:00Z, got "05/01/2024"'],
-    ['an impossible date', { createdAt: '2023-02-29' }, 'filter.createdAt', 'expected an ISO-8601 date-time such as 2024-05-01T12:00:00Z, got "2023-02-29"'],
-    ['an impossible time', { updatedAt: '2024-01-01T24:00:00Z' }, 'filter.updatedAt', 'expected an ISO-8601 date-time such as 2024-05-01T12:00:00Z, got "2024-01-01T24:00:00Z"'],
-    ['a number for a datetime', { createdAt: 1714560000000 }, 'filter.createdAt', 'expected an ISO-8601 date-time such as 2024-05-01T12:00:00Z, got 1714560000000'],
-    ['a non-string q', { q: 1 }, 'filter.q', 'expected a string, got 1'],
-    ['malformed JSON', '{"name":', 'filter', 'filter is not valid JSON'],
-    ['an array', '["name"]', 'filter', 'filter must be a JSON object of field: value pairs'],
-    ['a scalar', 3, 'filter', 'filter must be a JSON object of field: value pairs'],
-  ])('refuses %s', (_, filter, field, message) => {
-    expect(refusal({ filter })).toEqual([{ field, message }]);
+  // Each case is one `key: value` entry, so the issue is always reported under `filter.<key>`.
+  it.each<[string, string, unknown, string]>([
+    ['an unknown field', 'nmae', 'x', `unknown filter field "nmae"; filterable fields: ${FIELDS}`],
+    ['an unknown field with an operator', 'nmae__like', 'x', `unknown filter field "nmae"; filterable fields: ${FIELDS}`],
+    ['a prototype key', '__proto__', 1, `unknown filter field "__proto__"; filterable fields: ${FIELDS}`],
+    ['a json field', 'configuration', {}, `field "configuration" cannot be filtered; filterable fields: ${FIELDS}`],
+    [
+      'an unknown operator',
+      'name__has',
+      'x',
+      'unknown operator "__has" on "name"; operators: __like, __ne, __in, __gt, __gte, __lt, __lte',
+    ],
+    ['__gt on a text field', 'name__gt', 'a', '"__gt" applies only to datetime and number fields; "name" is text'],
+    ['__lte on a uuid field', 'id__lte', ID, '"__lte" applies only to datetime and number fields; "id" is uuid'],
+    ['__like on an enum field', 'status__like', 'en', '"__like" applies only to text fields; "status" is enum'],
+    ['__in with a scalar', 'status__in', 'enabled', '"__in" requires an array of values, got "enabled"'],
+    ['__ne with an array', 'name__ne', ['a'], '"__ne" takes a single value, not an array'],
+    ['__gt with an array', 'revision__gt', [1], '"__gt" takes a single value, not an array'],
+    ['an operator on text[]', 'labels__ne', 'x', `"__ne" does not apply to text[] field "labels"; ${TEXT_ARRAY_HINT}`],
+    ['an operator on a link', 'executorId__in', [ID], '"executorId" takes an id or an array of ids, without operators'],
+    ['an operator on q', 'q__like', 'x', '"q" takes no operators; it already searches name, template, description'],
+    ['a non-UUID id', 'id', 'nope', 'expected a UUID, got "nope"'],
+    ['a non-UUID in a list', 'creatorId', [ID, 'nope'], 'expected a UUID at index 1, got "nope"'],
+    ['a non-UUID link id', 'executorId', 7, 'expected a UUID or an array of UUIDs, got 7'],
+    ['a non-UUID among link ids', 'parentId', [ID, 'x'], 'expected a UUID at index 1, got "x"'],
+    ['a bad enum value', 'status', 'on', 'expected one of enabled, disabled, got "on"'],
+    ['a string for a boolean', 'abstract', 'true', 'expected a JSON boolean (true or false), got "true"'],
+    ['a string for a number', 'revision', '3', `expected ${INTEGER}, got "3"`],
+    ['a fraction for an integer', 'revision__gt', 1.5, `expected ${INTEGER}, got 1.5`],
+    ['a number for a text field', 'name', 5, 'expected a string, got 5'],
+    ['an object for a text field', 'name', { a: 1 }, 'expected a string, got {"a":1}'],
+    ['a NUL character', 'name', 'a\u0000b', 'expected a string, got "a\\u0000b"'],
+    ['a non-string text[] element', 'labels', ['a', 2], 'expected a string at index 1, got 2'],
+    ['a non-ISO date', 'createdAt__gt', '05/01/2024', `expected ${ISO}, got "05/01/2024"`],
+    ['an impossible date', 'createdAt', '2023-02-29', `expected ${ISO}, got "2023-02-29"`],
+    ['an impossible time', 'updatedAt', '2024-01-01T24:00:00Z', `expected ${ISO}, got "2024-01-01T24:00:00Z"`],
+    ['a number for a datetime', 'createdAt', 1714560000000, `expected ${ISO}, got 1714560000000`],
+    ['a non-string q', 'q', 1, 'expected a string, got 1'],
+  ])('refuses %s', (_, key, value, message) => {
+    // A computed key is always an own property, even `__proto__`, as in parsed JSON.
+    expect(refusal({ filter: { [key]: value } })).toEqual([{ field: `filter.${key}`, message }]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['malformed JSON', '{"name":', 'filter is not valid JSON'],
+    ['an array', '["name"]', 'filter must be a JSON object of field: value pairs'],
+    ['a scalar', 3, 'filter must be a JSON object of field: value pairs'],
+  ])('refuses %s as a whole', (_, filter, message) => {
+    expect(refusal({ filter })).toEqual([{ field: 'filter', message }]);
   });
 
   it('names every problem at once', () => {
@@ -160,7 +191,11 @@ describe('when a filter is refused', () => {
 
 describe('when a sort is given', () => {
   it('accepts either case of the direction and snake_case names', () => {
-    expect(parseListQuery(spec, { sort: '["updated_at","asc"]' }).sort).toEqual({ field: 'updatedAt', column: 'updated_at', direction: 'ASC' });
+    expect(parseListQuery(spec, { sort: '["updated_at","asc"]' }).sort).toEqual({
+      field: 'updatedAt',
+      column: 'updated_at',
+      direction: 'ASC',
+    });
     expect(parseListQuery(spec, { sort: ['name', 'Desc'] }).sort).toEqual({ field: 'name', column: 'name', direction: 'DESC' });
   });
 
@@ -200,7 +235,9 @@ describe('when a range is given', () => {
   });
 
   it('names the configured maximum', () => {
-    expect(refusal({ range: [0, 51] }, { maxPageSize: 50 })).toEqual([{ field: 'range', message: 'range limit 51 exceeds the maximum page size of 50' }]);
+    expect(refusal({ range: [0, 51] }, { maxPageSize: 50 })).toEqual([
+      { field: 'range', message: 'range limit 51 exceeds the maximum page size of 50' },
+    ]);
   });
 });
 

@@ -112,5 +112,4 @@ export interface ListInput {
 export const isFilterable = (field: FieldSpec): boolean => field.type !== 'json' && field.filterable !== false;
 
 /** Whether a field may appear in `sort` (json never, text[] only when declared). */
-export const isSortable = (field: FieldSpec): boolean =>
-  field.type === 'json' ? false : (field.sortable ?? field.type !== 'text[]');
+export const isSortable = (field: FieldSpec): boolean => (field.type === 'json' ? false : (field.sortable ?? field.type !== 'text[]'));

@@ -11,8 +11,7 @@ export type Checked = { readonly ok: true; readonly value: FilterValue } | { rea
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Calendar date, optionally a time (seconds and fraction optional) and an offset.
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/i;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/i;
 
 const INT4_MIN = -2_147_483_648;
 const INT4_MAX = 2_147_483_647;

@@ -82,7 +82,7 @@ export function translateError(error: unknown, action: string): AppError {
   // Raw gRPC errors (e.g. from a failed write on the call) are converted the way the client does it.
   const vendor = error instanceof Error ? convertToCommandError(error) : error;
   if (vendor instanceof MaxAppendSizeExceededError) {
-    return new AppError('INTERNAL', `EventStoreDB refused the write: it exceeds the maximum append size of ${vendor.maxAppendSize} bytes`, {
+    return new AppError('INTERNAL', `EventStoreDB refused the write: it exceeds the ${vendor.maxAppendSize}-byte append limit`, {
       cause: error,
     });
   }
@@ -125,20 +125,16 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
   };
 }
 
-export interface EventStoreDbStoreOptions {
-  /** An `esdb://` or `esdb+discover://` connection string. */
-  readonly connectionString: string;
-  readonly log?: Logger;
-}
-
 /**
  * The event store on EventStoreDB (20+; 22.6+ for positions on stream reads).
  *
  * `appendMany` is not atomic: EventStoreDB has no multi-stream transaction, so the streams are
  * written one after the other, in the order given. When a later write fails, the earlier ones stay
  * written (and are logged); `atomicMultiStream` is false so callers know to compensate.
+ *
+ * @param options.connectionString - an `esdb://` or `esdb+discover://` connection string.
  */
-export function createEventStoreDbStore(options: EventStoreDbStoreOptions): EventStore {
+export function createEventStoreDbStore(options: { readonly connectionString: string; readonly log?: Logger }): EventStore {
   const { log } = options;
   const client = EventStoreDBClient.connectionString(options.connectionString);
   const subscriptions = new Set<{ stop(): Promise<void> }>();
@@ -157,7 +153,7 @@ export function createEventStoreDbStore(options: EventStoreDbStoreOptions): Even
     const events = write.events.map((e) => jsonEvent({ id: e.eventId, type: e.type, data: e.data, metadata: e.metadata }));
     try {
       // A retry with the same event ids at the same expected revision is answered by the server as the
-      // original write (idempotent append), with the original position; servers before 21.x answered none.
+      // original write (idempotent append), with the original position (older servers may send none).
       const result = await client.appendToStream(write.streamId, events, {
         expectedRevision: toVendorExpectedRevision(write.expectedRevision),
       });
@@ -179,10 +175,7 @@ export function createEventStoreDbStore(options: EventStoreDbStoreOptions): Even
         if (written.position > position) position = written.position;
       } catch (error) {
         if (revisions.size > 0) {
-          log?.warn(
-            { written: [...revisions.keys()], failed: write.streamId },
-            'EventStoreDB appendMany failed part-way; earlier streams stay written',
-          );
+          log?.warn({ written: [...revisions.keys()], failed: write.streamId }, 'appendMany failed part-way; earlier writes stay');
         }
         throw error;
       }
@@ -198,14 +191,14 @@ export function createEventStoreDbStore(options: EventStoreDbStoreOptions): Even
   async function scanAll(
     direction: Direction,
     start: bigint | undefined,
-    pageSize: number,
-    visit: (event: RecordedEvent) => boolean,
+    size: number,
+    visit: (e: RecordedEvent) => boolean,
   ): Promise<void> {
     const forwards = direction === FORWARDS;
     let cursor = start;
     let from: Position | typeof START | typeof END = start === undefined ? (forwards ? START : END) : toVendorPosition(start);
     for (;;) {
-      const page = await collect(client.readAll({ direction, fromPosition: from, maxCount: pageSize }), 'read $all');
+      const page = await collect(client.readAll({ direction, fromPosition: from, maxCount: size }), 'read $all');
       let advanced = false;
       for (const resolved of page) {
         const position = resolved.commitPosition ?? fromVendorPosition(resolved.event?.position);
@@ -217,7 +210,7 @@ export function createEventStoreDbStore(options: EventStoreDbStoreOptions): Even
         const event = toRecordedEvent(resolved);
         if (event && !visit(event)) return;
       }
-      if (page.length < pageSize || !advanced) return;
+      if (page.length < size || !advanced) return;
     }
   }
 

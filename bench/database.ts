@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../src/db/migrate.js';
+import { createPgPool, createPglitePool, type SqlPool } from '../src/db/pool.js';
+import type { Logger } from '../src/log.js';
+
+/** Which database a bench run talks to. */
+export type StoreKind = 'pglite' | 'postgres';
+
+/** A fresh, migrated database that exists only for one bench run. */
+export interface BenchDatabase {
+  readonly kind: StoreKind;
+  readonly pool: SqlPool;
+  /** Server version string, for the report. */
+  readonly version: string;
+  /** Empties the event store and every read table, so the next phase starts from zero. */
+  reset(): Promise<void>;
+  /** Closes the pool and, on a server, drops the throwaway database. */
+  close(): Promise<void>;
+}
+
+/** Tables the bench empties between phases (all the migrations create besides schema_migrations). */
+const RESET_SQL = 'TRUNCATE events, projection_checkpoints, templates, template_executors, template_parents RESTART IDENTITY';
+
+/** Default server used when `BENCH_DATABASE_URL` is unset. */
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The reason a PostgreSQL server cannot be used, or undefined when it answers. */
+export async function probePostgres(adminUrl: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  // A connection that fails after connect() must not crash the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message || error.name : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function versionOf(pool: SqlPool): Promise<string> {
+  const { rows } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+  return rows[0]?.v ?? 'unknown';
+}
+
+/** An in-memory PGlite database, migrated. */
+export async function openPglite(log: Logger): Promise<BenchDatabase> {
+  const pool = await createPglitePool();
+  try {
+    await migrate(pool, log);
+    const version = await versionOf(pool);
+    const reset = async (): Promise<void> => {
+      await pool.query(RESET_SQL);
+    };
+    return { kind: 'pglite', pool, version, reset, close: () => pool.end() };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+/** Creates a throwaway database on the server at `adminUrl` (as test/support/databases.ts does) and migrates it. */
+export async function openPostgres(adminUrl: string, log: Logger): Promise<BenchDatabase> {
+  const name = `il_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  // Eight writers plus the runner, the rebuild and the LISTEN connection fit well within 12.
+  const pool = createPgPool({ connectionString: url.toString(), max: 12, log });
+  const drop = async (): Promise<void> => {
+    await pool.end().catch(() => undefined);
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  try {
+    await migrate(pool, log);
+    const version = await versionOf(pool);
+    return {
+      kind: 'postgres',
+      pool,
+      version,
+      reset: async () => {
+        await pool.query(RESET_SQL);
+      },
+      close: drop,
+    };
+  } catch (error) {
+    await drop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench`: append and projection-replay throughput on embedded PGlite and on a real
+ * PostgreSQL server (BENCH_DATABASE_URL, a throwaway database per run), through the service's own
+ * event store, codec, runner and rebuild code.
+ */
+import os from 'node:os';
+import type { EventCodec } from '../src/events/codec.js';
+import { createPostgresEventStore } from '../src/events/store/postgres.js';
+import { createLogger, type Logger } from '../src/log.js';
+import { benchAppends, type AppendResult } from './appends.js';
+import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
+import { benchCodec } from './fixtures.js';
+import { benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
+import { formatTable, type StoreColumn, type StoreResults } from './report.js';
+import { formatMs, formatRate, formatSeconds } from './stats.js';
+import { checkTargets, formatTargets } from './targets.js';
+
+/** Workload sizes: fixed, so runs compare. */
+const SINGLE_WRITER_APPENDS = 3000;
+const WRITERS = 8;
+const APPENDS_PER_WRITER = 1000;
+const TEMPLATES = 50_000; // × 2 events each = 100,000 replayed events
+const BATCH_SIZE = 500; // PROJECTION_BATCH_SIZE's default
+const CATCH_UP_TIMEOUT_MS = 120_000;
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+const appendLine = (a: AppendResult): string =>
+  `${a.writers} × ${a.appendsPerWriter} appends: ${formatRate(a.eventsPerSecond)} events/s in ${formatSeconds(a.ms)}, p50 ${formatMs(a.p50)} ms, p99 ${formatMs(a.p99)} ms`;
+
+const replayLine = (what: string, r: ReplayResult): string => `${what}: ${formatRate(r.events)} events in ${formatSeconds(r.ms)}, ${formatRate(r.eventsPerSecond)} events/s`;
+
+/** Runs every measurement against one fresh database. */
+async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Promise<StoreResults> {
+  const tag = `[${db.kind}]`;
+  const store = createPostgresEventStore({ pool: db.pool, log });
+  try {
+    // Warm-up: opens the pool's connections and lets V8 and the server's caches settle. Not reported.
+    await benchAppends(store, codec, WRITERS, 25);
+    const append1 = await benchAppends(store, codec, 1, SINGLE_WRITER_APPENDS);
+    say(`${tag} ${appendLine(append1)}`);
+    const append8 = await benchAppends(store, codec, WRITERS, APPENDS_PER_WRITER);
+    say(`${tag} ${appendLine(append8)}`);
+
+    await db.reset();
+    const seed = await seedTemplates(store, codec, TEMPLATES);
+    // Statistics as autovacuum would have them after a bulk load.
+    await db.pool.query('ANALYZE');
+    say(`${tag} seeded ${formatRate(seed.events)} template events (head ${seed.head}) in ${formatSeconds(seed.ms)}`);
+
+    const deps: ReplayDeps = { pool: db.pool, store, codec, log, batchSize: BATCH_SIZE };
+    const rebuild = await benchRebuild(deps);
+    await expectTemplates(db, 'rebuild');
+    say(`${tag} ${replayLine('rebuildProjection', rebuild)}`);
+
+    await resetTemplatesProjection(db.pool);
+    const runner = await benchRunnerCatchUp(deps, seed.events, seed.head, CATCH_UP_TIMEOUT_MS);
+    await expectTemplates(db, 'runner catch-up');
+    say(`${tag} ${replayLine('runner catch-up', runner)}`);
+
+    return { version: db.version, append1, append8, seed, rebuild, runner };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A replay that left the read model incomplete measured nothing: fail loudly. */
+async function expectTemplates(db: BenchDatabase, after: string): Promise<void> {
+  const rows = await countTemplates(db.pool);
+  if (rows !== TEMPLATES) throw new Error(`after the ${after} the templates table holds ${rows} rows, expected ${TEMPLATES}`);
+}
+
+/** Opens, measures and always closes (dropping the database on a server). */
+async function runOn(open: () => Promise<BenchDatabase>, codec: EventCodec, log: Logger): Promise<StoreResults> {
+  const db = await open();
+  try {
+    return await benchStore(db, codec, log);
+  } finally {
+    await db.close();
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The bench entry point: both stores, then the table, the environment and the target check. */
+export async function main(): Promise<void> {
+  const log = createLogger({ level: 'warn' });
+  const codec = benchCodec();
+  const started = Date.now();
+  const columns: StoreColumn[] = [];
+  let failed = false;
+
+  say('infraledger bench: event store appends and templates projection replay');
+  say('');
+  try {
+    columns.push({ title: 'PGlite (memory)', results: await runOn(() => openPglite(log), codec, log) });
+  } catch (error) {
+    failed = true;
+    say(`[pglite] FAILED: ${errorText(error)}`);
+    columns.push({ title: 'PGlite (memory)', missing: `failed: ${errorText(error)}` });
+  }
+
+  const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  const shownUrl = new URL(url);
+  shownUrl.password = shownUrl.password === '' ? '' : '***';
+  const unreachable = await probePostgres(url);
+  if (unreachable !== undefined) {
+    say(`[postgres] skipped: ${shownUrl.toString()} is unreachable (${unreachable})`);
+    columns.push({ title: 'PostgreSQL', missing: `skipped, ${shownUrl.toString()} unreachable: ${unreachable}` });
+  } else {
+    try {
+      columns.push({ title: 'PostgreSQL', results: await runOn(() => openPostgres(url, log), codec, log) });
+    } catch (error) {
+      failed = true;
+      say(`[postgres] FAILED: ${errorText(error)}`);
+      columns.push({ title: 'PostgreSQL', missing: `failed: ${errorText(error)}` });
+    }
+  }
+
+  say('');
+  for (const line of formatTable(columns)) say(line);
+  say('');
+  const cpus = os.cpus();
+  say(`node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`);
+  say(`PostgreSQL: ${shownUrl.toString()} (throwaway database per run); PGlite: in memory`);
+  say(
+    `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, exact expected revision); ` +
+      `replay of ${formatRate(TEMPLATES * 2)} template events in batches of ${BATCH_SIZE}`,
+  );
+  say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
+  say('');
+
+  const postgres = columns.find((c) => c.title === 'PostgreSQL');
+  if (postgres && 'results' in postgres) {
+    const r = postgres.results;
+    const checks = checkTargets({
+      rebuildEventsPerSecond: r.rebuild.eventsPerSecond,
+      runnerEventsPerSecond: r.runner.eventsPerSecond,
+      append8EventsPerSecond: r.append8.eventsPerSecond,
+    });
+    say(`issue targets on PostgreSQL: ${checks.every((c) => c.met) ? 'all met' : 'NOT all met'}`);
+    for (const line of formatTargets(checks)) say(line);
+  } else {
+    say('issue targets on PostgreSQL: not checked (no PostgreSQL figures)');
+  }
+  if (failed) process.exitCode = 1;
+}
+
+await main();

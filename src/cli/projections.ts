@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { allProjections, findProjection } from '../projections/registry.js';
+import { rebuildProjection } from '../projections/rebuild.js';
+import { openServices, type Services } from '../services.js';
+
+const USAGE = `usage: npm run projections -- status | rebuild [name]
+  status           each projection's state, checkpoint, lag behind the event store, and last error
+  rebuild [name]   replay every event into shadow tables and swap them in (all projections when no name)
+projections: ${allProjections.map((p) => p.name).join(', ')}`;
+
+async function status(services: Services): Promise<void> {
+  const head = await services.store.headPosition();
+  const { rows } = await services.pool.query<{ name: string; position: string | null; status: string; error: string | null; failed_event_id: string | null; updated_at: Date }>(
+    'SELECT name, position, status, error, failed_event_id, updated_at FROM projection_checkpoints ORDER BY name',
+  );
+  console.log(`event store head: ${head?.toString() ?? '(empty)'}`);
+  for (const projection of allProjections) {
+    const row = rows.find((r) => r.name === projection.name);
+    const position = row?.position == null ? undefined : BigInt(row.position);
+    const lag = head === undefined ? 0n : head - (position ?? 0n);
+    console.log(
+      [
+        projection.name.padEnd(20),
+        (row?.status ?? 'never run').padEnd(10),
+        `position ${position?.toString() ?? '-'}`.padEnd(20),
+        `lag ${lag}`.padEnd(12),
+        row?.error ? `error: ${row.error}` : '',
+      ].join(' '),
+    );
+  }
+}
+
+async function rebuild(services: Services, name: string | undefined): Promise<void> {
+  const targets = name === undefined ? allProjections : [findProjection(name)];
+  for (const projection of targets) {
+    if (!projection) throw new ConfigError(`unknown projection "${name ?? ''}"\n${USAGE}`);
+    const result = await rebuildProjection(
+      { pool: services.pool, store: services.store, codec: services.codec, log: services.log, batchSize: services.config.PROJECTION_BATCH_SIZE },
+      projection,
+    );
+    console.log(`${result.projection}: replayed ${result.events} events, now at position ${result.position?.toString() ?? '-'}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, name] = process.argv.slice(2);
+  if (command !== 'status' && command !== 'rebuild') {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), { runProjections: false });
+  try {
+    if (command === 'status') await status(services);
+    else await rebuild(services, name);
+    return 0;
+  } finally {
+    await services.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../src/commands/handler.js';
+import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
+import { withTransaction, type SqlClient, type SqlPool } from '../../src/db/pool.js';
+import { rebuildProjection } from '../../src/projections/rebuild.js';
+import { applyEvents, ProjectionRunner } from '../../src/projections/runner.js';
+import { templatesProjection } from '../../src/projections/templates.js';
+import { createPositionWaiter } from '../../src/projections/waiter.js';
+import { databaseTargets } from '../support/databases.js';
+import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+
+const TABLES = templatesProjection.tables;
+const FIXED_START = Date.parse('2026-01-01T00:00:00Z');
+
+/** A realistic history: creates, renames, relinks, disables and deletes across 40 templates. */
+async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise<bigint> {
+  let tick = 0;
+  const run = async (id: string, command: TemplateCommand) =>
+    executeCommand(spine.deps, templateAggregate, id, command, { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + tick++ * 1000) });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    await run(id, {
+      type: 'CreateTemplate',
+      data: {
+        id,
+        name: `${prefix} template ${i}`,
+        template: `${prefix}_template_${i}`,
+        description: `number ${i}`,
+        labels: [`group-${i % 3}`],
+        abstract: i % 5 === 0,
+        cloudResourceTypes: ['aws_s3_bucket'],
+        configuration: { size: i },
+        executorIds: [],
+        parentIds: i > 0 && i % 4 === 0 ? [ids[i - 1] ?? id] : [],
+        status: 'enabled',
+      },
+    });
+  }
+  let last = 0n;
+  for (const [i, id] of ids.entries()) {
+    if (i % 2 === 0) last = (await run(id, { type: 'UpdateTemplate', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
+    if (i % 3 === 0) last = (await run(id, { type: 'DisableTemplate' })).position ?? last;
+    if (i % 7 === 6) last = (await run(id, { type: 'DeleteTemplate', data: { referrers: [] } })).position ?? last;
+  }
+  return last;
+}
+
+/** Starts a runner and resolves once it has applied everything up to `position`. */
+async function catchUp(runner: ProjectionRunner, position: bigint): Promise<void> {
+  runner.start();
+  while (runner.position === undefined || runner.position < position) {
+    await new Promise<void>((resolve) => runner.progress.once('position', () => resolve()));
+  }
+}
+
+/** A pool whose n-th COMMIT fails, as if the process died just before committing that batch. */
+function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => void): SqlPool {
+  let commits = 0;
+  return {
+    ...pool,
+    dialect: pool.dialect,
+    query: (text, params) => pool.query(text, params),
+    async connect() {
+      const client = await pool.connect();
+      const wrapped: SqlClient = {
+        async query(text, params) {
+          if (text === 'COMMIT' && ++commits === failOnCommit) {
+            await client.query('ROLLBACK');
+            onDeath();
+            throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+          }
+          return client.query(text, params);
+        },
+        release: (destroy) => client.release(destroy),
+      };
+      return wrapped;
+    },
+  };
+}
+
+for (const target of databaseTargets()) {
+  describe(`projections on ${target.name}`, () => {
+    let spine: Spine;
+    beforeEach(async () => {
+      spine = await openSpine(target);
+    });
+    afterEach(async () => spine.close());
+
+    const runnerOn = (pool: SqlPool, batchSize = 7) =>
+      new ProjectionRunner(templatesProjection, { pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize, retryDelayMs: 10 });
+    const rebuild = () => rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50 }, templatesProjection);
+
+    describe('when the same events are applied twice', () => {
+      it('leaves the tables as one application does', async () => {
+        await writeHistory(spine);
+        const events = await spine.store.readAll({ limit: 10_000 });
+        await withTransaction(spine.pool, (tx) => applyEvents(tx, templatesProjection, spine.codec, events));
+        const once = await dumpTables(spine.pool, TABLES);
+        await withTransaction(spine.pool, (tx) => applyEvents(tx, templatesProjection, spine.codec, events));
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(once);
+        expect((once.templates ?? []).length).toBe(40);
+      });
+    });
+
+    describe('when a rebuild follows incremental projection', () => {
+      it('gives identical tables', async () => {
+        const runner = runnerOn(spine.pool);
+        runner.start();
+        const head = await writeHistory(spine);
+        await catchUp(runner, head);
+        const incremental = await dumpTables(spine.pool, TABLES);
+        const result = await rebuild();
+        expect(result.position).toBe(head);
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
+        await runner.stop();
+      });
+
+      it('keeps the live runner going from where the rebuild ended', async () => {
+        const runner = runnerOn(spine.pool);
+        const head = await writeHistory(spine, 10);
+        await catchUp(runner, head);
+        await rebuild();
+        const more = await writeHistory(spine, 5, 'second');
+        await catchUp(runner, more);
+        const { rows } = await spine.pool.query<{ n: string }>('SELECT count(*) AS n FROM templates');
+        expect(Number(rows[0]?.n)).toBe(15);
+        await runner.stop();
+      });
+    });
+
+    describe('when the process dies in the middle of a batch', () => {
+      it('restarts from its checkpoint and ends with the tables of a full rebuild', async () => {
+        const head = await writeHistory(spine);
+        let died!: () => void;
+        const death = new Promise<void>((resolve) => (died = resolve));
+        const doomed = runnerOn(dyingPool(spine.pool, 4, () => died()));
+        doomed.start();
+        await death;
+        await doomed.stop();
+        const { rows } = await spine.pool.query<{ position: string }>("SELECT position FROM projection_checkpoints WHERE name = 'templates'");
+        expect(BigInt(rows[0]?.position ?? '0')).toBeLessThan(head);
+
+        const restarted = runnerOn(spine.pool);
+        await catchUp(restarted, head);
+        await restarted.stop();
+        const afterRestart = await dumpTables(spine.pool, TABLES);
+        await rebuild();
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(afterRestart);
+      });
+    });
+
+    describe('when two runners of the same projection run at once', () => {
+      it('applies every event exactly once', async () => {
+        const first = runnerOn(spine.pool, 3);
+        const second = runnerOn(spine.pool, 5);
+        first.start();
+        second.start();
+        const head = await writeHistory(spine, 20);
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: [], timeoutMs: 30_000, pollMs: 10 });
+        await waitFor(['templates'], head);
+        const concurrent = await dumpTables(spine.pool, TABLES);
+        await Promise.all([first.stop(), second.stop()]);
+        await rebuild();
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(concurrent);
+      });
+    });
+
+    describe('when an event cannot be projected', () => {
+      it('stops that projection visibly, names the event, and keeps what came before', async () => {
+        const head = await writeHistory(spine, 3);
+        const poisonId = randomUUID();
+        // Written around the codec: a TemplateCreated that breaks its own schema.
+        await spine.store.append(`template-${randomUUID()}`, [{ eventId: poisonId, type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
+          expectedRevision: 'no_stream',
+        });
+        const runner = runnerOn(spine.pool);
+        const failed = new Promise<void>((resolve) => runner.progress.once('failed', () => resolve()));
+        runner.start();
+        await failed;
+        expect(runner.state).toBe('failed');
+        const { rows } = await spine.pool.query<{ status: string; failed_event_id: string; error: string; position: string }>(
+          "SELECT status, failed_event_id, error, position FROM projection_checkpoints WHERE name = 'templates'",
+        );
+        expect(rows[0]).toMatchObject({ status: 'failed', failed_event_id: poisonId });
+        expect(rows[0]?.error).toContain(`projection failed on event ${poisonId} (TemplateCreated)`);
+        expect(BigInt(rows[0]?.position ?? '0')).toBe(head);
+        const { rows: count } = await spine.pool.query<{ n: string }>('SELECT count(*) AS n FROM templates');
+        expect(Number(count[0]?.n)).toBe(3);
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: [runner], timeoutMs: 1000 });
+        await expect(waitFor(['templates'], head + 1n)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        await runner.stop();
+      });
+    });
+  });
+}

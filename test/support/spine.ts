@@ -1,0 +1,50 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CommandDeps } from '../../src/commands/handler.js';
+import type { SqlClient, SqlPool } from '../../src/db/pool.js';
+import { allEventDefinitions } from '../../src/events/catalog.js';
+import { createEventCodec, type EventCodec } from '../../src/events/codec.js';
+import { createKeyring } from '../../src/events/crypto.js';
+import type { EventStore } from '../../src/events/store/port.js';
+import { createPostgresEventStore } from '../../src/events/store/postgres.js';
+import { createLogger, type Logger } from '../../src/log.js';
+import type { DatabaseTarget, TestDatabase } from './databases.js';
+
+/** Event store, codec and command deps over a fresh database: the write side without HTTP. */
+export interface Spine {
+  readonly db: TestDatabase;
+  readonly pool: SqlPool;
+  readonly store: EventStore;
+  readonly codec: EventCodec;
+  readonly deps: CommandDeps;
+  readonly log: Logger;
+  close(): Promise<void>;
+}
+
+export async function openSpine(target: DatabaseTarget): Promise<Spine> {
+  const db = await target.create();
+  const log = createLogger({ level: 'silent' });
+  const store = createPostgresEventStore({ pool: db.pool, pollIntervalMs: 20 });
+  const codec = createEventCodec(allEventDefinitions, createKeyring({ active: randomBytes(32) }));
+  return {
+    db,
+    pool: db.pool,
+    store,
+    codec,
+    log,
+    deps: { store, codec, newId: randomUUID, log },
+    async close() {
+      await store.close();
+      await db.close();
+    },
+  };
+}
+
+/** Every row of the given tables, in a stable order, as one comparable value. */
+export async function dumpTables(pool: Pick<SqlPool, 'query'> | SqlClient, tables: readonly string[]): Promise<Record<string, unknown[]>> {
+  const dump: Record<string, unknown[]> = {};
+  for (const table of tables) {
+    const { rows } = await pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+    dump[table] = rows;
+  }
+  return dump;
+}
