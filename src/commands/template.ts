@@ -40,9 +40,9 @@ function requireActive(state: TemplateState): ExistingTemplate {
 function effectiveChanges(current: TemplateFields, changes: TemplateChanges): TemplateChanges {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(changes)) {
-    if (value !== undefined && JSON.stringify(value) !== JSON.stringify(current[key as keyof TemplateFields])) out[key] = value;
+    if (JSON.stringify(value) !== JSON.stringify(current[key as keyof TemplateFields])) out[key] = value;
   }
-  return out as TemplateChanges;
+  return out;
 }
 
 function decide(command: TemplateCommand, state: TemplateState): TemplateEvent[] {

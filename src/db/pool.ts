@@ -64,8 +64,12 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
   const listeners = new Set<pg.Client>();
   return {
     dialect: 'postgres',
-    query: <R>(text: string, params?: readonly unknown[]) => pool.query(text, params as unknown[] | undefined) as unknown as Promise<SqlResult<R>>,
-    connect: () => pool.connect() as unknown as Promise<SqlClient>,
+    async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+      const result = await pool.query(text, params ? [...params] : []);
+      // node-postgres types rows as QueryResultRow; callers name the row type they selected.
+      return { rows: result.rows as R[], rowCount: result.rowCount, command: result.command };
+    },
+    connect: () => pool.connect(),
     async listen(channel, onPayload) {
       const client = new pg.Client({ connectionString: options.connectionString });
       client.on('error', (error) => options.log?.warn({ err: error, channel }, 'LISTEN connection failed; polling covers the gap'));

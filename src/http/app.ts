@@ -10,9 +10,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Composes the HTTP service from already-open services. `main` only adds listening. */
 export async function buildApp(services: Services): Promise<FastifyInstance> {
+  // Typed as Fastify's logger so the instance keeps Fastify's default generics (a pino Logger is one).
+  const logger: FastifyBaseLogger = services.log;
   const app = Fastify({
-    // A pino Logger is a FastifyBaseLogger; the cast only drops pino's extra generic parameters.
-    loggerInstance: services.log as FastifyBaseLogger,
+    loggerInstance: logger,
     // A caller's request id is kept (for tracing across services) when it is well formed.
     genReqId: (request) => {
       const header = request.headers['x-request-id'];

@@ -78,7 +78,7 @@ export const toTemplateView = (row: TemplateViewRow): TemplateView => ({
 
 export async function findTemplate(db: Db, id: string): Promise<TemplateView | undefined> {
   const row = await db.selectFrom('templates').select(templateViewColumns).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-  return row ? toTemplateView(row as TemplateViewRow) : undefined;
+  return row ? toTemplateView(row) : undefined;
 }
 
 /** Templates that still name this one as a parent: a delete is refused while there are any. */

@@ -41,6 +41,8 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
       while (!stopped) {
         pending = false;
         const events = await options.readAll({ after, limit: batchSize });
+        // stop() may have been called while reading (TypeScript cannot see that across the await).
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (stopped) break;
         if (events.length === 0) {
           await waitForWakeUp();

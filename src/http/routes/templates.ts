@@ -5,7 +5,7 @@ import { addedIds, checkReferences } from '../../commands/references.js';
 import { templateAggregate, type TemplateCommand } from '../../commands/template.js';
 import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
 import { templateListSpec } from '../../db/list-specs/templates.js';
-import { findTemplate, templateChildren, templateViewColumns, toTemplateView, type TemplateView, type TemplateViewRow } from '../../db/read/templates.js';
+import { findTemplate, templateChildren, templateViewColumns, toTemplateView, type TemplateView } from '../../db/read/templates.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { commandContext } from '../context.js';
@@ -78,7 +78,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
     const count = applyFilters(db.selectFrom('templates').select((eb) => eb.fn.countAll<string>().as('total')), templateListSpec, query);
     const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
     const total = Number(counted.total);
-    return reply.header('Content-Range', contentRange(templateListSpec, query, rows.length, total)).send(rows.map((r) => toTemplateView(r as TemplateViewRow)));
+    return reply.header('Content-Range', contentRange(templateListSpec, query, rows.length, total)).send(rows.map((r) => toTemplateView(r)));
   });
 
   app.get('/templates/:id', async (request, reply) => {
