@@ -5,13 +5,22 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive');
+const positiveInt = z
+  .string()
+  .regex(/^\d+$/, 'must be a positive whole number')
+  .transform(Number)
+  .refine((n) => n > 0, 'must be a positive whole number');
 
 /** Environment variables of SPEC §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
-  PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(8080),
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number (0-65535)')
+    .transform(Number)
+    .refine((port) => port <= 65535, 'must be a port number (0-65535)')
+    .default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
-  BASE_URL: z.url({ message: 'must be an absolute URL such as https://infraledger.example.com' }).optional(),
+  BASE_URL: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL such as https://infraledger.example.com' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()

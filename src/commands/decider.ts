@@ -17,6 +17,16 @@ export interface UniqueKey {
   readonly message: string;
 }
 
+/** A relation this aggregate holds to another entity (checked and recorded by the handler). */
+export interface Ref {
+  readonly kind: string;
+  readonly id: string;
+  /** The input field holding it, e.g. `parentIds`. */
+  readonly field: string;
+  /** Position in that list, for error messages naming `parentIds[1]`. */
+  readonly index?: number;
+}
+
 /** A decider plus what the generic handler needs to store it. */
 export interface Aggregate<C, E extends DomainEvent, S> extends Decider<C, E, S> {
   readonly kind: string;
@@ -24,6 +34,10 @@ export interface Aggregate<C, E extends DomainEvent, S> extends Decider<C, E, S>
   readonly streamId: (id: string) => string;
   /** The unique values the aggregate holds in this state (none once deleted). */
   readonly uniqueKeys: (state: S) => readonly UniqueKey[];
+  /** The entities this state points at (none once deleted). */
+  readonly references: (state: S) => readonly Ref[];
+  /** Deleted states refuse to be reached while others still reference the aggregate. */
+  readonly isDeleted: (state: S) => boolean;
 }
 
 /** Folds events into state. */

@@ -2,10 +2,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../errors.js';
 import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { CommandContext } from '../events/define.js';
-import { StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
+import { revisionMatches, StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { fold, type Aggregate } from './decider.js';
-import { planReservations, type PlannedWrite } from './unique.js';
+import { deletionGuard, mergeWrites, planReferences } from './references.js';
+import { planReservations } from './unique.js';
 
 export interface CommandDeps {
   readonly store: EventStore;
@@ -69,11 +70,14 @@ export async function executeCommand<C, E extends DomainEvent, S>(
     const encode = (event: DomainEvent): NewEvent =>
       deps.codec.encode(event, { actorId: options.actorId, correlationId: options.correlationId, causationId: options.causationId, occurredAt: options.now.toISOString() }, deps.newId());
     try {
-      const plan = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
+      const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
+      const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
+      const guards = [...refs.guards];
+      if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
       const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
       const position = deps.store.atomicMultiStream
-        ? (await deps.store.appendMany([...plan.reserve, own, ...plan.release])).position
-        : await appendInOrder(deps, own, plan.reserve, plan.release, encode);
+        ? (await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))).position
+        : await appendInOrder(deps, { own, compensable: [...unique.reserve, ...refs.add], checks: guards, after: [...refs.remove, ...unique.release] });
       const written = (revision ?? -1n) + BigInt(events.length);
       return { state: next, revision: written, events, position };
     } catch (error) {
@@ -89,40 +93,49 @@ export async function executeCommand<C, E extends DomainEvent, S>(
   }
 }
 
+interface OrderedWrites {
+  readonly own: StreamWrite;
+  /** Written first; each undone by its `undo` event if the aggregate's own append fails. */
+  readonly compensable: readonly (StreamWrite & { readonly undo: NewEvent })[];
+  /** Zero-event revision assertions. */
+  readonly checks: readonly StreamWrite[];
+  /** Written once the aggregate's events are stored. */
+  readonly after: readonly StreamWrite[];
+}
+
 /**
- * For stores without multi-stream transactions: reserve first, then the aggregate's own events, then
- * releases. If the aggregate's append fails, the fresh reservations are released again, so a failed
- * create does not keep its name.
+ * For stores without multi-stream transactions (EventStoreDB): reservations and reference records
+ * first, then the revision checks and the aggregate's own events, then releases. If the aggregate's
+ * append fails, what was written first is undone again, so a failed create does not keep its name.
+ * Without one transaction the checks only narrow the race window; the README says so.
  */
-async function appendInOrder(
-  deps: CommandDeps,
-  own: StreamWrite,
-  reserve: readonly PlannedWrite[],
-  release: readonly PlannedWrite[],
-  encode: (event: DomainEvent) => NewEvent,
-): Promise<bigint> {
-  const done: { write: PlannedWrite; revision: bigint }[] = [];
+async function appendInOrder(deps: CommandDeps, writes: OrderedWrites): Promise<bigint> {
+  const done: { write: OrderedWrites['compensable'][number]; revision: bigint }[] = [];
   let position: bigint;
   try {
-    for (const write of reserve) {
+    for (const write of writes.compensable) {
       const result = await deps.store.append(write.streamId, write.events, { expectedRevision: write.expectedRevision });
       done.push({ write, revision: result.revisions.get(write.streamId) ?? 0n });
     }
-    position = (await deps.store.append(own.streamId, own.events, { expectedRevision: own.expectedRevision })).position;
+    for (const check of writes.checks) {
+      const head = (await deps.store.readStream(check.streamId)).at(-1)?.streamRevision;
+      if (!revisionMatches(check.expectedRevision, head)) throw new StreamRevisionConflictError(check.streamId, check.expectedRevision, head ?? 'no_stream');
+    }
+    position = (await deps.store.append(writes.own.streamId, writes.own.events, { expectedRevision: writes.own.expectedRevision })).position;
   } catch (error) {
     for (const { write, revision } of done) {
       await deps.store
-        .append(write.streamId, [encode(write.undo)], { expectedRevision: revision })
-        .catch((undoError: unknown) => deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not release a reservation after a failed write'));
+        .append(write.streamId, [write.undo], { expectedRevision: revision })
+        .catch((undoError: unknown) => deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not undo a write after a failed command'));
     }
     throw error;
   }
   // The aggregate's events are stored: a release that fails now only keeps an old value taken.
-  for (const write of release) {
+  for (const write of writes.after) {
     try {
       position = (await deps.store.append(write.streamId, write.events, { expectedRevision: write.expectedRevision })).position;
     } catch (error) {
-      deps.log?.error({ err: error, streamId: write.streamId }, 'could not release a unique value');
+      deps.log?.error({ err: error, streamId: write.streamId }, 'could not release a unique value or reference');
     }
   }
   return position;

@@ -1,42 +1,113 @@
 import { AppError, type FieldIssue } from '../errors.js';
-import { loadAggregate, type CommandDeps } from './handler.js';
-import { templateAggregate } from './template.js';
+import type { DomainEvent, EventCodec } from '../events/codec.js';
+import type { ReferenceEvent } from '../events/reference.js';
+import type { EventStore, NewEvent, StreamWrite } from '../events/store/port.js';
+import type { Ref } from './decider.js';
+import { referenceTargets } from './kinds.js';
+import { fold } from './decider.js';
 
-/** The kinds of entity a relation may point at, and how to tell whether one can be referenced. */
-type ReferenceCheck = (deps: CommandDeps, id: string) => Promise<'ok' | 'missing' | 'disabled'>;
+/** The one place a reference stream id is built. */
+export const referenceStreamId = (kind: string, id: string): string => `refs-${kind}-${id}`;
 
-const checks: Partial<Record<string, ReferenceCheck>> = {
-  template: async (deps, id) => {
-    const { state } = await loadAggregate(deps, templateAggregate, id);
-    if (state.status !== 'active') return 'missing';
-    return state.enabled === 'enabled' ? 'ok' : 'disabled';
-  },
-};
-
-export interface Reference {
-  /** The input field, e.g. `parentIds`. */
-  readonly field: string;
+export interface Referrer {
   readonly kind: string;
-  readonly ids: readonly string[];
+  readonly id: string;
+  readonly field: string;
 }
+
+/** Who points at `kind`/`id` now, and the reference stream's revision (to assert it unchanged). */
+export async function loadReferrers(store: EventStore, codec: EventCodec, kind: string, id: string): Promise<{ referrers: Referrer[]; revision: bigint | undefined }> {
+  const recorded = await store.readStream(referenceStreamId(kind, id));
+  const current = new Map<string, Referrer>();
+  for (const r of recorded) {
+    const { event } = codec.decode<ReferenceEvent>(r);
+    const referrer = { kind: event.data.referrerKind, id: event.data.referrerId, field: event.data.field };
+    const key = `${referrer.kind}:${referrer.id}:${referrer.field}`;
+    if (event.type === 'ReferenceAdded') current.set(key, referrer);
+    else current.delete(key);
+  }
+  return { referrers: [...current.values()], revision: recorded.at(-1)?.streamRevision };
+}
+
+export interface ReferencePlan {
+  /** ReferenceAdded writes (undone by ReferenceRemoved where a store cannot append atomically). */
+  readonly add: readonly (StreamWrite & { readonly undo: NewEvent })[];
+  /** Zero-event writes asserting each newly referenced entity is still as it was checked. */
+  readonly guards: readonly StreamWrite[];
+  readonly remove: readonly StreamWrite[];
+}
+
+const keyOf = (ref: Ref): string => `${ref.kind}:${ref.id}:${ref.field}`;
 
 /**
- * Checks relation ids against the write model: each must name an existing, non-deleted entity, and a
- * disabled one cannot be newly referenced. All failures are reported together as one 422. Kinds that
- * do not exist yet in this build (executors until the entities issue) have no entity to point at.
+ * Checks the references a command adds (each must name an existing, non-deleted, enabled entity:
+ * otherwise one 422 listing every bad field) and plans the writes that record them.
  */
-export async function checkReferences(deps: CommandDeps, references: readonly Reference[]): Promise<void> {
+export async function planReferences(
+  store: EventStore,
+  codec: EventCodec,
+  owner: { kind: string; id: string },
+  before: readonly Ref[],
+  after: readonly Ref[],
+  encode: (event: DomainEvent) => NewEvent,
+): Promise<ReferencePlan> {
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
   const errors: FieldIssue[] = [];
-  for (const { field, kind, ids } of references) {
-    const check = checks[kind];
-    for (const [index, id] of ids.entries()) {
-      const verdict = check ? await check(deps, id) : 'missing';
-      if (verdict === 'missing') errors.push({ field: `${field}[${index}]`, message: `${kind} ${id} does not exist` });
-      if (verdict === 'disabled') errors.push({ field: `${field}[${index}]`, message: `${kind} ${id} is disabled and cannot be newly referenced` });
+  const add: (StreamWrite & { undo: NewEvent })[] = [];
+  const guards: StreamWrite[] = [];
+  const remove: StreamWrite[] = [];
+  const referrerOf = (ref: Ref) => ({ referrerKind: owner.kind, referrerId: owner.id, field: ref.field });
+
+  for (const ref of after) {
+    if (had.has(keyOf(ref))) continue;
+    const field = ref.index === undefined ? ref.field : `${ref.field}[${ref.index}]`;
+    const target = referenceTargets.get(ref.kind);
+    if (!target) {
+      errors.push({ field, message: `${ref.kind} ${ref.id} does not exist` });
+      continue;
     }
+    const recorded = await store.readStream(target.aggregate.streamId(ref.id));
+    const state = fold(target.aggregate, recorded.map((r) => codec.decode(r).event));
+    const verdict = target.referenceable(state);
+    if (verdict === 'missing') errors.push({ field, message: `${ref.kind} ${ref.id} does not exist` });
+    if (verdict === 'disabled') errors.push({ field, message: `${ref.kind} ${ref.id} is disabled and cannot be newly referenced` });
+    if (verdict !== 'ok') continue;
+    const { revision } = await loadReferrers(store, codec, ref.kind, ref.id);
+    guards.push({ streamId: target.aggregate.streamId(ref.id), expectedRevision: recorded.at(-1)?.streamRevision ?? 'no_stream', events: [] });
+    add.push({
+      streamId: referenceStreamId(ref.kind, ref.id),
+      expectedRevision: revision ?? 'no_stream',
+      events: [encode({ type: 'ReferenceAdded', data: referrerOf(ref) })],
+      undo: encode({ type: 'ReferenceRemoved', data: referrerOf(ref) }),
+    });
   }
   if (errors.length > 0) throw new AppError('UNPROCESSABLE', `invalid references: ${errors.map((e) => e.field).join(', ')}`, { errors });
+
+  for (const ref of before) {
+    if (has.has(keyOf(ref))) continue;
+    const { revision } = await loadReferrers(store, codec, ref.kind, ref.id);
+    remove.push({ streamId: referenceStreamId(ref.kind, ref.id), expectedRevision: revision ?? 'any', events: [encode({ type: 'ReferenceRemoved', data: referrerOf(ref) })] });
+  }
+  return { add, guards, remove };
 }
 
-/** Ids in `next` that `previous` did not have: only new references are checked on update. */
-export const addedIds = (previous: readonly string[], next: readonly string[]): string[] => next.filter((id) => !previous.includes(id));
+/** Refuses to delete an entity others still point at; otherwise asserts that stays true at append. */
+export async function deletionGuard(store: EventStore, codec: EventCodec, kind: string, id: string): Promise<StreamWrite> {
+  const { referrers, revision } = await loadReferrers(store, codec, kind, id);
+  if (referrers.length > 0) {
+    const list = referrers.map((r) => `${r.kind} ${r.id} (${r.field})`).join(', ');
+    throw new AppError('CONFLICT', `the ${kind} is still referenced by ${list}`, { details: { referrers } });
+  }
+  return { streamId: referenceStreamId(kind, id), expectedRevision: revision ?? 'no_stream', events: [] };
+}
+
+/** One write per stream: a command may add several references to one entity through different fields. */
+export function mergeWrites(writes: readonly StreamWrite[]): StreamWrite[] {
+  const byStream = new Map<string, StreamWrite>();
+  for (const write of writes) {
+    const existing = byStream.get(write.streamId);
+    byStream.set(write.streamId, existing ? { ...existing, events: [...existing.events, ...write.events] } : write);
+  }
+  return [...byStream.values()];
+}

@@ -1,22 +1,15 @@
 import { AppError, notFound } from '../errors.js';
 import type { TemplateChanges, TemplateEvent, TemplateFields } from '../events/template.js';
-import type { Aggregate, UniqueKey } from './decider.js';
+import type { Aggregate, Ref, UniqueKey } from './decider.js';
 
 export type TemplateStatus = 'enabled' | 'disabled';
-
-/** Another entity that still points at a template (found by the caller before deleting). */
-export interface Referrer {
-  readonly type: string;
-  readonly id: string;
-  readonly name: string;
-}
 
 export type TemplateCommand =
   | { readonly type: 'CreateTemplate'; readonly data: TemplateFields & { readonly id: string; readonly status: TemplateStatus } }
   | { readonly type: 'UpdateTemplate'; readonly data: { readonly changes: TemplateChanges & { readonly template?: string } } }
   | { readonly type: 'EnableTemplate' }
   | { readonly type: 'DisableTemplate' }
-  | { readonly type: 'DeleteTemplate'; readonly data: { readonly referrers: readonly Referrer[] } };
+  | { readonly type: 'DeleteTemplate' };
 
 interface ExistingTemplate {
   readonly id: string;
@@ -66,16 +59,10 @@ function decide(command: TemplateCommand, state: TemplateState): TemplateEvent[]
       return requireActive(state).enabled === 'enabled' ? [] : [{ type: 'TemplateEnabled', data: {} }];
     case 'DisableTemplate':
       return requireActive(state).enabled === 'disabled' ? [] : [{ type: 'TemplateDisabled', data: {} }];
-    case 'DeleteTemplate': {
+    case 'DeleteTemplate':
+      // Referrers are checked by the command handler against the write model (references.ts).
       requireActive(state);
-      const referrers: readonly Referrer[] = command.data.referrers;
-      if (referrers.length > 0) {
-        throw new AppError('CONFLICT', `template is still referenced by ${referrers.map((r) => `${r.type} "${r.name}"`).join(', ')}`, {
-          details: { referrers },
-        });
-      }
       return [{ type: 'TemplateDeleted', data: {} }];
-    }
     default: {
       const unknown: never = command;
       throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
@@ -113,6 +100,14 @@ function uniqueKeys(state: TemplateState): UniqueKey[] {
   ];
 }
 
+function references(state: TemplateState): Ref[] {
+  if (state.status !== 'active') return [];
+  return [
+    ...state.fields.parentIds.map((id, index) => ({ kind: 'template', id, field: 'parentIds', index })),
+    ...state.fields.executorIds.map((id, index) => ({ kind: 'executor', id, field: 'executorIds', index })),
+  ];
+}
+
 export const templateAggregate: Aggregate<TemplateCommand, TemplateEvent, TemplateState> = {
   kind: 'template',
   streamId: (id) => `template-${id}`,
@@ -120,4 +115,6 @@ export const templateAggregate: Aggregate<TemplateCommand, TemplateEvent, Templa
   decide,
   evolve,
   uniqueKeys,
+  references,
+  isDeleted: (state) => state.status === 'deleted',
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { EventCodec } from '../events/codec.js';
-import type { EventStore, StreamWrite } from '../events/store/port.js';
+import type { EventStore, NewEvent, StreamWrite } from '../events/store/port.js';
 import type { UniqueValueEvent } from '../events/unique.js';
 import type { UniqueKey } from './decider.js';
 
@@ -32,7 +32,7 @@ export interface ReservationPlan {
 
 export interface PlannedWrite extends StreamWrite {
   /** The event that undoes this write, for stores that cannot append atomically. */
-  readonly undo: UniqueValueEvent;
+  readonly undo: NewEvent;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function planReservations(
   ownerStreamId: string,
   before: readonly UniqueKey[],
   after: readonly UniqueKey[],
-  encode: (event: UniqueValueEvent) => StreamWrite['events'][number],
+  encode: (event: UniqueValueEvent) => NewEvent,
 ): Promise<ReservationPlan> {
   const held = new Set(before.map((k) => k.key));
   const wanted = new Set(after.map((k) => k.key));
@@ -63,7 +63,7 @@ export async function planReservations(
       streamId: uniqueStreamId(unique.key),
       expectedRevision: holder.revision ?? 'no_stream',
       events: [encode({ type: 'UniqueValueReserved', data })],
-      undo: { type: 'UniqueValueReleased', data },
+      undo: encode({ type: 'UniqueValueReleased', data }),
     });
   }
   for (const unique of before) {
@@ -75,7 +75,7 @@ export async function planReservations(
       streamId: uniqueStreamId(unique.key),
       expectedRevision: holder.revision,
       events: [encode({ type: 'UniqueValueReleased', data })],
-      undo: { type: 'UniqueValueReserved', data },
+      undo: encode({ type: 'UniqueValueReserved', data }),
     });
   }
   return { reserve, release };

@@ -19,7 +19,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       const header = request.headers['x-request-id'];
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
-    disableRequestLogging: false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });

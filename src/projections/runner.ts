@@ -132,6 +132,7 @@ export class ProjectionRunner {
     const last = events.at(-1);
     if (!last) return;
     let poison: PoisonEvent | undefined;
+    let committed: bigint | undefined;
     await withTransaction(this.deps.pool, async (tx) => {
       const { rows: lock } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [projectionLockKey(this.projection.name)]);
       if (!lock[0]?.locked) throw new Standby();
@@ -149,10 +150,14 @@ export class ProjectionRunner {
       }
       if (reached !== undefined) {
         await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [this.projection.name, String(reached)]);
-        this.position = reached;
+        committed = reached;
       }
     });
-    if (this.position !== undefined) this.progress.emit('position', this.position);
+    // Only now is the batch visible to other connections: read-your-writes waiters trust this value.
+    if (committed !== undefined) {
+      this.position = committed;
+      this.progress.emit('position', committed);
+    }
     if (poison) throw poison;
   }
 

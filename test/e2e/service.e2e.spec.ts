@@ -23,7 +23,7 @@ async function createTemplate(base: string, name: string, slug: string, labels: 
 }
 
 const list = async (base: string, query: Record<string, unknown>): Promise<{ body: Template[]; range: string | null }> => {
-  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)]));
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, JSON.stringify(v)]));
   const response = await fetch(`${base}/api/templates?${params.toString()}`);
   expect(response.status).toBe(200);
   return { body: (await response.json()) as Template[], range: response.headers.get('content-range') };

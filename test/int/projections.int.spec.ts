@@ -43,7 +43,8 @@ async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise
   for (const [i, id] of ids.entries()) {
     if (i % 2 === 0) last = (await run(id, { type: 'UpdateTemplate', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
     if (i % 3 === 0) last = (await run(id, { type: 'DisableTemplate' })).position ?? last;
-    if (i % 7 === 6) last = (await run(id, { type: 'DeleteTemplate', data: { referrers: [] } })).position ?? last;
+    // Templates that are another's parent (i + 1 divisible by 4) cannot be deleted.
+    if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'DeleteTemplate' })).position ?? last;
   }
   return last;
 }

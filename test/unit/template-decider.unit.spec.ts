@@ -31,7 +31,7 @@ const disabled: TemplateEvent = { type: 'TemplateDisabled', data: {} };
 const deleted: TemplateEvent = { type: 'TemplateDeleted', data: {} };
 const update = (changes: Extract<TemplateCommand, { type: 'UpdateTemplate' }>['data']['changes']): TemplateCommand => ({ type: 'UpdateTemplate', data: { changes } });
 const updated = (changes: Extract<TemplateEvent, { type: 'TemplateUpdated' }>['data']['changes']): TemplateEvent => ({ type: 'TemplateUpdated', data: { changes } });
-const deleteTemplate = (referrers: { type: string; id: string; name: string }[] = []): TemplateCommand => ({ type: 'DeleteTemplate', data: { referrers } });
+const deleteTemplate = (): TemplateCommand => ({ type: 'DeleteTemplate' });
 
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'template not found' } as const;
 const SELF_PARENT = {
@@ -172,21 +172,6 @@ describe('template decider', () => {
       spec.given([created, disabled]).when(deleteTemplate()).then([deleted]);
     });
 
-    it('refuses with CONFLICT listing every referrer', () => {
-      const referrers = [
-        { type: 'template', id: PARENT, name: 'child one' },
-        { type: 'resource', id: OTHER_PARENT, name: 'my-db' },
-      ];
-      spec
-        .given([created])
-        .when(deleteTemplate(referrers))
-        .thenThrows({
-          code: 'CONFLICT',
-          message: 'template is still referenced by template "child one", resource "my-db"',
-          details: { referrers },
-        });
-    });
-
     it('refuses an unknown template with NOT_FOUND', () => {
       spec.given([]).when(deleteTemplate()).thenThrows(NOT_FOUND);
     });
@@ -220,6 +205,26 @@ describe('template decider', () => {
 
     it('holds nothing once deleted', () => {
       expect(keysOf([created, deleted])).toEqual([]);
+    });
+  });
+
+  describe('when listing the entities a template refers to', () => {
+    const refsOf = (events: readonly TemplateEvent[]) => templateAggregate.references(fold(templateAggregate, events));
+
+    it('names each parent and executor with its field and index', () => {
+      const withRefs = { ...created, data: { ...created.data, parentIds: [PARENT, OTHER_PARENT], executorIds: [OTHER_PARENT] } } as TemplateEvent;
+      expect(refsOf([withRefs])).toEqual([
+        { kind: 'template', id: PARENT, field: 'parentIds', index: 0 },
+        { kind: 'template', id: OTHER_PARENT, field: 'parentIds', index: 1 },
+        { kind: 'executor', id: OTHER_PARENT, field: 'executorIds', index: 0 },
+      ]);
+    });
+
+    it('refers to nothing once deleted, and is then deleted', () => {
+      const state = fold(templateAggregate, [created, deleted]);
+      expect(templateAggregate.references(state)).toEqual([]);
+      expect(templateAggregate.isDeleted(state)).toBe(true);
+      expect(templateAggregate.isDeleted(fold(templateAggregate, [created]))).toBe(false);
     });
   });
 

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Referrer } from '../../commands/template.js';
 import type { Db } from '../kysely.js';
 
 /** A template as the REST API shows it (camelCase; relations as id lists). */
@@ -79,17 +78,4 @@ export const toTemplateView = (row: TemplateViewRow): TemplateView => ({
 export async function findTemplate(db: Db, id: string): Promise<TemplateView | undefined> {
   const row = await db.selectFrom('templates').select(templateViewColumns).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
   return row ? toTemplateView(row) : undefined;
-}
-
-/** Templates that still name this one as a parent: a delete is refused while there are any. */
-export async function templateChildren(db: Db, id: string): Promise<Referrer[]> {
-  const rows = await db
-    .selectFrom('template_parents')
-    .innerJoin('templates', 'templates.id', 'template_parents.template_id')
-    .select(['templates.id', 'templates.name'])
-    .where('template_parents.parent_id', '=', id)
-    .where('templates.deleted_at', 'is', null)
-    .orderBy('templates.name')
-    .execute();
-  return rows.map((r) => ({ type: 'template', id: r.id, name: r.name }));
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { executeCommand, loadAggregate } from '../../commands/handler.js';
-import { addedIds, checkReferences } from '../../commands/references.js';
+import { executeCommand } from '../../commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../commands/template.js';
 import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
 import { templateListSpec } from '../../db/list-specs/templates.js';
-import { findTemplate, templateChildren, templateViewColumns, toTemplateView, type TemplateView } from '../../db/read/templates.js';
+import { nameReferrers } from '../../db/read/referrers.js';
+import { findTemplate, templateViewColumns, toTemplateView, type TemplateView } from '../../db/read/templates.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { commandContext } from '../context.js';
@@ -14,7 +14,8 @@ import { parseInput } from '../validate.js';
 
 const PROJECTIONS = ['templates'] as const;
 
-const uuid = z.uuid({ message: 'must be a UUID' });
+// Ids are canonical lower case everywhere (stream ids are built from them).
+const uuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
 const idList = z
   .array(uuid)
   .max(100, 'at most 100 ids')
@@ -88,11 +89,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   });
 
   app.post('/templates', async (request, reply) => {
-    const body = parseInput(createTemplateBody, request.body ?? {}, 'body');
-    await checkReferences(deps, [
-      { field: 'parentIds', kind: 'template', ids: body.parentIds },
-      { field: 'executorIds', kind: 'executor', ids: body.executorIds },
-    ]);
+    const body = parseInput(createTemplateBody, request.body === undefined ? {} : request.body, 'body');
     const id = services.newId();
     const { view, position } = await run(request, id, { type: 'CreateTemplate', data: { id, ...body } });
     void reply.header('Location', `/api/templates/${id}`);
@@ -102,13 +99,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   app.patch('/templates/:id', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
-    const changes = parseInput(patchTemplateBody, request.body ?? {}, 'body');
-    const { state } = await loadAggregate(deps, templateAggregate, id);
-    if (state.status !== 'active') throw notFound('template not found');
-    await checkReferences(deps, [
-      { field: 'parentIds', kind: 'template', ids: addedIds(state.fields.parentIds, changes.parentIds ?? []) },
-      { field: 'executorIds', kind: 'executor', ids: addedIds(state.fields.executorIds, changes.executorIds ?? []) },
-    ]);
+    const changes = parseInput(patchTemplateBody, request.body === undefined ? {} : request.body, 'body');
     const { view, position } = await run(request, id, { type: 'UpdateTemplate', data: { changes } }, expectedRevision);
     return send(reply, view, position);
   });
@@ -124,8 +115,11 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   app.delete('/templates/:id', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
-    const referrers = await templateChildren(services.db, id);
-    const result = await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate', data: { referrers } }, { ...commandContext(request, services.now()), expectedRevision });
+    const result = await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate' }, { ...commandContext(request, services.now()), expectedRevision }).catch(
+      async (error: unknown) => {
+        throw await nameReferrers(services.db, error);
+      },
+    );
     if (result.position !== undefined) {
       await services.waitFor(PROJECTIONS, result.position);
       void reply.header('X-Position', String(result.position));

@@ -1,0 +1,30 @@
+import type { DomainEvent } from '../events/codec.js';
+import type { Aggregate } from './decider.js';
+import { templateAggregate, type TemplateState } from './template.js';
+
+/** Whether an entity in this state may be newly referenced. */
+export type Referenceable = 'ok' | 'missing' | 'disabled';
+
+export interface ReferenceTarget {
+  // The handler folds any aggregate generically; its own types stay inside its module.
+  readonly aggregate: Aggregate<never, DomainEvent, unknown>;
+  readonly referenceable: (state: unknown) => Referenceable;
+}
+
+/**
+ * Every kind of entity a relation may point at. Kinds not listed here (executors until the entities
+ * issue) have no entity yet, so a reference to one is always "does not exist".
+ */
+export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<string, ReferenceTarget>([
+  [
+    'template',
+    {
+      aggregate: templateAggregate as unknown as Aggregate<never, DomainEvent, unknown>,
+      referenceable: (state) => {
+        const s = state as TemplateState;
+        if (s.status !== 'active') return 'missing';
+        return s.enabled === 'enabled' ? 'ok' : 'disabled';
+      },
+    },
+  ],
+]);
