@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { executeCommand, type CommandDeps } from '../../src/commands/handler.js';
+import { referenceStreamId } from '../../src/commands/references.js';
+import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
+import { uniqueStreamId } from '../../src/commands/unique.js';
+import type { EventStore } from '../../src/events/store/port.js';
+import { databaseTargets } from '../support/databases.js';
+import { openSpine, type Spine } from '../support/spine.js';
+
+const context = () => ({ actorId: null, correlationId: randomUUID(), causationId: null, now: new Date('2026-01-01T00:00:00Z') });
+
+const create = (id: string, name: string, parentIds: string[] = []): TemplateCommand => ({
+  type: 'CreateTemplate',
+  data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, executorIds: [], parentIds, status: 'enabled' },
+});
+
+/**
+ * The PostgreSQL store presented as one that cannot append to several streams atomically (as
+ * EventStoreDB), so the handler takes its ordered path with compensation. `failOwnAppend` makes the
+ * next append to a template stream fail, as a crash or a lost race would.
+ */
+function nonAtomic(store: EventStore): EventStore & { failOwnAppend: boolean } {
+  const wrapper = {
+    ...store,
+    atomicMultiStream: false,
+    failOwnAppend: false,
+    append: async (streamId: string, events: Parameters<EventStore['append']>[1], options: Parameters<EventStore['append']>[2]) => {
+      if (wrapper.failOwnAppend && streamId.startsWith('template-')) {
+        wrapper.failOwnAppend = false;
+        throw new Error('simulated failure of the aggregate append');
+      }
+      return store.append(streamId, events, options);
+    },
+  };
+  return wrapper;
+}
+
+for (const target of databaseTargets()) {
+  describe(`the command handler on ${target.name}`, () => {
+    let spine: Spine;
+    beforeEach(async () => {
+      spine = await openSpine(target);
+    });
+    afterEach(async () => spine.close());
+
+    const reservationEvents = async (key: string) => (await spine.store.readStream(uniqueStreamId(key))).map((e) => e.type);
+
+    describe('when two creates race for one name', () => {
+      it('creates exactly one template and refuses the other with 409', async () => {
+        const results = await Promise.allSettled([
+          executeCommand(spine.deps, templateAggregate, randomUUID(), create(randomUUID(), 'Race'), context()),
+          executeCommand(spine.deps, templateAggregate, randomUUID(), create(randomUUID(), 'race'), context()),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const refused = results.find((r) => r.status === 'rejected');
+        // Both the name and the derived slug collide: whichever is checked first is named.
+        expect(refused?.reason).toMatchObject({ code: 'CONFLICT' });
+        expect(['name', 'template']).toContain((refused?.reason as { errors: { field: string }[] }).errors[0]?.field);
+        expect(await reservationEvents('template-name:race')).toEqual(['UniqueValueReserved']);
+      });
+    });
+
+    describe('when a parent is deleted while a child referencing it is created', () => {
+      it('never lets both succeed', async () => {
+        for (let round = 0; round < 5; round++) {
+          const parent = randomUUID();
+          await executeCommand(spine.deps, templateAggregate, parent, create(parent, `Parent ${round}`), context());
+          const child = randomUUID();
+          const [deleted, created] = await Promise.allSettled([
+            executeCommand(spine.deps, templateAggregate, parent, { type: 'DeleteTemplate' }, context()),
+            executeCommand(spine.deps, templateAggregate, child, create(child, `Child ${round}`, [parent]), context()),
+          ]);
+          expect([deleted.status, created.status].filter((s) => s === 'fulfilled')).toHaveLength(1);
+          const referrers = (await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type);
+          expect(referrers).toEqual(created.status === 'fulfilled' ? ['ReferenceAdded'] : []);
+        }
+      });
+    });
+
+    describe('when the store cannot append to several streams atomically', () => {
+      let deps: CommandDeps;
+      let store: ReturnType<typeof nonAtomic>;
+      beforeEach(() => {
+        store = nonAtomic(spine.store);
+        deps = { ...spine.deps, store };
+      });
+
+      it('creates, renames and deletes with reservations following', async () => {
+        const id = randomUUID();
+        await executeCommand(deps, templateAggregate, id, create(id, 'Ordered'), context());
+        await executeCommand(deps, templateAggregate, id, { type: 'UpdateTemplate', data: { changes: { name: 'Renamed' } } }, context());
+        expect(await reservationEvents('template-name:ordered')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
+        expect(await reservationEvents('template-name:renamed')).toEqual(['UniqueValueReserved']);
+        await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate' }, context());
+        expect(await reservationEvents('template-name:renamed')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
+      });
+
+      it('releases the name again when the create itself fails', async () => {
+        store.failOwnAppend = true;
+        const id = randomUUID();
+        await expect(executeCommand(deps, templateAggregate, id, create(id, 'Doomed'), context())).rejects.toThrow('simulated failure');
+        expect(await reservationEvents('template-name:doomed')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
+        const again = randomUUID();
+        await expect(executeCommand(deps, templateAggregate, again, create(again, 'Doomed'), context())).resolves.toMatchObject({ revision: 0n });
+      });
+
+      it('undoes the reference it recorded when the create fails', async () => {
+        const parent = randomUUID();
+        await executeCommand(deps, templateAggregate, parent, create(parent, 'Parent'), context());
+        store.failOwnAppend = true;
+        const child = randomUUID();
+        await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow('simulated failure');
+        expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual(['ReferenceAdded', 'ReferenceRemoved']);
+        await expect(executeCommand(deps, templateAggregate, parent, { type: 'DeleteTemplate' }, context())).resolves.toBeDefined();
+      });
+    });
+  });
+}
