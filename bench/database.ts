@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate.js';
 import { createPgPool, createPglitePool, type SqlPool } from '../src/db/pool.js';
@@ -73,6 +74,33 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   }
 }
 
+const OBJECT_IN_USE = '55006';
+
+/**
+ * Drops the database once its connections are gone. pg-pool's end() resolves before its clients'
+ * sockets have closed, and `WITH (FORCE)` right away would kill those backends mid-goodbye, which the
+ * pool reports as failed idle connections. So wait for them (briefly), and force only as a last resort.
+ */
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== OBJECT_IN_USE) throw error;
+        await delay(20);
+      }
+    }
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
 /** Creates a throwaway database on the server at `adminUrl` (as test/support/databases.ts does) and migrates it. */
 export async function openPostgres(adminUrl: string, log: Logger): Promise<BenchDatabase> {
   const name = `il_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -83,7 +111,7 @@ export async function openPostgres(adminUrl: string, log: Logger): Promise<Bench
   const pool = createPgPool({ connectionString: url.toString(), max: 12, log });
   const drop = async (): Promise<void> => {
     await pool.end().catch(() => undefined);
-    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropDatabase(adminUrl, name);
   };
   try {
     await migrate(pool, log);

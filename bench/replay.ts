@@ -68,7 +68,8 @@ export async function seedTemplates(store: EventStore, codec: EventCodec, templa
 /** Times `rebuildProjection` of the templates projection over everything in the store. */
 export async function benchRebuild(deps: ReplayDeps): Promise<ReplayResult> {
   const started = performance.now();
-  const result = await rebuildProjection(deps, templatesProjection);
+  // The rebuild uses its own (larger) default batch; the live runner uses deps.batchSize.
+  const result = await rebuildProjection({ pool: deps.pool, store: deps.store, codec: deps.codec, log: deps.log }, templatesProjection);
   const ms = performance.now() - started;
   return { events: result.events, ms, eventsPerSecond: perSecond(result.events, ms) };
 }

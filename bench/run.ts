@@ -124,8 +124,8 @@ export async function main(): Promise<void> {
   say(`node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`);
   say(`PostgreSQL: ${shownUrl.toString()} (throwaway database per run); PGlite: in memory`);
   say(
-    `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, exact expected revision); ` +
-      `replay of ${formatRate(TEMPLATES * 2)} template events in batches of ${BATCH_SIZE}`,
+    `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, one stream per writer, exact expected revision); ` +
+      `replay of ${formatRate(TEMPLATES * 2)} template events (rebuild: batches of 2,000; runner catch-up: batches of ${BATCH_SIZE})`,
   );
   say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
   say('');

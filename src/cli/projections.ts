@@ -37,7 +37,7 @@ async function rebuild(services: Services, name: string | undefined): Promise<vo
   for (const projection of targets) {
     if (!projection) throw new ConfigError(`unknown projection "${name ?? ''}"\n${USAGE}`);
     const result = await rebuildProjection(
-      { pool: services.pool, store: services.store, codec: services.codec, log: services.log, batchSize: services.config.PROJECTION_BATCH_SIZE },
+      { pool: services.pool, store: services.store, codec: services.codec, log: services.log },
       projection,
     );
     console.log(`${result.projection}: replayed ${result.events} events, now at position ${result.position?.toString() ?? '-'}`);

@@ -5,12 +5,45 @@ import type { Logger } from '../log.js';
 import type { Projection } from './projection.js';
 import { applyEvents, projectionLockKey } from './runner.js';
 
+/** Replay batches are larger than live ones: nobody waits on a rebuild's individual events. */
+const REBUILD_BATCH = 2000;
+
+interface IndexDefinition {
+  readonly name: string;
+  readonly table: string;
+  readonly definition: string;
+  readonly unique: boolean;
+  readonly primary: boolean;
+}
+
+/** The live tables' indexes, so the shadow copies get the same ones under the same names. */
+async function indexDefinitions(pool: SqlPool, tables: readonly string[]): Promise<IndexDefinition[]> {
+  const { rows } = await pool.query<IndexDefinition>(
+    `SELECT c.relname AS name, t.relname AS "table", pg_get_indexdef(i.indexrelid) AS definition, i.indisunique AS unique, i.indisprimary AS primary
+       FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_class t ON t.oid = i.indrelid
+       JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE n.nspname = 'public' AND t.relname = ANY($1::text[])
+      ORDER BY t.relname, c.relname`,
+    [tables],
+  );
+  return rows;
+}
+
+function indexStatements(index: IndexDefinition, schema: string): string[] {
+  const create = index.definition.replace(` ON public.${index.table} `, ` ON ${schema}.${index.table} `);
+  if (create === index.definition) throw new Error(`cannot retarget index ${index.name}: ${index.definition}`);
+  return index.primary ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`] : [create];
+}
+
 export interface RebuildDeps {
   readonly pool: SqlPool;
   readonly store: EventStore;
   readonly codec: EventCodec;
   readonly log: Logger;
-  readonly batchSize: number;
+  /** Events per replay transaction (default 2,000). */
+  readonly batchSize?: number;
 }
 
 export interface RebuildResult {
@@ -29,13 +62,21 @@ export async function rebuildProjection(deps: RebuildDeps, projection: Projectio
   if (!/^[a-z_]+$/.test(projection.name)) throw new TypeError(`projection name ${projection.name} is not a safe schema name`);
   const shadow = `rebuild_${projection.name}`;
   const started = Date.now();
+  const indexes = await indexDefinitions(deps.pool, projection.tables);
+  // Empty copies with unique indexes only (upserts need them); the others are built after the replay,
+  // which is several times cheaper than maintaining them row by row.
   await deps.pool.query(
-    [`DROP SCHEMA IF EXISTS ${shadow} CASCADE`, `CREATE SCHEMA ${shadow}`, ...projection.tables.map((t) => `CREATE TABLE ${shadow}.${t} (LIKE public.${t} INCLUDING ALL)`)].join(';\n'),
+    [
+      `DROP SCHEMA IF EXISTS ${shadow} CASCADE`,
+      `CREATE SCHEMA ${shadow}`,
+      ...projection.tables.map((t) => `CREATE TABLE ${shadow}.${t} (LIKE public.${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)`),
+      ...indexes.filter((i) => i.unique).flatMap((i) => indexStatements(i, shadow)),
+    ].join(';\n'),
   );
   let after: bigint | undefined;
   let count = 0;
   for (;;) {
-    const events = await deps.store.readAll({ after, limit: deps.batchSize });
+    const events = await deps.store.readAll({ after, limit: deps.batchSize ?? REBUILD_BATCH });
     const last = events.at(-1);
     if (!last) break;
     await withTransaction(deps.pool, async (tx) => {
@@ -45,6 +86,7 @@ export async function rebuildProjection(deps: RebuildDeps, projection: Projectio
     after = last.position;
     count += events.length;
   }
+  await deps.pool.query(indexes.filter((i) => !i.unique).flatMap((i) => indexStatements(i, shadow)).join(';\n'));
   await withTransaction(deps.pool, async (tx) => {
     // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [projectionLockKey(projection.name)]);

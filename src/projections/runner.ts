@@ -222,5 +222,7 @@ export function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^(08|40|53|57|58)/.test(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|ECONNRESET|ECONNREFUSED|EPIPE|closed/i.test(message);
+  // The exact messages of node-postgres and of our PGlite pool; a projector error merely mentioning
+  // "closed" must still count as a poison event.
+  return /^(Connection terminated|Client was closed|the embedded database is closed)|ECONNRESET|ECONNREFUSED|EPIPE/.test(message);
 }

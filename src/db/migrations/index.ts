@@ -1,5 +1,6 @@
 import { sql as eventStore } from './001-event-store.js';
 import { sql as templates } from './002-templates.js';
+import { sql as appendFunction } from './003-append-function.js';
 
 export interface Migration {
   readonly id: string;
@@ -10,4 +11,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { id: '001-event-store', sql: eventStore },
   { id: '002-templates', sql: templates },
+  { id: '003-append-function', sql: appendFunction },
 ];

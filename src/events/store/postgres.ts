@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../../db/pool.js';
+import type { SqlClient, SqlPool } from '../../db/pool.js';
 import {
-  revisionMatches,
   StreamRevisionConflictError,
   type AppendResult,
   type EventStore,
@@ -13,15 +12,14 @@ import {
 } from './port.js';
 import { pollingSubscription } from './subscription.js';
 
-/**
- * Appends take this transaction-scoped advisory lock before a position is allocated and hold it
- * until commit. Positions therefore become visible in allocation order, which is what makes `$all`
- * gap-free: a reader that sees position p has seen every committed position below p, and no
- * transaction still in flight can commit a lower one. (The lock is released after the commit is
- * visible in the proc array, so the next appender cannot overtake it.) On this machine's fsync
- * latency that serial section is well under a millisecond; see the README's benchmark figures.
+/*
+ * Gap-free `$all`: every append (the `infraledger_append` function, migration 003) takes one
+ * transaction-scoped advisory lock before positions are allocated and holds it until commit.
+ * Positions therefore become visible in allocation order: a reader that sees position p has seen
+ * every committed position below p, and no transaction still in flight can commit a lower one. (The
+ * lock is released after the commit is visible in the proc array, so the next appender cannot
+ * overtake it.) The append is one statement, so the serial section is one round trip plus the commit.
  */
-const APPEND_LOCK = 7_146_002;
 const CHANNEL = 'infraledger_events';
 
 interface EventRow {
@@ -97,7 +95,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const all = writes.flatMap((w) => w.events);
     if (all.length === 0) throw new TypeError('appendMany needs at least one event');
     if (new Set(writes.map((w) => w.streamId)).size !== writes.length) throw new TypeError('appendMany takes each stream once');
-    const result = await withTransaction(pool, (tx) => appendInTransaction(tx, writes, all)).catch(async (error: unknown) => {
+    const result = await appendOnce(writes, all).catch(async (error: unknown) => {
       if ((error as { code?: string }).code !== '23505') throw error;
       // An event id is used already: only an exact retry of an earlier, committed write is accepted.
       const existing = await findExisting(pool, all.map((e) => e.eventId));
@@ -109,57 +107,31 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return result;
   }
 
-  async function appendInTransaction(tx: SqlClient, writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-      const streamIds = writes.map((w) => w.streamId);
-      const { rows: heads } = await tx.query<{ stream_id: string; revision: string }>(
-        'SELECT stream_id, max(stream_revision)::text AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id',
-        [streamIds],
-      );
-      const current = new Map(heads.map((h) => [h.stream_id, BigInt(h.revision)]));
-      for (const write of writes) {
-        const head = current.get(write.streamId);
-        if (!revisionMatches(write.expectedRevision, head)) {
-          const existing = await findExisting(tx, all.map((e) => e.eventId));
-          if (existing.length > 0 && isSameWrite(writes, existing)) return resultOf(existing);
-          throw new StreamRevisionConflictError(write.streamId, write.expectedRevision, head ?? 'no_stream');
-        }
-      }
-      const ids: string[] = [];
-      const streams: string[] = [];
-      const revisions: string[] = [];
-      const types: string[] = [];
-      const data: string[] = [];
-      const metadata: string[] = [];
-      for (const write of writes) {
-        let next = (current.get(write.streamId) ?? -1n) + 1n;
-        for (const event of write.events) {
-          ids.push(event.eventId);
-          streams.push(write.streamId);
-          revisions.push(String(next++));
-          types.push(event.type);
-          data.push(JSON.stringify(event.data));
-          metadata.push(JSON.stringify(event.metadata));
-        }
-      }
-      const { rows } = await tx.query<EventRow>(
-          `WITH inserted AS (
-             INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
-             SELECT e.id, e.stream, e.revision, e.type, e.data, e.metadata
-               FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[])
-                    WITH ORDINALITY AS e(id, stream, revision, type, data, metadata, ordinality)
-              ORDER BY e.ordinality
-             RETURNING global_position, stream_id, stream_revision
-           )
-           SELECT global_position, stream_id, stream_revision, pg_notify('${CHANNEL}', global_position::text)
-             FROM inserted ORDER BY global_position DESC LIMIT 1`,
-          [ids, streams, revisions, types, data, metadata],
-        );
-      return { position: BigInt(rows[0]?.global_position ?? '0'), revisions: lastRevisions(writes, current) };
-  }
-
-  function lastRevisions(writes: readonly StreamWrite[], current: ReadonlyMap<string, bigint>): Map<string, bigint> {
-    return new Map(writes.map((w) => [w.streamId, (current.get(w.streamId) ?? -1n) + BigInt(w.events.length)]));
+  /** One statement (see migration 003): lock, check revisions, insert, notify. Zero-event writes only assert. */
+  async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
+    const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
+    const { rows } = await pool.query<{ conflict_stream: string | null; conflict_actual: string | null; last_position: string | null; heads: string[] | null }>(
+      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, $6, $7)',
+      [
+        writes.map((w) => w.streamId),
+        writes.map((w) => String(w.expectedRevision)),
+        eventStream,
+        all.map((e) => e.eventId),
+        all.map((e) => e.type),
+        all.map((e) => JSON.stringify(e.data)),
+        all.map((e) => JSON.stringify(e.metadata)),
+      ],
+    );
+    const row = rows[0];
+    if (row?.conflict_stream != null) {
+      const existing = await findExisting(pool, all.map((e) => e.eventId));
+      if (existing.length > 0 && isSameWrite(writes, existing)) return resultOf(existing);
+      const write = writes.find((w) => w.streamId === row.conflict_stream);
+      throw new StreamRevisionConflictError(row.conflict_stream, write?.expectedRevision ?? 'any', row.conflict_actual == null ? 'no_stream' : BigInt(row.conflict_actual));
+    }
+    if (row?.last_position == null || !row.heads) throw new Error('infraledger_append returned no result');
+    const heads = row.heads;
+    return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
 
   async function readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
