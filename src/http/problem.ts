@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isTransientDatabaseError } from '../db/errors.js';
 import { AppError, type ErrorCode, type FieldIssue } from '../errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -56,7 +57,12 @@ function fromFastify(error: FastifyError): AppError | undefined {
 
 /** Maps any thrown value to a problem. Unknown errors become a masked 500: nothing internal leaks. */
 export function toProblem(error: unknown, requestId?: string): Problem {
-  const appError = error instanceof AppError ? error : fromFastify(error as FastifyError);
+  const appError =
+    error instanceof AppError
+      ? error
+      : isTransientDatabaseError(error)
+        ? new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly', { cause: error })
+        : fromFastify(error as FastifyError);
   if (!appError) {
     return { type: 'about:blank', title: TITLE.INTERNAL, status: 500, detail: 'An unexpected error occurred; it has been logged.', code: 'INTERNAL', requestId };
   }

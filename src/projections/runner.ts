@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isTransientDatabaseError } from '../db/errors.js';
 import { withTransaction, type SqlClient, type SqlPool } from '../db/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
@@ -191,7 +192,7 @@ export async function applyEvents(tx: SqlClient, projection: Projection, codec: 
     await tx.query('RELEASE SAVEPOINT batch');
     return;
   } catch (error) {
-    if (isTransient(error)) throw error;
+    if (isTransientDatabaseError(error)) throw error;
     await tx.query('ROLLBACK TO SAVEPOINT batch');
   }
   for (const event of relevant) {
@@ -207,22 +208,9 @@ export async function applyEvents(tx: SqlClient, projection: Projection, codec: 
       await projection.applyBatch(tx, [decoded]);
       await tx.query('RELEASE SAVEPOINT one');
     } catch (reason) {
-      if (isTransient(reason)) throw reason;
+      if (isTransientDatabaseError(reason)) throw reason;
       await tx.query('ROLLBACK TO SAVEPOINT one');
       throw new PoisonEvent(event, reason, before);
     }
   }
-}
-
-/**
- * Failures of the database rather than of the projector (lost connection, shutdown, deadlock,
- * resources): retried from the checkpoint, never blamed on an event.
- */
-export function isTransient(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^(08|40|53|57|58)/.test(code)) return true;
-  const message = error instanceof Error ? error.message : '';
-  // The exact messages of node-postgres and of our PGlite pool; a projector error merely mentioning
-  // "closed" must still count as a poison event.
-  return /^(Connection terminated|Client was closed|the embedded database is closed)|ECONNRESET|ECONNREFUSED|EPIPE/.test(message);
 }

@@ -70,8 +70,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       });
   };
 
-  async function findExisting(tx: Pick<SqlClient, 'query'>, eventIds: readonly string[]): Promise<EventRow[]> {
-    const { rows } = await tx.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position`, [eventIds]);
+  async function findExisting(db: Pick<SqlClient, 'query'>, eventIds: readonly string[]): Promise<EventRow[]> {
+    const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position`, [eventIds]);
     return rows;
   }
 
