@@ -9,6 +9,7 @@ export default defineConfig({
       { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e.spec.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
     pool: 'forks',
-    reporters: ['default'],
+    // The JSON report lets .ci/run print a runner-neutral 'N passed, N failed' closing line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

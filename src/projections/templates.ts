@@ -1,27 +1,21 @@
+import type { Selectable } from 'kysely';
+import type { TemplatesTable } from '../db/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import type { TemplateEvent } from '../events/template.js';
 import { templateEvents } from '../events/template.js';
 import { rowProjection } from './row-projection.js';
 
-/** A `templates` row plus its two link lists, as the projection folds it. */
-export interface TemplateRow {
-  id: string;
-  name: string;
-  template: string;
-  description: string;
-  labels: string[];
-  abstract: boolean;
-  cloud_resource_types: string[];
-  configuration: Record<string, unknown>;
-  status: string;
-  creator_id: string | null;
-  revision: number;
+/**
+ * A `templates` row plus its two link lists, as the projection folds it in memory (timestamps stay
+ * ISO strings: they come from event metadata and go back through jsonb_to_recordset).
+ */
+export type TemplateRow = Omit<Selectable<TemplatesTable>, 'created_at' | 'updated_at' | 'deleted_at'> & {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
   executor_ids: string[];
   parent_ids: string[];
-}
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../kysely.js';
+import type { TemplatesTable } from '../schema.js';
 
 /** A template as the REST API shows it (camelCase; relations as id lists). */
 export interface TemplateView {
@@ -39,23 +40,8 @@ export const templateViewColumns = [
   sql<string[]>`ARRAY(SELECT parent_id FROM template_parents tp WHERE tp.template_id = templates.id ORDER BY tp.ordinal)`.as('parent_ids'),
 ] as const;
 
-export interface TemplateViewRow {
-  id: string;
-  name: string;
-  template: string;
-  description: string;
-  labels: string[];
-  abstract: boolean;
-  cloud_resource_types: string[];
-  configuration: Record<string, unknown>;
-  status: string;
-  creator_id: string | null;
-  revision: number;
-  created_at: Date;
-  updated_at: Date;
-  executor_ids: string[];
-  parent_ids: string[];
-}
+/** What `templateViewColumns` selects: the table's columns (bar the tombstone) plus both link lists. */
+export type TemplateViewRow = Omit<Selectable<TemplatesTable>, 'deleted_at'> & { executor_ids: string[]; parent_ids: string[] };
 
 export const toTemplateView = (row: TemplateViewRow): TemplateView => ({
   id: row.id,
