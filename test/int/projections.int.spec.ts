@@ -119,6 +119,18 @@ for (const target of databaseTargets()) {
         await runner.stop();
       });
 
+      it('keeps answering reads from the old tables while it replays', async () => {
+        const runner = runnerOn(spine.pool);
+        const head = await writeHistory(spine, 30);
+        await catchUp(runner, head);
+        const before = await dumpTables(spine.pool, ['templates']);
+        const rebuilding = rebuild();
+        const reads = await Promise.all(Array.from({ length: 10 }, () => spine.pool.query('SELECT * FROM templates ORDER BY 1, 2')));
+        await rebuilding;
+        for (const { rows } of reads) expect(rows).toEqual(before.templates);
+        await runner.stop();
+      });
+
       it('keeps the live runner going from where the rebuild ended', async () => {
         const runner = runnerOn(spine.pool);
         const head = await writeHistory(spine, 10);
