@@ -36,7 +36,6 @@ type ServiceError = ConstructorParameters<typeof NotLeaderError>[0];
 const serviceError = (code: number, details: string, metadata: Record<string, string> = {}): ServiceError =>
   Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => metadata } }) as unknown as ServiceError;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const EVENT_ID = '5b0c3a52-7a1e-4c8e-9d7e-2f0b6c1d9e01';
 const CREATED = new Date('2025-03-04T05:06:07.000Z');
@@ -255,18 +254,27 @@ describe('when subscribing to $all', () => {
     const batches: bigint[][] = [];
     let releaseFirst!: () => void;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstSeen!: () => void;
+    const first = new Promise<void>((resolve) => (firstSeen = resolve));
+    let secondSeen!: () => void;
+    const second = new Promise<void>((resolve) => (secondSeen = resolve));
     const subscription = subscribe(vendor, {
       batchSize: 3,
       onBatch: async (batch) => {
         batches.push(positions(batch));
-        if (batches.length === 1) await firstHeld;
+        if (batches.length === 1) {
+          firstSeen();
+          await firstHeld;
+        } else secondSeen();
       },
     });
     for (const commit of [10n, 20n, 30n, 40n, 50n]) vendor.stream.push(resolved({ commit }));
-    await sleep(20);
+    await first;
+    // Give the subscription every chance to run ahead: nothing more may arrive while batch 1 is held.
+    for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
     expect(batches).toEqual([[10n, 20n, 30n]]);
     releaseFirst();
-    await sleep(20);
+    await second;
     expect(batches).toEqual([
       [10n, 20n, 30n],
       [40n, 50n],
@@ -279,10 +287,19 @@ describe('when subscribing to $all', () => {
   it('skips the event at the start position and system events', async () => {
     const vendor = fakeVendor();
     const delivered: bigint[] = [];
-    const subscription = subscribe(vendor, { after: 10n, onBatch: (batch) => Promise.resolve(void delivered.push(...positions(batch))) });
+    let sawLast!: () => void;
+    const last = new Promise<void>((resolve) => (sawLast = resolve));
+    const subscription = subscribe(vendor, {
+      after: 10n,
+      onBatch: (batch) => {
+        delivered.push(...positions(batch));
+        if (delivered.includes(20n)) sawLast();
+        return Promise.resolve();
+      },
+    });
     for (const event of [resolved({ commit: 10n }), resolved({ commit: 15n, streamId: '$stats-1' }), resolved({ commit: 20n })])
       vendor.stream.push(event);
-    await sleep(20);
+    await last;
     await subscription.stop();
     expect(delivered).toEqual([20n]);
   });
@@ -290,15 +307,25 @@ describe('when subscribing to $all', () => {
   it('resolves stop() only once the running onBatch has finished', async () => {
     const vendor = fakeVendor();
     let finished = false;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const subscription = subscribe(vendor, {
       onBatch: async () => {
-        await sleep(30);
+        started();
+        await held;
         finished = true;
       },
     });
     vendor.stream.push(resolved());
-    await sleep(5);
-    await subscription.stop();
+    await running;
+    let stopped = false;
+    const stopping = subscription.stop().then(() => (stopped = true));
+    for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
     expect(finished).toBe(true);
   });
 
