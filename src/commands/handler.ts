@@ -125,7 +125,8 @@ async function appendInOrder(deps: CommandDeps, writes: OrderedWrites): Promise<
   } catch (error) {
     for (const { write, revision } of done) {
       await deps.store
-        .append(write.streamId, [write.undo], { expectedRevision: revision })
+        // Reference records are keyed by referrer and appended with 'any'; reservations undo exactly.
+        .append(write.streamId, [write.undo], { expectedRevision: write.expectedRevision === 'any' ? 'any' : revision })
         .catch((undoError: unknown) => deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not undo a write after a failed command'));
     }
     throw error;

@@ -73,11 +73,12 @@ export async function planReferences(
     if (verdict === 'missing') errors.push({ field, message: `${ref.kind} ${ref.id} does not exist` });
     if (verdict === 'disabled') errors.push({ field, message: `${ref.kind} ${ref.id} is disabled and cannot be newly referenced` });
     if (verdict !== 'ok') continue;
-    const { revision } = await loadReferrers(store, codec, ref.kind, ref.id);
     guards.push({ streamId: target.aggregate.streamId(ref.id), expectedRevision: recorded.at(-1)?.streamRevision ?? 'no_stream', events: [] });
+    // 'any': adding needs no read of a stream that may hold thousands of referrers; it still moves
+    // the revision a concurrent delete asserts, so that delete conflicts and re-checks.
     add.push({
       streamId: referenceStreamId(ref.kind, ref.id),
-      expectedRevision: revision ?? 'no_stream',
+      expectedRevision: 'any',
       events: [encode({ type: 'ReferenceAdded', data: referrerOf(ref) })],
       undo: encode({ type: 'ReferenceRemoved', data: referrerOf(ref) }),
     });
@@ -86,8 +87,7 @@ export async function planReferences(
 
   for (const ref of before) {
     if (has.has(keyOf(ref))) continue;
-    const { revision } = await loadReferrers(store, codec, ref.kind, ref.id);
-    remove.push({ streamId: referenceStreamId(ref.kind, ref.id), expectedRevision: revision ?? 'any', events: [encode({ type: 'ReferenceRemoved', data: referrerOf(ref) })] });
+    remove.push({ streamId: referenceStreamId(ref.kind, ref.id), expectedRevision: 'any', events: [encode({ type: 'ReferenceRemoved', data: referrerOf(ref) })] });
   }
   return { add, guards, remove };
 }
