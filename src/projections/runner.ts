@@ -88,6 +88,10 @@ export class ProjectionRunner {
           await delay(this.deps.retryDelayMs ?? 1000);
           continue;
         }
+        // stop() may have run during the await above: subscribing now would leave a subscription that
+        // nobody stops (and stop() waiting on it forever). Nothing awaits between here and subscribe.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        if (this.stopping) return;
         this.position = checkpoint.position;
         this.state = 'running';
         this.subscription = this.deps.store.subscribe({

@@ -165,6 +165,15 @@ for (const target of databaseTargets()) {
       });
     });
 
+    describe('when a runner is stopped while it is still starting', () => {
+      it('stops instead of subscribing afterwards', async () => {
+        const runner = runnerOn(spine.pool);
+        runner.start();
+        await runner.stop();
+        expect(runner.state).toBe('stopped');
+      });
+    });
+
     describe('when two runners of the same projection run at once', () => {
       it('applies every event exactly once', async () => {
         const first = runnerOn(spine.pool, 3);
