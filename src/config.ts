@@ -34,6 +34,10 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(1).optional(),
   SECRET_KEYS_PREVIOUS: z.string().optional(),
   INITIAL_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
+  TOKEN_SIGNING_KEY: z.string().min(1).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(900),
+  SESSION_TTL_HOURS: positiveInt.default(168),
   APPROVAL_FLOW: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_PAGE_SIZE: positiveInt.default(1000),
@@ -69,6 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTOREDB_URL) problems.push('  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb');
   if (e.DATABASE_URL && !e.SECRET_KEY) problems.push('  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)');
+  if (e.DATABASE_URL && !e.TOKEN_SIGNING_KEY) {
+    problems.push('  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)');
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     ...e,

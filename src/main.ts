@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.LOG_LEVEL });
   const services = await openServices(config, log);
   const app = await buildApp(services);
+  const guest = await services.db.selectFrom('auth_providers').select('key').where('type', '=', 'guest').where('enabled', '=', true).where('deleted_at', 'is', null).executeTakeFirst();
+  if (guest) log.warn({ provider: guest.key }, 'the guest provider is enabled: anyone can sign in as the shared guest identity; insecure, for development only');
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;

@@ -16,6 +16,11 @@ import { allProjections } from './projections/registry.js';
 import { ProjectionRunner } from './projections/runner.js';
 import { createPositionWaiter } from './projections/waiter.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
+import { bootstrap } from './auth/bootstrap.js';
+import { SignInLimiter } from './auth/rate-limit.js';
+import type { SignInDeps } from './auth/sign-in.js';
+import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
 
 /** Everything a request handler may use, built once at start and passed down as values. */
 export interface Services {
@@ -30,6 +35,10 @@ export interface Services {
   readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
   readonly newId: () => string;
   readonly now: () => Date;
+  readonly tokens: TokenService;
+  readonly authenticator: Authenticator;
+  /** Everything sign-in flows need (command deps, tokens, rate limiter, lifetimes). */
+  readonly signIn: SignInDeps;
   close(): Promise<void>;
 }
 
@@ -41,6 +50,15 @@ export interface OpenOptions {
   readonly now?: () => Date;
   readonly pollIntervalMs?: number;
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Create the svc provider and `admin` on first start (default true). */
+  readonly bootstrap?: boolean;
+}
+
+async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> {
+  if (config.TOKEN_SIGNING_KEY) return signingKeyFromText(config.TOKEN_SIGNING_KEY);
+  const { key, created } = await loadOrCreateEmbeddedSigningKey(config.DATA_DIR);
+  if (created) log.info({ kid: key.kid }, 'generated the token signing key for embedded mode');
+  return key;
 }
 
 async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
@@ -84,6 +102,22 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     });
     const db = createDb(pool, { onQuery: options.onQuery });
     const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
+    const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL);
+    const now = options.now ?? (() => new Date());
+    const signIn: SignInDeps = {
+      store,
+      codec,
+      newId: randomUUID,
+      log,
+      db,
+      tokens,
+      limiter: new SignInLimiter(),
+      waitFor,
+      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      sessionTtlHours: config.SESSION_TTL_HOURS,
+    };
+    if ((options.bootstrap ?? true) && (options.runProjections ?? true)) await bootstrap(signIn, config.INITIAL_ADMIN_PASSWORD, now());
     return {
       config,
       log,
@@ -94,7 +128,10 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       runners,
       waitFor,
       newId: randomUUID,
-      now: options.now ?? (() => new Date()),
+      now,
+      tokens,
+      authenticator: createAuthenticator({ db, tokens }),
+      signIn,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

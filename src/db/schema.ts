@@ -39,9 +39,59 @@ export interface ProjectionCheckpointsTable {
   updated_at: Generated<Date>;
 }
 
+export interface UsersTable {
+  id: string;
+  kind: 'human' | 'service_account' | 'guest';
+  identifier: string;
+  email: string | null;
+  display_name: string | null;
+  provider: string | null;
+  subject: string | null;
+  roles: string[];
+  grants: string[];
+  deactivated: boolean;
+  sessions_revoked_before: ColumnType<Date | null, string | null, string | null>;
+  creator_id: string | null;
+  revision: number;
+  created_at: ColumnType<Date, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  method: string;
+  provider: string | null;
+  expires_at: ColumnType<Date, string, string>;
+  ended_at: ColumnType<Date | null, string | null, string | null>;
+  end_reason: string | null;
+  revision: number;
+  created_at: ColumnType<Date, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+}
+
+export interface AuthProvidersTable {
+  id: string;
+  key: string;
+  name: string;
+  type: string;
+  description: string;
+  enabled: boolean;
+  configuration: ColumnType<Record<string, unknown>, string, string>;
+  filter_by_domain: string[];
+  creator_id: string | null;
+  revision: number;
+  created_at: ColumnType<Date, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+  deleted_at: ColumnType<Date | null, string | null, string | null>;
+}
+
 export interface Database {
   templates: TemplatesTable;
   template_executors: TemplateExecutorsTable;
   template_parents: TemplateParentsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  auth_providers: AuthProvidersTable;
 }

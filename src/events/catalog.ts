@@ -1,7 +1,17 @@
 import type { EventDefinition } from './define.js';
+import { authProviderEvents } from './auth-provider.js';
+import { identityEvents } from './identity.js';
+import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
 import { templateEvents } from './template.js';
 import { uniqueEvents } from './unique.js';
 
 /** Every event type the service writes. The codec refuses any other. */
-export const allEventDefinitions: readonly EventDefinition[] = [...uniqueEvents, ...referenceEvents, ...templateEvents];
+export const allEventDefinitions: readonly EventDefinition[] = [
+  ...uniqueEvents,
+  ...referenceEvents,
+  ...templateEvents,
+  ...identityEvents,
+  ...authProviderEvents,
+  ...personalAccessTokenEvents,
+];

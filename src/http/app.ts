@@ -3,7 +3,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
+import { registerAuthentication } from './auth-hook.js';
+import { auditLogRoutes } from './routes/audit-log.js';
+import { authProviderRoutes } from './routes/auth-providers.js';
+import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
+import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
+import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,10 +34,19 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
 
+  registerAuthentication(app, services.authenticator, services.now);
   healthRoutes(app, services);
-  await app.register((api, _options, done) => {
-    templateRoutes(api, services);
-    done();
-  }, { prefix: '/api' });
+  await app.register(
+    (api, _options, done) => {
+      authRoutes(api, services, services.signIn);
+      authProviderRoutes(api, services);
+      userRoutes(api, services);
+      personalAccessTokenRoutes(api, services);
+      auditLogRoutes(api, services);
+      templateRoutes(api, services);
+      done();
+    },
+    { prefix: '/api' },
+  );
   return app;
 }

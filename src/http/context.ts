@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { ExecuteOptions } from '../commands/handler.js';
+import { principalOf } from './authorize.js';
 
-/**
- * Who is acting. Until sign-in exists (the identity issue) every request is anonymous; routes read
- * the actor only through this function, so authentication plugs in here without touching them.
- */
+/** Who is acting: the signed-in user, or nobody (public routes such as sign-in). */
 export interface Actor {
   readonly id: string | null;
 }
@@ -19,5 +17,5 @@ export function commandContext(request: FastifyRequest, now: Date): ExecuteOptio
 }
 
 export function actorOf(request: FastifyRequest): Actor {
-  return (request as FastifyRequest & { actor?: Actor }).actor ?? { id: null };
+  return { id: principalOf(request)?.userId ?? null };
 }

@@ -85,6 +85,7 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
   const problem = toProblem(error, request.id);
   if (problem.status >= 500 && problem.code !== 'UNAVAILABLE') request.log.error({ err: error }, 'request failed');
   else if (problem.status >= 500) request.log.warn({ err: error }, 'request answered 503');
-  if (problem.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  if (problem.status === 401) void reply.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${problem.detail.replaceAll('"', "'")}"`);
+  if (problem.status === 429 && typeof problem.retryAfter === 'number') void reply.header('Retry-After', String(problem.retryAfter));
   return reply.status(problem.status).type('application/problem+json').send(problem);
 }

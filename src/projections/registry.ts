@@ -1,8 +1,20 @@
 import type { Projection } from './projection.js';
+import { auditLogProjection } from './audit-log.js';
+import { authProvidersProjection } from './auth-providers.js';
+import { personalAccessTokensProjection } from './personal-access-tokens.js';
+import { sessionsProjection } from './sessions.js';
 import { templatesProjection } from './templates.js';
+import { usersProjection } from './users.js';
 
 /** Every projection of the service, by name. */
-export const allProjections: readonly Projection[] = [templatesProjection];
+export const allProjections: readonly Projection[] = [
+  templatesProjection,
+  usersProjection,
+  sessionsProjection,
+  authProvidersProjection,
+  personalAccessTokensProjection,
+  auditLogProjection,
+];
 
 export function findProjection(name: string): Projection | undefined {
   return allProjections.find((p) => p.name === name);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningJwk } from '../../src/auth/tokens.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
 interface Template {
@@ -14,17 +15,31 @@ interface Template {
   revision: number;
 }
 
-const json = { 'content-type': 'application/json' };
+const ADMIN_PASSWORD = 'e2e-admin-password';
+// Fixed across restarts (each start gets a new port): it is the tokens' issuer.
+const BASE_URL = 'http://infraledger.e2e.test';
+let token = '';
+const json = (): Record<string, string> => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` });
+
+async function signInAsAdmin(base: string): Promise<void> {
+  const response = await fetch(`${base}/api/auth/service_account/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }),
+  });
+  expect(response.status).toBe(200);
+  token = ((await response.json()) as { token: string }).token;
+}
 
 async function createTemplate(base: string, name: string, slug: string, labels: string[]): Promise<Template> {
-  const response = await fetch(`${base}/api/templates`, { method: 'POST', headers: json, body: JSON.stringify({ name, template: slug, labels }) });
+  const response = await fetch(`${base}/api/templates`, { method: 'POST', headers: json(), body: JSON.stringify({ name, template: slug, labels }) });
   expect(response.status).toBe(201);
   return (await response.json()) as Template;
 }
 
 const list = async (base: string, query: Record<string, unknown>): Promise<{ body: Template[]; range: string | null }> => {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, JSON.stringify(v)]));
-  const response = await fetch(`${base}/api/templates?${params.toString()}`);
+  const response = await fetch(`${base}/api/templates?${params.toString()}`, { headers: json() });
   expect(response.status).toBe(200);
   return { body: (await response.json()) as Template[], range: response.headers.get('content-range') };
 };
@@ -35,7 +50,7 @@ interface Mode {
   cleanup(): Promise<void>;
 }
 
-const embedded: Mode = { name: 'embedded PGlite', env: (dataDir) => Promise.resolve({ DATA_DIR: dataDir }), cleanup: () => Promise.resolve() };
+const embedded: Mode = { name: 'embedded PGlite', env: (dataDir) => Promise.resolve({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, BASE_URL }), cleanup: () => Promise.resolve() };
 
 function postgres(adminUrl: string): Mode {
   const database = `il_e2e_${randomBytes(6).toString('hex')}`;
@@ -52,7 +67,7 @@ function postgres(adminUrl: string): Mode {
       await admin(`CREATE DATABASE ${database}`);
       const url = new URL(adminUrl);
       url.pathname = `/${database}`;
-      return { DATA_DIR: dataDir, DATABASE_URL: url.toString(), SECRET_KEY: key };
+      return { DATA_DIR: dataDir, DATABASE_URL: url.toString(), SECRET_KEY: key, TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()), INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, BASE_URL };
     },
     cleanup: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
   };
@@ -70,6 +85,7 @@ for (const mode of modes) {
       dataDir = await mkdtemp(path.join(tmpdir(), 'infraledger-e2e-'));
       env = await mode.env(dataDir);
       service = await startService(env);
+      await signInAsAdmin(service.baseUrl);
     });
     afterAll(async () => {
       await service.stop();
@@ -81,7 +97,10 @@ for (const mode of modes) {
       expect((await fetch(`${service.baseUrl}/healthz`)).status).toBe(200);
       const ready = await fetch(`${service.baseUrl}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: 'ready', projections: [{ name: 'templates', state: 'running' }] });
+      const body = (await ready.json()) as { status: string; projections: { name: string; state: string }[] };
+      expect(body.status).toBe('ready');
+      expect(body.projections.map((p) => p.name)).toEqual(['templates', 'users', 'sessions', 'auth_providers', 'personal_access_tokens', 'audit_log']);
+      expect(body.projections.every((p) => p.state === 'running')).toBe(true);
     });
 
     it('reads back templates created over REST, sorted, filtered and paginated', async () => {
@@ -105,8 +124,9 @@ for (const mode of modes) {
       const created = await createTemplate(service.baseUrl, 'Survivor', 'survivor', []);
       await service.kill();
       service = await startService(env);
-      const response = await fetch(`${service.baseUrl}/api/templates/${created.id}`);
-      expect(response.status).toBe(200);
+      // The token survives the restart too: sessions and keys live in the stores, not in memory.
+      const response = await fetch(`${service.baseUrl}/api/templates/${created.id}`, { headers: json() });
+      if (response.status !== 200) throw new Error(`${response.status}: ${await response.text()}\n${service.output().slice(-3000)}`);
       expect(await response.json()).toMatchObject({ name: 'Survivor', revision: 1 });
       const all = await list(service.baseUrl, { range: [0, 100] });
       expect(all.range).toBe('templates 0-5/6');

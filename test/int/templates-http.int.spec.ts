@@ -67,7 +67,7 @@ for (const target of databaseTargets()) {
     });
     afterAll(async () => h.close());
 
-    const inject = (options: InjectOptions): Promise<LightMyRequestResponse> => h.app.inject(options);
+    const inject = (options: InjectOptions): Promise<LightMyRequestResponse> => h.inject(options);
     const post = (payload: Body, headers: Record<string, string> = {}) => inject({ method: 'POST', url: '/api/templates', payload, headers });
     const get = (id: string, headers: Record<string, string> = {}) => inject({ method: 'GET', url: `/api/templates/${id}`, headers });
     const patch = (id: string, payload: Body, headers: Record<string, string> = {}) => inject({ method: 'PATCH', url: `/api/templates/${id}`, payload, headers });
@@ -112,7 +112,7 @@ for (const target of databaseTargets()) {
           status: 'enabled',
           executorIds: [],
           parentIds: [],
-          creatorId: null,
+          creatorId: (await inject({ method: 'GET', url: '/api/auth/me' })).json<{ id: string }>().id,
           revision: 1,
           createdAt: expect.stringMatching(ISO) as unknown,
           updatedAt: view.createdAt,

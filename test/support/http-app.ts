@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
 import { openServices, type Services } from '../../src/services.js';
 import type { DatabaseTarget, TestDatabase } from './databases.js';
+
+/** The bootstrap admin's password in every harness. */
+export const ADMIN_PASSWORD = 'test-admin-password-1';
 
 /** The built HTTP app on a fresh database, with what it runs on, for `app.inject` tests. */
 export interface HttpHarness {
@@ -15,6 +18,12 @@ export interface HttpHarness {
   readonly services: Services;
   readonly database: TestDatabase;
   readonly clock: TestClock;
+  /** A bearer token of the bootstrap `admin` (role super). */
+  readonly adminToken: string;
+  /** `app.inject` that signs in as `admin` unless the request sets its own Authorization header. */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A bearer token for a new service account with the given roles and grants. */
+  serviceAccount(identifier: string, roles: readonly string[], grants?: readonly string[]): Promise<string>;
   /** Closes the app, the services, the database and removes the data directory, in that order. */
   close(): Promise<void>;
 }
@@ -54,16 +63,32 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
   const database = await target.create();
   let services: Services | undefined;
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', ...options.env });
+    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
     services = await openServices(config, createLogger({ level: 'silent' }), { pool: database.pool, pollIntervalMs: 20, now: clock.now });
     const app = await buildApp(services);
     await app.ready();
     const opened = services;
+    const signIn = async (identifier: string, password: string): Promise<string> => {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier, password } });
+      if (response.statusCode !== 200) throw new Error(`sign-in of ${identifier} failed: ${response.body}`);
+      return (response.json<{ token: string }>()).token;
+    };
+    const adminToken = await signIn('admin', ADMIN_PASSWORD);
+    const inject = (request: InjectOptions): Promise<LightMyRequestResponse> =>
+      app.inject({ ...request, headers: { authorization: `Bearer ${adminToken}`, ...request.headers } });
     return {
       app,
       services: opened,
       database,
       clock,
+      adminToken,
+      inject,
+      async serviceAccount(identifier, roles, grants = []) {
+        const password = `${identifier}-password-long`;
+        const created = await inject({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier, password, roles, grants } });
+        if (created.statusCode !== 201) throw new Error(`could not create ${identifier}: ${created.body}`);
+        return signIn(identifier, password);
+      },
       async close() {
         await app.close();
         await opened.close();

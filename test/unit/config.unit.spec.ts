@@ -64,7 +64,7 @@ describe('loadConfig', () => {
     });
 
     it('leaves embedded mode when DATABASE_URL and SECRET_KEY are set', () => {
-      const config = loadConfig({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY });
+      const config = loadConfig({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY, TOKEN_SIGNING_KEY: '{}' });
       expect(config.embedded).toBe(false);
       expect(config.DATABASE_URL).toBe('postgres://db.example.com/il');
     });
@@ -118,6 +118,7 @@ describe('loadConfig', () => {
       ['EVENT_STORE=eventstoredb comes without EVENTSTOREDB_URL', { EVENT_STORE: 'eventstoredb' }, 'EVENTSTOREDB_URL'],
       ['DATABASE_URL comes without SECRET_KEY', { DATABASE_URL: 'postgres://db.example.com/il' }, 'SECRET_KEY'],
       ['DATABASE_URL is not a postgres URL', { DATABASE_URL: 'mysql://db.example.com/il', SECRET_KEY }, 'DATABASE_URL'],
+      ['DATABASE_URL comes without TOKEN_SIGNING_KEY', { DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }, 'TOKEN_SIGNING_KEY'],
       ['APPROVAL_FLOW is neither true nor false', { APPROVAL_FLOW: 'maybe' }, 'APPROVAL_FLOW'],
       ['MAX_PAGE_SIZE is zero', { MAX_PAGE_SIZE: '0' }, 'MAX_PAGE_SIZE'],
     ];
@@ -132,8 +133,11 @@ describe('loadConfig', () => {
     it('says what is wrong with the variable', () => {
       expect(configErrorFor({ APPROVAL_FLOW: 'maybe' }).message).toBe('Invalid configuration:\n  APPROVAL_FLOW: must be true or false');
       expect(configErrorFor({ EVENT_STORE: 'eventstoredb' }).message).toBe('Invalid configuration:\n  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb');
-      expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il' }).message).toBe(
+      expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', TOKEN_SIGNING_KEY: '{}' }).message).toBe(
         'Invalid configuration:\n  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)',
+      );
+      expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }).message).toBe(
+        'Invalid configuration:\n  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
       );
     });
 

@@ -1,6 +1,10 @@
 import { sql as eventStore } from './001-event-store.js';
 import { sql as templates } from './002-templates.js';
 import { sql as appendFunction } from './003-append-function.js';
+import { sql as usersAndSessions } from './004-users-sessions.js';
+import { sql as authProviders } from './005-auth-providers.js';
+import { sql as auditLog } from './006-audit-log.js';
+import { sql as personalAccessTokens } from './007-personal-access-tokens.js';
 
 export interface Migration {
   readonly id: string;
@@ -12,4 +16,8 @@ export const migrations: readonly Migration[] = [
   { id: '001-event-store', sql: eventStore },
   { id: '002-templates', sql: templates },
   { id: '003-append-function', sql: appendFunction },
+  { id: '004-users-sessions', sql: usersAndSessions },
+  { id: '005-auth-providers', sql: authProviders },
+  { id: '006-audit-log', sql: auditLog },
+  { id: '007-personal-access-tokens', sql: personalAccessTokens },
 ];

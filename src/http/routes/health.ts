@@ -3,9 +3,9 @@ import type { Services } from '../../services.js';
 
 /** `/healthz`: the process answers. `/readyz`: the stores answer and every projection is near the head. */
 export function healthRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { public: true } }, () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', { config: { public: true } }, async (_request, reply) => {
     const problems: string[] = [];
     let head: bigint | undefined;
     try {

@@ -8,6 +8,7 @@ import { nameReferrers } from '../../db/read/referrers.js';
 import { findTemplate, templateViewColumns, toTemplateView, type TemplateView } from '../../db/read/templates.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
 import { commandContext } from '../context.js';
 import { awaitMinPosition, parseIfMatch } from '../headers.js';
 import { parseInput } from '../validate.js';
@@ -72,6 +73,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   };
 
   app.get('/templates', async (request, reply) => {
+    authorize(request, 'template:read');
     const query = parseListQuery(templateListSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
     await awaitMinPosition(request, services, PROJECTIONS);
     const db = services.db;
@@ -83,12 +85,14 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   });
 
   app.get('/templates/:id', async (request, reply) => {
+    authorize(request, 'template:read');
     const { id } = parseInput(idParams, request.params, 'path');
     await awaitMinPosition(request, services, PROJECTIONS);
     return send(reply, await findTemplate(services.db, id), undefined);
   });
 
   app.post('/templates', async (request, reply) => {
+    authorize(request, 'template:write');
     const body = parseInput(createTemplateBody, request.body === undefined ? {} : request.body, 'body');
     const id = services.newId();
     const { view, position } = await run(request, id, { type: 'CreateTemplate', data: { id, ...body } });
@@ -97,6 +101,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   });
 
   app.patch('/templates/:id', async (request, reply) => {
+    authorize(request, 'template:write');
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
     const changes = parseInput(patchTemplateBody, request.body === undefined ? {} : request.body, 'body');
@@ -105,6 +110,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   });
 
   app.post('/templates/:id/actions/:action', async (request, reply) => {
+    authorize(request, 'template:write');
     const { id, action } = parseInput(actionParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
     const command: TemplateCommand = action === 'enable' ? { type: 'EnableTemplate' } : { type: 'DisableTemplate' };
@@ -113,6 +119,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
   });
 
   app.delete('/templates/:id', async (request, reply) => {
+    authorize(request, 'template:write');
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
     const result = await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate' }, { ...commandContext(request, services.now()), expectedRevision }).catch(

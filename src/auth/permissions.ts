@@ -1,0 +1,77 @@
+import { AppError } from '../errors.js';
+
+/** The nine catalog entity kinds of the seed, as permission resources. */
+export const ENTITY_RESOURCES = [
+  'executor',
+  'integration',
+  'resource',
+  'secret',
+  'source_code',
+  'source_code_version',
+  'storage',
+  'template',
+  'workspace',
+] as const;
+
+/** Everything a permission can name: the catalog plus the administration surfaces. */
+export const RESOURCES = [...ENTITY_RESOURCES, 'auth_provider', 'user', 'audit_log', 'projection'] as const;
+export type PermissionResource = (typeof RESOURCES)[number];
+
+export const LEVELS = ['read', 'write', 'admin'] as const;
+export type PermissionLevel = (typeof LEVELS)[number];
+
+/** `{resource}:{level}`; `admin` ⊃ `write` ⊃ `read`. */
+export type Permission = `${PermissionResource}:${PermissionLevel}`;
+
+export const ROLES = ['default', 'infra', 'super'] as const;
+export type Role = (typeof ROLES)[number];
+
+const rank = (level: PermissionLevel): number => LEVELS.indexOf(level);
+
+/** What each role grants (SPEC §6). `default` writing its own resources is decided per resource. */
+const ROLE_GRANTS: Record<Role, readonly Permission[]> = {
+  default: ENTITY_RESOURCES.map((r) => `${r}:read` as const),
+  infra: ENTITY_RESOURCES.map((r) => `${r}:write` as const),
+  super: RESOURCES.map((r) => `${r}:admin` as const),
+};
+
+const GRANT = /^([a-z_]+):(read|write|admin)$/;
+
+/** Parses a grant string; undefined when it is not one. */
+export function parseGrant(text: string): { resource: PermissionResource; level: PermissionLevel } | undefined {
+  const match = GRANT.exec(text);
+  const resource = match?.[1] as PermissionResource | undefined;
+  if (!match || !resource || !(RESOURCES as readonly string[]).includes(resource)) return undefined;
+  return { resource, level: match[2] as PermissionLevel };
+}
+
+/** The highest level per resource that roles and extra grants give, as a sorted list of permissions. */
+export function effectivePermissions(roles: readonly string[], grants: readonly string[]): Permission[] {
+  const best = new Map<PermissionResource, PermissionLevel>();
+  const consider = (text: string): void => {
+    const grant = parseGrant(text);
+    if (!grant) return;
+    const current = best.get(grant.resource);
+    if (current === undefined || rank(grant.level) > rank(current)) best.set(grant.resource, grant.level);
+  };
+  // Roles come from stored data: an unknown one grants nothing.
+  const byRole: Partial<Record<string, readonly Permission[]>> = ROLE_GRANTS;
+  for (const role of roles) for (const permission of byRole[role] ?? []) consider(permission);
+  for (const grant of grants) consider(grant);
+  return [...best.entries()].map(([resource, level]): Permission => `${resource}:${level}`).sort();
+}
+
+/** Whether the held permissions include `wanted` (a higher level includes the lower ones). */
+export function allows(held: readonly Permission[], wanted: Permission): boolean {
+  const want = parseGrant(wanted);
+  if (!want) return false;
+  return held.some((p) => {
+    const have = parseGrant(p);
+    return have !== undefined && have.resource === want.resource && rank(have.level) >= rank(want.level);
+  });
+}
+
+/** Throws the 403 that names the missing permission. */
+export function ensureAllowed(held: readonly Permission[], wanted: Permission): void {
+  if (!allows(held, wanted)) throw new AppError('FORBIDDEN', `missing permission ${wanted}`, { details: { missingPermission: wanted } });
+}

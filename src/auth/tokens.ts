@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as jose from 'jose';
+import { AppError } from '../errors.js';
+
+/** The only algorithm the service signs with and accepts for its own tokens (no `none`, no HS*). */
+export const TOKEN_ALGORITHM = 'EdDSA';
+export const TOKEN_AUDIENCE = 'infraledger';
+
+/** Whatever jose signs with (a WebCrypto key); named from jose so no DOM lib is needed. */
+type PrivateKey = Parameters<jose.SignJWT['sign']>[0];
+
+export interface SigningKey {
+  readonly kid: string;
+  readonly privateKey: PrivateKey;
+  readonly publicJwk: jose.JWK;
+}
+
+export interface VerifiedToken {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly tokenId: string;
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface TokenService {
+  /** The public keys, as `GET /api/auth/.well-known/jwks.json` serves them. */
+  readonly jwks: { readonly keys: readonly jose.JWK[] };
+  issue(input: { userId: string; sessionId: string; ttlSeconds: number; now: Date }): Promise<{ token: string; expiresAt: Date; tokenId: string }>;
+  /** Verifies signature, algorithm, issuer, audience and expiry; throws UNAUTHENTICATED naming why. */
+  verify(token: string, now?: Date): Promise<VerifiedToken>;
+}
+
+const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
+
+/** jose's failures in words a client can act on; nothing about keys or internals. */
+function explain(error: unknown): AppError {
+  if (error instanceof jose.errors.JWTExpired) return unauthenticated('token expired');
+  if (error instanceof jose.errors.JWTClaimValidationFailed) {
+    return error.claim === 'iss' || error.claim === 'aud' ? unauthenticated('token was not issued for this service') : unauthenticated(`invalid token: ${error.claim} claim`);
+  }
+  if (error instanceof jose.errors.JOSEAlgNotAllowed || error instanceof jose.errors.JOSENotSupported) return unauthenticated('token algorithm not allowed');
+  if (error instanceof jose.errors.JWSSignatureVerificationFailed) return unauthenticated('invalid token signature');
+  if (error instanceof jose.errors.JWKSNoMatchingKey) return unauthenticated('token signed with an unknown key');
+  return unauthenticated('malformed bearer token');
+}
+
+const claimsShape = (payload: jose.JWTPayload): VerifiedToken => {
+  const { sub, sid, jti, iat, exp } = payload as jose.JWTPayload & { sid?: unknown };
+  if (typeof sub !== 'string' || typeof sid !== 'string' || typeof jti !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') {
+    throw unauthenticated('invalid token: missing claims');
+  }
+  return { userId: sub, sessionId: sid, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+};
+
+/** Signs and verifies the service's own access tokens. */
+export function createTokenService(key: SigningKey, issuer: string): TokenService {
+  const keySet = jose.createLocalJWKSet({ keys: [key.publicJwk] });
+  return {
+    jwks: { keys: [key.publicJwk] },
+    async issue({ userId, sessionId, ttlSeconds, now }) {
+      const tokenId = randomUUID();
+      const iat = Math.floor(now.getTime() / 1000);
+      const token = await new jose.SignJWT({ sid: sessionId })
+        .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setAudience(TOKEN_AUDIENCE)
+        .setSubject(userId)
+        .setJti(tokenId)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ttlSeconds)
+        .sign(key.privateKey);
+      return { token, expiresAt: new Date((iat + ttlSeconds) * 1000), tokenId };
+    },
+    async verify(token, now = new Date()) {
+      try {
+        const { payload } = await jose.jwtVerify(token, keySet, {
+          algorithms: [TOKEN_ALGORITHM],
+          issuer,
+          audience: TOKEN_AUDIENCE,
+          requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+          currentDate: now,
+          clockTolerance: 5,
+        });
+        return claimsShape(payload);
+      } catch (error) {
+        throw error instanceof AppError ? error : explain(error);
+      }
+    },
+  };
+}
+
+/** Turns a private Ed25519 JWK (with or without `kid`) into a signing key. */
+export async function importSigningKey(jwk: jose.JWK): Promise<SigningKey> {
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string') throw new Error('TOKEN_SIGNING_KEY must be a private Ed25519 JWK (kty OKP, crv Ed25519, with d)');
+  const kid = jwk.kid ?? (await jose.calculateJwkThumbprint(jwk));
+  const privateKey = (await jose.importJWK({ ...jwk, alg: TOKEN_ALGORITHM }, TOKEN_ALGORITHM)) as PrivateKey;
+  const { d: _private, ...publicJwk } = jwk;
+  return { kid, privateKey, publicJwk: { ...publicJwk, kid, alg: TOKEN_ALGORITHM, use: 'sig' } };
+}
+
+/** A fresh private Ed25519 JWK with its thumbprint as `kid` (what `npm run keygen` prints). */
+export async function generateSigningJwk(): Promise<jose.JWK> {
+  const { privateKey } = await jose.generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519', extractable: true });
+  const jwk = await jose.exportJWK(privateKey);
+  return { ...jwk, kid: await jose.calculateJwkThumbprint(jwk) };
+}
+
+/** Parses TOKEN_SIGNING_KEY (a JWK as JSON) without ever echoing it. */
+export async function signingKeyFromText(text: string): Promise<SigningKey> {
+  let jwk: jose.JWK;
+  try {
+    jwk = JSON.parse(text) as jose.JWK;
+  } catch {
+    throw new Error('TOKEN_SIGNING_KEY is not valid JSON (generate one with: npm run -s keygen)');
+  }
+  return importSigningKey(jwk);
+}
+
+/** Embedded mode keeps its key pair in DATA_DIR, created once (exclusively, so replicas cannot race). */
+export async function loadOrCreateEmbeddedSigningKey(dataDir: string): Promise<{ key: SigningKey; created: boolean }> {
+  const file = path.join(dataDir, 'token-signing-key.json');
+  try {
+    const handle = await open(file, 'wx', 0o600);
+    const jwk = await generateSigningJwk();
+    await handle.writeFile(JSON.stringify(jwk));
+    await handle.close();
+    return { key: await importSigningKey(jwk), created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { key: await signingKeyFromText(await readFile(file, 'utf8')), created: false };
+  }
+}

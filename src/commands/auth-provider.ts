@@ -1,0 +1,123 @@
+import { AppError, notFound } from '../errors.js';
+import type { AuthProviderEvent, AuthProviderType } from '../events/auth-provider.js';
+import type { Aggregate, UniqueKey } from './decider.js';
+
+export interface AuthProviderFields {
+  readonly key: string;
+  readonly name: string;
+  readonly type: AuthProviderType;
+  readonly description: string;
+  readonly configuration: Readonly<Record<string, unknown>>;
+  readonly filterByDomain: readonly string[];
+}
+
+type Changes = Partial<Omit<AuthProviderFields, 'type'>>;
+
+/**
+ * `leavesSuperSignIn`: looked up by the caller before disabling or deleting — whether some `super`
+ * user could still sign in through another enabled provider afterwards.
+ */
+export type AuthProviderCommand =
+  | { readonly type: 'CreateAuthProvider'; readonly data: AuthProviderFields & { readonly id: string; readonly enabled: boolean } }
+  | { readonly type: 'UpdateAuthProvider'; readonly data: { readonly changes: Changes & { readonly type?: AuthProviderType } } }
+  | { readonly type: 'EnableAuthProvider' }
+  | { readonly type: 'DisableAuthProvider'; readonly data: { readonly leavesSuperSignIn: boolean } }
+  | { readonly type: 'DeleteAuthProvider'; readonly data: { readonly leavesSuperSignIn: boolean } };
+
+interface Existing {
+  readonly id: string;
+  readonly fields: AuthProviderFields;
+  readonly enabled: boolean;
+}
+
+export type AuthProviderState = { readonly status: 'absent' } | (Existing & { readonly status: 'active' }) | (Existing & { readonly status: 'deleted' });
+
+const SINGLE_INSTANCE_TYPES: ReadonlySet<string> = new Set(['svc_service_account', 'guest', 'personal_access_token']);
+
+export const LAST_SUPER_SIGN_IN = 'refused: no super user could sign in any more (keep another enabled provider that a super user signs in with)';
+
+function requireActive(state: AuthProviderState): Existing {
+  if (state.status !== 'active') throw notFound('auth provider not found');
+  return state;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function decide(command: AuthProviderCommand, state: AuthProviderState): AuthProviderEvent[] {
+  switch (command.type) {
+    case 'CreateAuthProvider': {
+      if (state.status !== 'absent') throw new AppError('CONFLICT', `auth provider ${command.data.id} already exists`);
+      const d = command.data;
+      return [{ type: 'AuthProviderCreated', data: { ...d, configuration: { ...d.configuration }, filterByDomain: [...d.filterByDomain] } }];
+    }
+    case 'UpdateAuthProvider': {
+      const current = requireActive(state);
+      const { type, ...rest } = command.data.changes;
+      if (type !== undefined && type !== current.fields.type) {
+        const message = `type is immutable (it is "${current.fields.type}"); create another provider instead`;
+        throw new AppError('UNPROCESSABLE', message, { errors: [{ field: 'type', message }] });
+      }
+      // A caller may pass a key with an undefined value (the types cannot see it): it is no change.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      const changes = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && !same(v, current.fields[k as keyof AuthProviderFields])));
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'AuthProviderUpdated', data: { changes } }];
+    }
+    case 'EnableAuthProvider':
+      return requireActive(state).enabled ? [] : [{ type: 'AuthProviderEnabled', data: {} }];
+    case 'DisableAuthProvider': {
+      const current = requireActive(state);
+      if (!current.enabled) return [];
+      if (!command.data.leavesSuperSignIn) throw new AppError('CONFLICT', LAST_SUPER_SIGN_IN);
+      return [{ type: 'AuthProviderDisabled', data: {} }];
+    }
+    case 'DeleteAuthProvider': {
+      const current = requireActive(state);
+      if (current.enabled && !command.data.leavesSuperSignIn) throw new AppError('CONFLICT', LAST_SUPER_SIGN_IN);
+      return [{ type: 'AuthProviderDeleted', data: {} }];
+    }
+    default: {
+      const unknown: never = command;
+      throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function evolve(state: AuthProviderState, event: AuthProviderEvent): AuthProviderState {
+  switch (event.type) {
+    case 'AuthProviderCreated': {
+      const { id, enabled, ...fields } = event.data;
+      return { status: 'active', id, enabled, fields };
+    }
+    case 'AuthProviderUpdated':
+      return state.status === 'absent' ? state : { ...state, fields: { ...state.fields, ...event.data.changes } };
+    case 'AuthProviderEnabled':
+      return state.status === 'absent' ? state : { ...state, enabled: true };
+    case 'AuthProviderDisabled':
+      return state.status === 'absent' ? state : { ...state, enabled: false };
+    case 'AuthProviderDeleted':
+      return state.status === 'absent' ? state : { ...state, status: 'deleted' };
+  }
+}
+
+function uniqueKeys(state: AuthProviderState): UniqueKey[] {
+  if (state.status !== 'active') return [];
+  const { key, name, type } = state.fields;
+  const keys: UniqueKey[] = [
+    { key: `auth_provider-key:${key}`, field: 'key', message: `an auth provider with the key "${key}" already exists` },
+    { key: `auth_provider-name:${name.toLowerCase()}`, field: 'name', message: `an auth provider named "${name}" already exists` },
+  ];
+  // These have one login path each (their endpoints are per type), so one provider of each at most.
+  if (SINGLE_INSTANCE_TYPES.has(type)) keys.push({ key: `auth_provider-type:${type}`, field: 'type', message: `an auth provider of type ${type} already exists` });
+  return keys;
+}
+
+export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = {
+  kind: 'auth_provider',
+  streamId: (id) => `auth_provider-${id}`,
+  initialState: { status: 'absent' },
+  decide,
+  evolve,
+  uniqueKeys,
+  references: () => [],
+  isDeleted: (state) => state.status === 'deleted',
+};

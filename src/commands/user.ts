@@ -1,0 +1,116 @@
+import { AppError, notFound } from '../errors.js';
+import type { UserEvent } from '../events/identity.js';
+import type { Aggregate, UniqueKey } from './decider.js';
+
+export type UserKind = 'human' | 'service_account' | 'guest';
+
+export interface UserFields {
+  readonly kind: UserKind;
+  readonly identifier: string;
+  readonly email: string | null;
+  readonly displayName: string | null;
+  readonly provider: string | null;
+  readonly subject: string | null;
+  readonly roles: readonly string[];
+  readonly grants: readonly string[];
+  readonly passwordHash: string | null;
+}
+
+export type UserCommand =
+  | { readonly type: 'CreateUser'; readonly data: UserFields & { readonly id: string } }
+  | { readonly type: 'UpdateUser'; readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> } }
+  | { readonly type: 'ChangePassword'; readonly data: { readonly passwordHash: string } }
+  | { readonly type: 'DeactivateUser' }
+  | { readonly type: 'ReactivateUser' }
+  | { readonly type: 'RevokeSessions'; readonly data: { readonly before: string } };
+
+export type UserState =
+  | { readonly status: 'absent' }
+  | { readonly status: 'active'; readonly id: string; readonly fields: UserFields; readonly deactivated: boolean; readonly sessionsRevokedBefore: string | null };
+
+const field = (name: string, message: string): AppError => new AppError('UNPROCESSABLE', message, { errors: [{ field: name, message }] });
+
+function requireUser(state: UserState): Extract<UserState, { status: 'active' }> {
+  if (state.status !== 'active') throw notFound('user not found');
+  return state;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function decide(command: UserCommand, state: UserState): UserEvent[] {
+  switch (command.type) {
+    case 'CreateUser': {
+      if (state.status !== 'absent') throw new AppError('CONFLICT', `user ${command.data.id} already exists`);
+      const { kind, passwordHash } = command.data;
+      if (kind === 'service_account' && !passwordHash) throw field('password', 'a service account needs a password');
+      if (kind !== 'service_account' && passwordHash) throw field('password', 'only service accounts sign in with a password');
+      return [{ type: 'UserCreated', data: { ...command.data, roles: [...command.data.roles], grants: [...command.data.grants] } }];
+    }
+    case 'UpdateUser': {
+      const user = requireUser(state);
+      // Only what really changes: a PATCH that changes nothing writes no event.
+      const changes = Object.fromEntries(
+        // A caller may pass a key with an undefined value (the types cannot see it): it is no change.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        Object.entries(command.data.changes).filter(([key, value]) => value !== undefined && !same(value, user.fields[key as keyof UserFields])),
+      ) as Extract<UserEvent, { type: 'UserUpdated' }>['data']['changes'];
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'UserUpdated', data: { changes } }];
+    }
+    case 'ChangePassword': {
+      const user = requireUser(state);
+      if (user.fields.kind !== 'service_account') throw field('password', 'only service accounts sign in with a password');
+      return [{ type: 'UserPasswordChanged', data: { passwordHash: command.data.passwordHash } }];
+    }
+    case 'DeactivateUser':
+      return requireUser(state).deactivated ? [] : [{ type: 'UserDeactivated', data: {} }];
+    case 'ReactivateUser':
+      return requireUser(state).deactivated ? [{ type: 'UserReactivated', data: {} }] : [];
+    case 'RevokeSessions':
+      requireUser(state);
+      return [{ type: 'UserSessionsRevoked', data: { before: command.data.before } }];
+    default: {
+      const unknown: never = command;
+      throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function evolve(state: UserState, event: UserEvent): UserState {
+  if (event.type === 'UserCreated') {
+    const { id, ...fields } = event.data;
+    return { status: 'active', id, fields, deactivated: false, sessionsRevokedBefore: null };
+  }
+  if (state.status === 'absent') return state;
+  switch (event.type) {
+    case 'UserUpdated':
+      return { ...state, fields: { ...state.fields, ...event.data.changes } };
+    case 'UserPasswordChanged':
+      return { ...state, fields: { ...state.fields, passwordHash: event.data.passwordHash } };
+    case 'UserDeactivated':
+      return { ...state, deactivated: true };
+    case 'UserReactivated':
+      return { ...state, deactivated: false };
+    case 'UserSessionsRevoked':
+      return { ...state, sessionsRevokedBefore: event.data.before };
+  }
+}
+
+/** Identifiers are unique case-insensitively; an SSO user is unique per (provider, subject). */
+function uniqueKeys(state: UserState): UniqueKey[] {
+  if (state.status !== 'active') return [];
+  const { identifier, provider, subject } = state.fields;
+  const keys: UniqueKey[] = [{ key: `user-identifier:${identifier.toLowerCase()}`, field: 'identifier', message: `a user with the identifier "${identifier}" already exists` }];
+  if (provider && subject) keys.push({ key: `user-subject:${provider}:${subject}`, field: 'subject', message: `a user for ${provider} subject ${subject} already exists` });
+  return keys;
+}
+
+export const userAggregate: Aggregate<UserCommand, UserEvent, UserState> = {
+  kind: 'user',
+  streamId: (id) => `user-${id}`,
+  initialState: { status: 'absent' },
+  decide,
+  evolve,
+  uniqueKeys,
+  references: () => [],
+  isDeleted: () => false,
+};

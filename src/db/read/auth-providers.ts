@@ -1,0 +1,106 @@
+import type { Selectable } from 'kysely';
+import { callbackUrl, SSO_TYPES } from '../../auth/provider-config.js';
+import type { AuthProviderType } from '../../events/auth-provider.js';
+import { maskConfiguration } from '../../projections/auth-providers.js';
+import type { Db } from '../kysely.js';
+import type { AuthProvidersTable } from '../schema.js';
+
+/** An auth provider as administrators see it: secrets masked, plus the URL to register at the IdP. */
+export interface AuthProviderView {
+  readonly id: string;
+  readonly key: string;
+  readonly name: string;
+  readonly type: AuthProviderType;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly configuration: Readonly<Record<string, unknown>>;
+  readonly filterByDomain: readonly string[];
+  /** Where the identity provider sends users back (github, google, microsoft); null otherwise. */
+  readonly callbackUrl: string | null;
+  readonly revision: number;
+  readonly creatorId: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** One entry of the login page's list (public: no configuration, no ids). */
+export interface LoginOption {
+  readonly key: string;
+  readonly type: AuthProviderType;
+  readonly name: string;
+  /** Where the login starts; null for providers without an interactive login (tokens, portal). */
+  readonly loginUrl: string | null;
+}
+
+/** The columns a view needs (every column bar the tombstone). */
+export const authProviderViewColumns = [
+  'id',
+  'key',
+  'name',
+  'type',
+  'description',
+  'enabled',
+  'configuration',
+  'filter_by_domain',
+  'creator_id',
+  'revision',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof AuthProvidersTable)[];
+
+export type AuthProviderViewRow = Pick<Selectable<AuthProvidersTable>, (typeof authProviderViewColumns)[number]>;
+
+/** A read row in the API's shape; the configuration is masked again so no row can ever show a secret. */
+export const toAuthProviderView = (row: AuthProviderViewRow, baseUrl: string): AuthProviderView => {
+  const type = row.type as AuthProviderType;
+  return {
+    id: row.id,
+    key: row.key,
+    name: row.name,
+    type,
+    description: row.description,
+    enabled: row.enabled,
+    configuration: maskConfiguration(row.configuration),
+    filterByDomain: row.filter_by_domain,
+    callbackUrl: SSO_TYPES.includes(type) ? callbackUrl(baseUrl, row.key) : null,
+    revision: row.revision,
+    creatorId: row.creator_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+};
+
+/** The non-deleted provider with this id, as a view. */
+export async function findAuthProvider(db: Db, id: string, baseUrl: string): Promise<AuthProviderView | undefined> {
+  const row = await db
+    .selectFrom('auth_providers')
+    .select(authProviderViewColumns)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row && toAuthProviderView(row, baseUrl);
+}
+
+/** Where the login through a provider starts, relative to the service's base URL. */
+export function loginUrl(type: AuthProviderType, key: string): string | null {
+  if (SSO_TYPES.includes(type)) return `/api/auth/${key}/login`;
+  if (type === 'guest') return '/api/auth/guest/login';
+  if (type === 'svc_service_account') return '/api/auth/service_account/token';
+  return null;
+}
+
+/** What the login page offers: the enabled providers, oldest first. */
+export async function listLoginOptions(db: Db): Promise<LoginOption[]> {
+  const rows = await db
+    .selectFrom('auth_providers')
+    .select(['key', 'type', 'name'])
+    .where('enabled', '=', true)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => {
+    const type = r.type as AuthProviderType;
+    return { key: r.key, type, name: r.name, loginUrl: loginUrl(type, r.key) };
+  });
+}

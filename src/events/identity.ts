@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './define.js';
+
+export const userKind = z.enum(['human', 'service_account', 'guest']);
+export const authMethod = z.enum(['session', 'service_account', 'personal_access_token', 'guest', 'backstage']);
+
+// ---- users (stream `user-<id>`) -------------------------------------------------------------------
+
+export const UserCreated = defineEvent(
+  'UserCreated',
+  z.object({
+    id: z.string(),
+    kind: userKind,
+    identifier: z.string(),
+    email: z.string().nullable(),
+    displayName: z.string().nullable(),
+    /** Provider key the user signs in with, and the subject it knows them by (SSO users). */
+    provider: z.string().nullable(),
+    subject: z.string().nullable(),
+    roles: z.array(z.string()),
+    grants: z.array(z.string()),
+    /** scrypt hash (service accounts only); encrypted in the store, redacted in the audit log. */
+    passwordHash: z.string().nullable(),
+  }),
+  { secretPaths: ['passwordHash'] },
+);
+export const UserUpdated = defineEvent(
+  'UserUpdated',
+  z.object({
+    changes: z.object({ displayName: z.string().nullable(), email: z.string().nullable(), roles: z.array(z.string()), grants: z.array(z.string()) }).partial(),
+  }),
+);
+export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
+export const UserDeactivated = defineEvent('UserDeactivated', z.object({}));
+export const UserReactivated = defineEvent('UserReactivated', z.object({}));
+/** Every token issued before `before` is refused from now on. */
+export const UserSessionsRevoked = defineEvent('UserSessionsRevoked', z.object({ before: z.iso.datetime({ offset: true }) }));
+
+export type UserEvent =
+  | EventOf<typeof UserCreated>
+  | EventOf<typeof UserUpdated>
+  | EventOf<typeof UserPasswordChanged>
+  | EventOf<typeof UserDeactivated>
+  | EventOf<typeof UserReactivated>
+  | EventOf<typeof UserSessionsRevoked>;
+
+// ---- sessions (stream `session-<id>`): every token the service issues belongs to one -------------
+
+export const SessionStarted = defineEvent(
+  'SessionStarted',
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    method: authMethod,
+    provider: z.string().nullable(),
+    expiresAt: z.iso.datetime({ offset: true }),
+    /** SHA-256 of the current refresh token (browser sessions only). */
+    refreshTokenHash: z.string().nullable(),
+  }),
+  { secretPaths: ['refreshTokenHash'] },
+);
+export const SessionRefreshed = defineEvent('SessionRefreshed', z.object({ refreshTokenHash: z.string(), expiresAt: z.iso.datetime({ offset: true }) }), {
+  secretPaths: ['refreshTokenHash'],
+});
+export const SessionEnded = defineEvent('SessionEnded', z.object({ reason: z.enum(['logout', 'revoked', 'refresh_token_reused', 'expired']) }));
+
+export type SessionEvent = EventOf<typeof SessionStarted> | EventOf<typeof SessionRefreshed> | EventOf<typeof SessionEnded>;
+
+// ---- sign-in attempts (stream `signin-<yyyy-mm-dd>`): audit facts, success and failure ------------
+
+export const SignInSucceeded = defineEvent(
+  'SignInSucceeded',
+  z.object({ userId: z.string(), method: authMethod, provider: z.string().nullable(), identifier: z.string(), sessionId: z.string() }),
+);
+export const SignInFailed = defineEvent(
+  'SignInFailed',
+  z.object({ userId: z.string().nullable(), method: authMethod, provider: z.string().nullable(), identifier: z.string(), reason: z.string() }),
+);
+
+export type SignInEvent = EventOf<typeof SignInSucceeded> | EventOf<typeof SignInFailed>;
+
+export const identityEvents = [
+  UserCreated,
+  UserUpdated,
+  UserPasswordChanged,
+  UserDeactivated,
+  UserReactivated,
+  UserSessionsRevoked,
+  SessionStarted,
+  SessionRefreshed,
+  SessionEnded,
+  SignInSucceeded,
+  SignInFailed,
+] as const;

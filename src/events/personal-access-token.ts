@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineEvent, type EventDefinition, type EventOf } from './define.js';
+
+/** Streams of this aggregate are `personal_access_token-<id>`; the projection strips the prefix again. */
+export const PERSONAL_ACCESS_TOKEN_STREAM_PREFIX = 'personal_access_token-';
+
+/** The one place a personal access token's stream id is built. */
+export const personalAccessTokenStreamId = (id: string): string => `${PERSONAL_ACCESS_TOKEN_STREAM_PREFIX}${id}`;
+
+export const PersonalAccessTokenCreated = defineEvent(
+  'PersonalAccessTokenCreated',
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    // SHA-256 hex of the token; the token itself is never stored anywhere.
+    tokenHash: z.string().regex(/^[0-9a-f]{64}$/),
+    expiresAt: z.iso.datetime({ offset: true }),
+  }),
+  // Encrypted in the event store and redacted in the audit log: the hash still identifies the token.
+  { secretPaths: ['tokenHash'] },
+);
+
+export const PersonalAccessTokenRevoked = defineEvent('PersonalAccessTokenRevoked', z.object({ reason: z.string() }));
+
+export type PersonalAccessTokenEvent = EventOf<typeof PersonalAccessTokenCreated> | EventOf<typeof PersonalAccessTokenRevoked>;
+
+/** Every personal access token event, for the codec's catalog. */
+export const personalAccessTokenEvents: readonly EventDefinition[] = [PersonalAccessTokenCreated, PersonalAccessTokenRevoked];

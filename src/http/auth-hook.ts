@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Authenticator } from '../auth/authenticator.js';
+import { AppError } from '../errors.js';
+import { NOT_AUTHENTICATED, setPrincipal } from './authorize.js';
+
+/** Route options: `config: { public: true }` needs no token; `optionalAuth` still reads one if sent. */
+export interface RouteAuthConfig {
+  readonly public?: boolean;
+  readonly optionalAuth?: boolean;
+}
+
+/**
+ * Bearer authentication for every route that is not marked public: the caller is resolved once per
+ * request (service token, personal access token) and read with `authorize()` by the handlers.
+ */
+export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator, now: () => Date): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config as RouteAuthConfig;
+    const header = request.headers.authorization;
+    if (config.public) {
+      if (config.optionalAuth && header) {
+        await authenticator.authenticate(header, now()).then(
+          (principal) => setPrincipal(request, principal),
+          () => undefined,
+        );
+      }
+      return;
+    }
+    if (header === undefined || header.trim() === '') throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+    setPrincipal(request, await authenticator.authenticate(header, now()));
+  });
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import { allows, ENTITY_RESOURCES, type Permission } from '../../auth/permissions.js';
+import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
+import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../db/list-specs/audit-log.js';
+import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
+import { awaitMinPosition } from '../headers.js';
+
+const PROJECTIONS = ['audit_log'] as const;
+
+/** One audit entry as the REST API shows it (SPEC §7). */
+export interface AuditLogView {
+  readonly id: string;
+  readonly at: string;
+  readonly actorId: string | null;
+  readonly action: string;
+  readonly entityType: string;
+  readonly entityId: string | null;
+  /** The event's data, secrets replaced by `********`. */
+  readonly changes: Readonly<Record<string, unknown>>;
+  readonly correlationId: string;
+  readonly causationId: string | null;
+  readonly position: number;
+}
+
+/** Which entries a caller may read: all of them, or those of the listed entity types. */
+export type AuditLogVisibility = { readonly all: true } | { readonly all: false; readonly entityTypes: readonly string[] };
+
+/**
+ * SPEC §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries of the catalog
+ * kinds they may read. Users, providers, tokens and sign-ins stay with the audit_log permission.
+ */
+export function auditLogVisibility(permissions: readonly Permission[]): AuditLogVisibility {
+  if (allows(permissions, 'audit_log:read')) return { all: true };
+  return { all: false, entityTypes: ENTITY_RESOURCES.filter((kind) => allows(permissions, `${kind}:read`)) };
+}
+
+/** The WHERE that keeps a caller to their entries; undefined when they may read them all. */
+function scopeOf(visibility: AuditLogVisibility): Expression<SqlBool> | undefined {
+  if (visibility.all) return undefined;
+  // `IN ()` is a syntax error; nothing readable means no entries.
+  if (visibility.entityTypes.length === 0) return sql<SqlBool>`false`;
+  return sql<SqlBool>`${sql.ref('audit_log.entity_type')} IN (${sql.join(visibility.entityTypes)})`;
+}
+
+const VIEW_COLUMNS = [
+  'id',
+  'at',
+  'actor_id',
+  'action',
+  'entity_type',
+  'entity_id',
+  'changes',
+  'correlation_id',
+  'causation_id',
+  'position',
+] as const satisfies readonly (keyof AuditLogTable)[];
+
+type AuditLogViewRow = Pick<Selectable<AuditLogTable>, (typeof VIEW_COLUMNS)[number]>;
+
+/** A row of `audit_log` in the API's shape (timestamps ISO-8601, position a number). */
+export const toAuditLogView = (row: AuditLogViewRow): AuditLogView => ({
+  id: row.id,
+  at: new Date(row.at).toISOString(),
+  actorId: row.actor_id,
+  action: row.action,
+  entityType: row.entity_type,
+  entityId: row.entity_id,
+  changes: row.changes,
+  correlationId: row.correlation_id,
+  causationId: row.causation_id,
+  // Positions stay far below 2^53 (EventStoreDB's are log offsets in bytes).
+  position: Number(row.position),
+});
+
+/** `GET /audit_log` (under `/api`): the audit trail, filtered to what the caller may read. */
+export function auditLogRoutes(app: FastifyInstance, services: Services): void {
+  const limits = { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 };
+
+  app.get('/audit_log', async (request, reply) => {
+    const principal = authorize(request);
+    const query = parseListQuery(auditLogListSpec, request.query as Record<string, unknown>, limits);
+    ensureWholePositions(query);
+    await awaitMinPosition(request, services, PROJECTIONS);
+    const scope = scopeOf(auditLogVisibility(principal.permissions));
+    const db = services.db.withTables<AuditLogTables>();
+    const from = () => (scope ? db.selectFrom('audit_log').where(scope) : db.selectFrom('audit_log'));
+    const page = applyPage(applyFilters(from().select(VIEW_COLUMNS), auditLogListSpec, query), auditLogListSpec, query);
+    const count = applyFilters(from().select((eb) => eb.fn.countAll<string>().as('total')), auditLogListSpec, query);
+    const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+    const total = Number(counted.total);
+    return reply.header('Content-Range', contentRange(auditLogListSpec, query, rows.length, total)).send(rows.map(toAuditLogView));
+  });
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { executeCommand } from '../../commands/handler.js';
+import { sessionAggregate } from '../../commands/session.js';
+import { guestLogin } from '../../auth/guest.js';
+import { serviceAccountToken, sha256, type IssuedToken, type SignInDeps } from '../../auth/sign-in.js';
+import { AppError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
+import { commandContext } from '../context.js';
+import { parseInput } from '../validate.js';
+
+export const REFRESH_COOKIE = 'il_refresh';
+
+const credentials = z.strictObject({
+  identifier: z.string().min(1, 'must not be empty').max(200, 'at most 200 characters'),
+  password: z.string().min(1, 'must not be empty').max(1024, 'at most 1024 characters'),
+});
+
+/** The refresh cookie: HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https. */
+function refreshCookie(services: Services, value: string, maxAgeSeconds: number): string {
+  const secure = services.config.BASE_URL.startsWith('https://') ? '; Secure' : '';
+  return `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * Cookie-authenticated endpoints must not be triggerable from another site: SameSite=Strict keeps
+ * the cookie off cross-site requests, and the Origin (sent by browsers on every POST) must be ours.
+ */
+function ensureSameOrigin(request: FastifyRequest, services: Services): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== new URL(services.config.BASE_URL).origin) {
+    throw new AppError('FORBIDDEN', `cross-origin request refused (Origin ${origin} is not ${new URL(services.config.BASE_URL).origin})`);
+  }
+}
+
+export function authRoutes(app: FastifyInstance, services: Services, signIn: SignInDeps): void {
+  const sendToken = (reply: FastifyReply, issued: IssuedToken): FastifyReply => {
+    if (issued.refreshToken) void reply.header('Set-Cookie', refreshCookie(services, issued.refreshToken, services.config.SESSION_TTL_HOURS * 3600));
+    return reply.header('Cache-Control', 'no-store').send({ token: issued.token, expiresAt: issued.expiresAt.toISOString() });
+  };
+
+  app.get('/auth/.well-known/jwks.json', { config: { public: true } }, (_request, reply) =>
+    reply.header('Cache-Control', 'public, max-age=300').send(signIn.tokens.jwks),
+  );
+
+  // Deprecated in favour of the GraphQL mutation serviceAccountToken; same code path.
+  app.post('/auth/service_account/token', { config: { public: true } }, async (request, reply) => {
+    const body = parseInput(credentials, request.body === undefined ? {} : request.body, 'body');
+    const issued = await serviceAccountToken(signIn, { ...body, address: request.ip }, commandContext(request, services.now()));
+    void reply.header('Deprecation', 'true').header('Link', '</api/graphql>; rel="successor-version"');
+    return sendToken(reply, issued);
+  });
+
+  app.post('/auth/guest/login', { config: { public: true } }, async (request, reply) => {
+    ensureSameOrigin(request, services);
+    return sendToken(reply, await guestLogin(signIn, request.ip, commandContext(request, services.now())));
+  });
+
+  app.post('/auth/refresh', { config: { public: true } }, async (request, reply) => {
+    ensureSameOrigin(request, services);
+    const cookie = readCookie(request, REFRESH_COOKIE);
+    const [sessionId, secret] = cookie?.split('.') ?? [];
+    if (!sessionId || !secret || !/^[0-9a-f-]{36}$/.test(sessionId)) throw new AppError('UNAUTHENTICATED', 'no session: sign in again');
+    const now = services.now();
+    const context = commandContext(request, now);
+    const next = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + services.config.SESSION_TTL_HOURS * 3600_000).toISOString();
+    const result = await executeCommand(
+      signIn,
+      sessionAggregate,
+      sessionId,
+      { type: 'RefreshSession', data: { presentedHash: sha256(secret), nextHash: sha256(next), expiresAt, now: now.toISOString() } },
+      context,
+    );
+    if (result.position !== undefined) await services.waitFor(['sessions'], result.position);
+    if (result.state.status !== 'open') {
+      void reply.header('Set-Cookie', refreshCookie(services, '', 0));
+      throw new AppError('UNAUTHENTICATED', result.events.some((e) => e.type === 'SessionEnded' && e.data.reason === 'refresh_token_reused') ? 'refresh token reused: the session was ended for safety; sign in again' : 'the session has expired; sign in again');
+    }
+    const issued = await signIn.tokens.issue({ userId: result.state.userId, sessionId, ttlSeconds: services.config.ACCESS_TOKEN_TTL_SECONDS, now });
+    return sendToken(reply, { token: issued.token, expiresAt: issued.expiresAt, sessionId, refreshToken: `${sessionId}.${next}` });
+  });
+
+  /** Ends the session of the refresh cookie, or of the bearer token when there is no cookie. */
+  app.post('/auth/logout', { config: { public: true, optionalAuth: true } }, async (request, reply) => {
+    ensureSameOrigin(request, services);
+    const fromCookie = readCookie(request, REFRESH_COOKIE)?.split('.')[0];
+    const sessionId = fromCookie && /^[0-9a-f-]{36}$/.test(fromCookie) ? fromCookie : principalSession(request);
+    if (sessionId) {
+      const result = await executeCommand(signIn, sessionAggregate, sessionId, { type: 'EndSession', data: { reason: 'logout' } }, commandContext(request, services.now()));
+      if (result.position !== undefined) await services.waitFor(['sessions'], result.position);
+    }
+    return reply.header('Set-Cookie', refreshCookie(services, '', 0)).status(204).send();
+  });
+
+  app.get('/auth/me', async (request) => {
+    const principal = authorize(request);
+    const user = await services.db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow();
+    return {
+      id: user.id,
+      kind: user.kind,
+      identifier: user.identifier,
+      email: user.email,
+      displayName: user.display_name,
+      name: user.display_name ?? user.identifier,
+      provider: user.provider,
+      roles: user.roles,
+      grants: user.grants,
+      permissions: principal.permissions,
+      method: principal.method,
+      sessionId: principal.sessionId ?? null,
+    };
+  });
+
+}
+
+function principalSession(request: FastifyRequest): string | undefined {
+  try {
+    return authorize(request).sessionId;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,100 @@
+import type { DecodedEvent } from '../events/codec.js';
+import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from '../events/auth-provider.js';
+import { REDACTED } from '../events/secret-fields.js';
+import { rowProjection } from './row-projection.js';
+
+/** An `auth_providers` row; secret configuration values are stored masked, never in clear. */
+export interface AuthProviderRow {
+  id: string;
+  key: string;
+  name: string;
+  type: string;
+  description: string;
+  enabled: boolean;
+  configuration: Record<string, unknown>;
+  filter_by_domain: string[];
+  creator_id: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The configuration as anyone may see it: each secret present is "********". */
+export function maskConfiguration(configuration: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const masked: Record<string, unknown> = { ...configuration };
+  for (const key of PROVIDER_SECRET_KEYS) if (masked[key] !== undefined && masked[key] !== null && masked[key] !== '') masked[key] = REDACTED;
+  return masked;
+}
+
+function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthProviderRow | undefined {
+  const event = decoded.event as AuthProviderEvent;
+  const at = decoded.metadata.occurredAt;
+  const revision = Number(decoded.streamRevision) + 1;
+  if (event.type === 'AuthProviderCreated') {
+    const d = event.data;
+    const actor = decoded.metadata.actorId;
+    return {
+      id: d.id,
+      key: d.key,
+      name: d.name,
+      type: d.type,
+      description: d.description,
+      enabled: d.enabled,
+      configuration: maskConfiguration(d.configuration),
+      filter_by_domain: d.filterByDomain,
+      creator_id: actor !== null && UUID.test(actor) ? actor : null,
+      revision,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    };
+  }
+  if (!row) return undefined;
+  const next = { ...row, revision, updated_at: at };
+  switch (event.type) {
+    case 'AuthProviderUpdated': {
+      const c = event.data.changes;
+      return {
+        ...next,
+        ...(c.key !== undefined && { key: c.key }),
+        ...(c.name !== undefined && { name: c.name }),
+        ...(c.description !== undefined && { description: c.description }),
+        ...(c.configuration !== undefined && { configuration: maskConfiguration(c.configuration) }),
+        ...(c.filterByDomain !== undefined && { filter_by_domain: c.filterByDomain }),
+      };
+    }
+    case 'AuthProviderEnabled':
+      return { ...next, enabled: true };
+    case 'AuthProviderDisabled':
+      return { ...next, enabled: false };
+    case 'AuthProviderDeleted':
+      return { ...next, deleted_at: at };
+  }
+}
+
+export const authProvidersProjection = rowProjection<AuthProviderRow>({
+  name: 'auth_providers',
+  table: 'auth_providers',
+  columns: {
+    id: 'uuid',
+    key: 'text',
+    name: 'text',
+    type: 'text',
+    description: 'text',
+    enabled: 'boolean',
+    configuration: 'jsonb',
+    filter_by_domain: 'text[]',
+    creator_id: 'uuid',
+    revision: 'integer',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+    deleted_at: 'timestamptz',
+  },
+  links: [],
+  handles: authProviderEvents.map((d) => d.type),
+  rowId: (event) => event.streamId.slice('auth_provider-'.length),
+  evolve,
+});

@@ -1,0 +1,56 @@
+import type { DecodedEvent } from '../events/codec.js';
+import { PERSONAL_ACCESS_TOKEN_STREAM_PREFIX, personalAccessTokenEvents, type PersonalAccessTokenEvent } from '../events/personal-access-token.js';
+import { rowProjection } from './row-projection.js';
+
+/**
+ * A `personal_access_tokens` row as the projection folds it (timestamps as ISO strings). There is no
+ * `last_used_at`: the authenticator writes it, and leaving it out of the projected columns means an
+ * upsert or a replay never overwrites it.
+ */
+export interface PersonalAccessTokenRow {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function evolve(row: PersonalAccessTokenRow | undefined, decoded: DecodedEvent): PersonalAccessTokenRow | undefined {
+  const event = decoded.event as PersonalAccessTokenEvent;
+  const at = decoded.metadata.occurredAt;
+  const revision = Number(decoded.streamRevision) + 1;
+  switch (event.type) {
+    case 'PersonalAccessTokenCreated': {
+      const d = event.data;
+      return { id: d.id, user_id: d.userId, name: d.name, token_hash: d.tokenHash, expires_at: d.expiresAt, revoked_at: null, revision, created_at: at, updated_at: at };
+    }
+    case 'PersonalAccessTokenRevoked':
+      // An event for a row that was never created is ignored (cannot happen with a valid stream).
+      return row ? { ...row, revoked_at: at, revision, updated_at: at } : undefined;
+  }
+}
+
+/** The personal_access_tokens read model: one row per token, revoked ones included. */
+export const personalAccessTokensProjection = rowProjection<PersonalAccessTokenRow>({
+  name: 'personal_access_tokens',
+  table: 'personal_access_tokens',
+  columns: {
+    id: 'uuid',
+    user_id: 'uuid',
+    name: 'text',
+    token_hash: 'text',
+    expires_at: 'timestamptz',
+    revoked_at: 'timestamptz',
+    revision: 'integer',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+  },
+  links: [],
+  handles: personalAccessTokenEvents.map((d) => d.type),
+  rowId: (event) => event.streamId.slice(PERSONAL_ACCESS_TOKEN_STREAM_PREFIX.length),
+  evolve,
+});

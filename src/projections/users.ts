@@ -1,0 +1,100 @@
+import type { DecodedEvent } from '../events/codec.js';
+import { identityEvents, type UserEvent } from '../events/identity.js';
+import { rowProjection } from './row-projection.js';
+
+/** A `users` row as the projection folds it (no password hash: it never leaves the event store). */
+export interface UserRow {
+  id: string;
+  kind: string;
+  identifier: string;
+  email: string | null;
+  display_name: string | null;
+  provider: string | null;
+  subject: string | null;
+  roles: string[];
+  grants: string[];
+  deactivated: boolean;
+  sessions_revoked_before: string | null;
+  creator_id: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPasswordChanged', 'UserDeactivated', 'UserReactivated', 'UserSessionsRevoked']);
+
+function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
+  const event = decoded.event as UserEvent;
+  const at = decoded.metadata.occurredAt;
+  const revision = Number(decoded.streamRevision) + 1;
+  if (event.type === 'UserCreated') {
+    const d = event.data;
+    const actor = decoded.metadata.actorId;
+    return {
+      id: d.id,
+      kind: d.kind,
+      identifier: d.identifier,
+      email: d.email,
+      display_name: d.displayName,
+      provider: d.provider,
+      subject: d.subject,
+      roles: d.roles,
+      grants: d.grants,
+      deactivated: false,
+      sessions_revoked_before: null,
+      creator_id: actor !== null && UUID.test(actor) ? actor : null,
+      revision,
+      created_at: at,
+      updated_at: at,
+    };
+  }
+  if (!row) return undefined;
+  const next = { ...row, revision, updated_at: at };
+  switch (event.type) {
+    case 'UserUpdated': {
+      const c = event.data.changes;
+      return {
+        ...next,
+        ...(c.displayName !== undefined && { display_name: c.displayName }),
+        ...(c.email !== undefined && { email: c.email }),
+        ...(c.roles !== undefined && { roles: c.roles }),
+        ...(c.grants !== undefined && { grants: c.grants }),
+      };
+    }
+    case 'UserPasswordChanged':
+      return next;
+    case 'UserDeactivated':
+      return { ...next, deactivated: true };
+    case 'UserReactivated':
+      return { ...next, deactivated: false };
+    case 'UserSessionsRevoked':
+      return { ...next, sessions_revoked_before: event.data.before };
+  }
+}
+
+export const usersProjection = rowProjection<UserRow>({
+  name: 'users',
+  table: 'users',
+  columns: {
+    id: 'uuid',
+    kind: 'text',
+    identifier: 'text',
+    email: 'text',
+    display_name: 'text',
+    provider: 'text',
+    subject: 'text',
+    roles: 'text[]',
+    grants: 'text[]',
+    deactivated: 'boolean',
+    sessions_revoked_before: 'timestamptz',
+    creator_id: 'uuid',
+    revision: 'integer',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+  },
+  links: [],
+  handles: identityEvents.map((d) => d.type).filter((t) => USER_EVENTS.has(t)),
+  rowId: (event) => event.streamId.slice('user-'.length),
+  evolve,
+});
