@@ -6,6 +6,7 @@ import { referenceEvents } from '../events/reference.js';
 import { redactSecrets } from '../events/secret-fields.js';
 import { uniqueEvents } from '../events/unique.js';
 import type { Projection } from './projection.js';
+import { actorUserId } from './metadata.js';
 
 /**
  * Write-model bookkeeping (reservation and reference streams): they restate what the entity's own
@@ -19,7 +20,6 @@ const SIGN_IN_STREAM_PREFIX = 'signin-';
 /** `<kind>-<id>`: the kind is a snake_case word, the id everything after its dash. */
 const ENTITY_STREAM = /^([a-z][a-z0-9_]*)-(.+)$/;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What an audit entry is about. */
 export interface AuditEntity {
@@ -68,13 +68,12 @@ export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | 
   const { event, metadata } = decoded;
   if (definition?.type !== event.type) throw new TypeError(`no event definition for ${event.type}: cannot redact its secrets`);
   const { entityType, entityId } = auditEntityOf(decoded.streamId, event.data);
-  const actor = metadata.actorId;
   return {
     id: decoded.eventId,
     position: String(decoded.position),
     at: metadata.occurredAt,
     // Non-user actors (e.g. "system") have no user row to point at; the column is a user id.
-    actor_id: actor !== null && UUID.test(actor) ? actor.toLowerCase() : null,
+    actor_id: actorUserId(metadata)?.toLowerCase() ?? null,
     action: event.type,
     entity_type: entityType,
     entity_id: entityId,

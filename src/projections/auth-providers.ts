@@ -1,26 +1,18 @@
+import type { Selectable } from 'kysely';
+import type { AuthProvidersTable } from '../db/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from '../events/auth-provider.js';
 import { REDACTED } from '../events/secret-fields.js';
+import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
 
 /** An `auth_providers` row; secret configuration values are stored masked, never in clear. */
-export interface AuthProviderRow {
-  id: string;
-  key: string;
-  name: string;
-  type: string;
-  description: string;
-  enabled: boolean;
-  configuration: Record<string, unknown>;
-  filter_by_domain: string[];
-  creator_id: string | null;
-  revision: number;
+export type AuthProviderRow = Omit<Selectable<AuthProvidersTable>, 'created_at' | 'updated_at' | 'deleted_at'> & {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
-}
+};
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The configuration as anyone may see it: each secret present is "********". */
 export function maskConfiguration(configuration: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -35,7 +27,6 @@ function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthPr
   const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'AuthProviderCreated') {
     const d = event.data;
-    const actor = decoded.metadata.actorId;
     return {
       id: d.id,
       key: d.key,
@@ -45,7 +36,7 @@ function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthPr
       enabled: d.enabled,
       configuration: maskConfiguration(d.configuration),
       filter_by_domain: d.filterByDomain,
-      creator_id: actor !== null && UUID.test(actor) ? actor : null,
+      creator_id: actorUserId(decoded.metadata),
       revision,
       created_at: at,
       updated_at: at,

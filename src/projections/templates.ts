@@ -3,6 +3,7 @@ import type { TemplatesTable } from '../db/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import type { TemplateEvent } from '../events/template.js';
 import { templateEvents } from '../events/template.js';
+import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
 
 /**
@@ -17,7 +18,6 @@ export type TemplateRow = Omit<Selectable<TemplatesTable>, 'created_at' | 'updat
   parent_ids: string[];
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function evolve(row: TemplateRow | undefined, decoded: DecodedEvent): TemplateRow | undefined {
   const event = decoded.event as TemplateEvent;
@@ -25,7 +25,6 @@ function evolve(row: TemplateRow | undefined, decoded: DecodedEvent): TemplateRo
   const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'TemplateCreated') {
     const d = event.data;
-    const actor = decoded.metadata.actorId;
     return {
       id: d.id,
       name: d.name,
@@ -36,7 +35,7 @@ function evolve(row: TemplateRow | undefined, decoded: DecodedEvent): TemplateRo
       cloud_resource_types: d.cloudResourceTypes,
       configuration: d.configuration,
       status: d.status,
-      creator_id: actor !== null && UUID.test(actor) ? actor : null,
+      creator_id: actorUserId(decoded.metadata),
       revision,
       created_at: at,
       updated_at: at,

@@ -1,27 +1,17 @@
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { identityEvents, type UserEvent } from '../events/identity.js';
+import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
 
 /** A `users` row as the projection folds it (no password hash: it never leaves the event store). */
-export interface UserRow {
-  id: string;
-  kind: string;
-  identifier: string;
-  email: string | null;
-  display_name: string | null;
-  provider: string | null;
-  subject: string | null;
-  roles: string[];
-  grants: string[];
-  deactivated: boolean;
+export type UserRow = Omit<Selectable<UsersTable>, 'sessions_revoked_before' | 'created_at' | 'updated_at'> & {
   sessions_revoked_before: string | null;
-  creator_id: string | null;
-  revision: number;
   created_at: string;
   updated_at: string;
-}
+};
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPasswordChanged', 'UserDeactivated', 'UserReactivated', 'UserSessionsRevoked']);
 
 function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
@@ -30,7 +20,6 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
   const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'UserCreated') {
     const d = event.data;
-    const actor = decoded.metadata.actorId;
     return {
       id: d.id,
       kind: d.kind,
@@ -43,7 +32,7 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
       grants: d.grants,
       deactivated: false,
       sessions_revoked_before: null,
-      creator_id: actor !== null && UUID.test(actor) ? actor : null,
+      creator_id: actorUserId(decoded.metadata),
       revision,
       created_at: at,
       updated_at: at,
