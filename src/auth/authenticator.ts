@@ -65,10 +65,23 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService }): Aut
       .executeTakeFirst();
     if (!row || row.user_id !== verified.userId) throw unauthenticated('token revoked: unknown session');
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
+    // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.
+    if (row.deactivated) throw unauthenticated('user deactivated');
     // iat has one-second resolution: a token from the same second as the revocation is refused too,
     // so none issued just before it can slip through.
     if (row.sessions_revoked_before !== null && verified.issuedAt.getTime() <= Math.floor(new Date(row.sessions_revoked_before).getTime() / 1000) * 1000) {
       throw unauthenticated("token revoked: the user's sessions were revoked");
+    }
+    if (row.method === 'guest') {
+      // Guest access lasts only while a guest provider is enabled, whatever sessions exist.
+      const guest = await db
+        .selectFrom('auth_providers')
+        .select('id')
+        .where('type', '=', 'guest')
+        .where('enabled', '=', true)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!guest) throw unauthenticated('guest sign-in is disabled');
     }
     return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
   }

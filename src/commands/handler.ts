@@ -34,6 +34,12 @@ export interface CommandResult<S, E> {
 export interface ExecuteOptions extends CommandContext {
   /** From If-Match: the revision the client last saw. A mismatch is a 412. */
   readonly expectedRevision?: bigint;
+  /**
+   * Extra facts a rule depends on, checked on every attempt: returns zero-event writes asserting
+   * other streams are still at the revisions the check saw (or throws to refuse). They ride in the
+   * same atomic append, so the rule holds under concurrency.
+   */
+  readonly guards?: () => Promise<readonly StreamWrite[]>;
 }
 
 /** Reads an aggregate's stream and folds it into state. */
@@ -72,7 +78,7 @@ export async function executeCommand<C, E extends DomainEvent, S>(
     try {
       const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
       const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
-      const guards = [...refs.guards];
+      const guards = [...refs.guards, ...(options.guards ? await options.guards() : [])];
       if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
       const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
       const position = deps.store.atomicMultiStream

@@ -10,11 +10,22 @@ export type SessionCommand =
     }
   /** Rotates the refresh token; presenting an older one ends the session (token theft). */
   | { readonly type: 'RefreshSession'; readonly data: { readonly presentedHash: string; readonly nextHash: string; readonly expiresAt: string; readonly now: string } }
-  | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked' } };
+  /**
+   * `presentedHash`: when ending through the refresh cookie, the cookie's secret must match — a
+   * session id alone is no proof (it is visible in tokens and the audit log).
+   */
+  | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked'; readonly presentedHash?: string } };
 
 export type SessionState =
   | { readonly status: 'absent' }
-  | { readonly status: 'open' | 'ended'; readonly userId: string; readonly expiresAt: string; readonly refreshTokenHash: string | null };
+  | {
+      readonly status: 'open' | 'ended';
+      readonly userId: string;
+      readonly expiresAt: string;
+      readonly refreshTokenHash: string | null;
+      /** Refresh tokens already rotated away: presenting one again means it was stolen. */
+      readonly pastRefreshHashes: readonly string[];
+    };
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
 
@@ -27,13 +38,18 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
       if (state.status === 'absent') throw unauthenticated('unknown session');
       if (state.status === 'ended') throw unauthenticated('the session has ended; sign in again');
       if (Date.parse(state.expiresAt) <= Date.parse(command.data.now)) return [{ type: 'SessionEnded', data: { reason: 'expired' } }];
-      if (state.refreshTokenHash === null || state.refreshTokenHash !== command.data.presentedHash) {
-        return [{ type: 'SessionEnded', data: { reason: 'refresh_token_reused' } }];
-      }
+      if (state.refreshTokenHash === null) throw unauthenticated('this session cannot be refreshed');
+      if (state.pastRefreshHashes.includes(command.data.presentedHash)) return [{ type: 'SessionEnded', data: { reason: 'refresh_token_reused' } }];
+      // An unknown secret proves nothing about the session: refuse it, leave the session alone.
+      if (state.refreshTokenHash !== command.data.presentedHash) throw unauthenticated('invalid refresh token');
       return [{ type: 'SessionRefreshed', data: { refreshTokenHash: command.data.nextHash, expiresAt: command.data.expiresAt } }];
     }
-    case 'EndSession':
-      return state.status === 'open' ? [{ type: 'SessionEnded', data: { reason: command.data.reason } }] : [];
+    case 'EndSession': {
+      if (state.status !== 'open') return [];
+      const { presentedHash, reason } = command.data;
+      if (presentedHash !== undefined && (state.refreshTokenHash === null || presentedHash !== state.refreshTokenHash)) return [];
+      return [{ type: 'SessionEnded', data: { reason } }];
+    }
     default: {
       const unknown: never = command;
       throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
@@ -44,9 +60,15 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
 function evolve(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case 'SessionStarted':
-      return { status: 'open', userId: event.data.userId, expiresAt: event.data.expiresAt, refreshTokenHash: event.data.refreshTokenHash };
+      return { status: 'open', userId: event.data.userId, expiresAt: event.data.expiresAt, refreshTokenHash: event.data.refreshTokenHash, pastRefreshHashes: [] };
     case 'SessionRefreshed':
-      return state.status === 'absent' ? state : { ...state, refreshTokenHash: event.data.refreshTokenHash, expiresAt: event.data.expiresAt };
+      if (state.status === 'absent') return state;
+      return {
+        ...state,
+        refreshTokenHash: event.data.refreshTokenHash,
+        expiresAt: event.data.expiresAt,
+        pastRefreshHashes: state.refreshTokenHash === null ? state.pastRefreshHashes : [...state.pastRefreshHashes, state.refreshTokenHash],
+      };
     case 'SessionEnded':
       return state.status === 'absent' ? state : { ...state, status: 'ended' };
   }

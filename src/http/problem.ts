@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isTransientDatabaseError } from '../db/errors.js';
 import { AppError, type ErrorCode, type FieldIssue } from '../errors.js';
+import { NOT_AUTHENTICATED } from './authorize.js';
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -85,7 +86,11 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
   const problem = toProblem(error, request.id);
   if (problem.status >= 500 && problem.code !== 'UNAVAILABLE') request.log.error({ err: error }, 'request failed');
   else if (problem.status >= 500) request.log.warn({ err: error }, 'request answered 503');
-  if (problem.status === 401) void reply.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${problem.detail.replaceAll('"', "'")}"`);
+  if (problem.status === 401) {
+    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    const challenge = problem.detail === NOT_AUTHENTICATED ? 'Bearer' : `Bearer error="invalid_token", error_description="${problem.detail.replaceAll('"', "'")}"`;
+    void reply.header('WWW-Authenticate', challenge);
+  }
   if (problem.status === 429 && typeof problem.retryAfter === 'number') void reply.header('Retry-After', String(problem.retryAfter));
   return reply.status(problem.status).type('application/problem+json').send(problem);
 }

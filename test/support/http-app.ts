@@ -51,6 +51,11 @@ export interface HttpHarnessOptions {
   /** Extra environment for loadConfig (DATA_DIR, SECRET_KEY and LOG_LEVEL are set already). */
   readonly env?: NodeJS.ProcessEnv;
   readonly clock?: TestClock;
+  /**
+   * Where the service's log lines go, at level `info` (tests capture them to prove nothing secret is
+   * logged). Without it the service logs nothing.
+   */
+  readonly logDestination?: NodeJS.WritableStream;
 }
 
 /**
@@ -63,8 +68,10 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
   const database = await target.create();
   let services: Services | undefined;
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
-    services = await openServices(config, createLogger({ level: 'silent' }), { pool: database.pool, pollIntervalMs: 20, now: clock.now });
+    const destination = options.logDestination;
+    const level = destination ? 'info' : 'silent';
+    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: level, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+    services = await openServices(config, createLogger({ level, destination }), { pool: database.pool, pollIntervalMs: 20, now: clock.now });
     const app = await buildApp(services);
     await app.ready();
     const opened = services;

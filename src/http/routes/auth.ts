@@ -94,12 +94,16 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
   /** Ends the session of the refresh cookie, or of the bearer token when there is no cookie. */
   app.post('/auth/logout', { config: { public: true, optionalAuth: true } }, async (request, reply) => {
     ensureSameOrigin(request, services);
-    const fromCookie = readCookie(request, REFRESH_COOKIE)?.split('.')[0];
-    const sessionId = fromCookie && /^[0-9a-f-]{36}$/.test(fromCookie) ? fromCookie : principalSession(request);
-    if (sessionId) {
-      const result = await executeCommand(signIn, sessionAggregate, sessionId, { type: 'EndSession', data: { reason: 'logout' } }, commandContext(request, services.now()));
+    const [cookieSession, cookieSecret] = readCookie(request, REFRESH_COOKIE)?.split('.') ?? [];
+    const end = async (sessionId: string, presentedHash?: string): Promise<boolean> => {
+      const result = await executeCommand(signIn, sessionAggregate, sessionId, { type: 'EndSession', data: { reason: 'logout', presentedHash } }, commandContext(request, services.now()));
       if (result.position !== undefined) await services.waitFor(['sessions'], result.position);
-    }
+      return result.events.length > 0;
+    };
+    // The cookie counts only with its secret; otherwise the bearer token's own session is ended.
+    const endedByCookie = cookieSession && cookieSecret && /^[0-9a-f-]{36}$/.test(cookieSession) ? await end(cookieSession, sha256(cookieSecret)) : false;
+    const bearerSession = principalSession(request);
+    if (!endedByCookie && bearerSession) await end(bearerSession);
     return reply.header('Set-Cookie', refreshCookie(services, '', 0)).status(204).send();
   });
 

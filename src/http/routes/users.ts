@@ -3,12 +3,13 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { hashPassword } from '../../auth/passwords.js';
 import { effectivePermissions, parseGrant, ROLES } from '../../auth/permissions.js';
-import { executeCommand } from '../../commands/handler.js';
+import { executeCommand, loadAggregate } from '../../commands/handler.js';
 import { userAggregate, type UserCommand } from '../../commands/user.js';
 import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
 import { userListSpec } from '../../db/list-specs/users.js';
 import type { UsersTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
+import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { commandContext } from '../context.js';
@@ -64,23 +65,45 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
   const find = (id: string) => services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-  /** Refuses to leave the service without an active super user (demotion or deactivation). */
-  async function keepsASuper(id: string): Promise<void> {
-    const others = await services.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '!=', id)
-      .where('deactivated', '=', false)
-      .where((eb) => eb(eb.val('super'), '=', eb.fn.any('roles')))
-      .executeTakeFirst();
-    if (!others) throw new AppError('CONFLICT', 'refused: this is the last active super user');
-  }
+  /**
+   * Refuses to leave the service without an active super user (demotion or deactivation). The
+   * candidates come from the read model; each is confirmed in the write model and its revision
+   * asserted in the same append, so two supers demoting each other at once cannot both succeed.
+   */
+  const keepsASuper =
+    (id: string) =>
+    async (): Promise<StreamWrite[]> => {
+      const candidates = await services.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '!=', id)
+        .where('deactivated', '=', false)
+        .where((eb) => eb(eb.val('super'), '=', eb.fn.any('roles')))
+        .execute();
+      for (const { id: other } of candidates) {
+        const { state, revision } = await loadAggregate(deps, userAggregate, other);
+        if (state.status === 'active' && !state.deactivated && state.fields.roles.includes('super') && revision !== undefined) {
+          return [{ streamId: userAggregate.streamId(other), expectedRevision: revision, events: [] }];
+        }
+      }
+      throw new AppError('CONFLICT', 'refused: this is the last active super user');
+    };
 
-  async function run(request: FastifyRequest, reply: FastifyReply, id: string, commands: UserCommand[], status = 200): Promise<FastifyReply> {
+  async function run(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    commands: UserCommand[],
+    options: { status?: number; guards?: () => Promise<StreamWrite[]> } = {},
+  ): Promise<FastifyReply> {
     const expectedRevision = parseIfMatch(request);
     let position: bigint | undefined;
     for (const [i, command] of commands.entries()) {
-      const result = await executeCommand(deps, userAggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: i === 0 ? expectedRevision : undefined });
+      const result = await executeCommand(deps, userAggregate, id, command, {
+        ...commandContext(request, services.now()),
+        expectedRevision: i === 0 ? expectedRevision : undefined,
+        guards: i === 0 ? options.guards : undefined,
+      });
       position = result.position ?? position;
     }
     if (position !== undefined) {
@@ -89,7 +112,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     }
     const row = await find(id);
     if (!row) throw notFound('user not found');
-    return reply.status(status).header('ETag', `"${row.revision}"`).send(toUserView(row));
+    return reply.status(options.status ?? 200).header('ETag', `"${row.revision}"`).send(toUserView(row));
   }
 
   app.get('/users', async (request, reply) => {
@@ -128,30 +151,28 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       passwordHash: await hashPassword(body.password),
     };
     void reply.header('Location', `/api/users/${id}`);
-    return run(request, reply, id, [{ type: 'CreateUser', data }], 201);
+    return run(request, reply, id, [{ type: 'CreateUser', data }], { status: 201 });
   });
 
   app.patch('/users/:id', async (request, reply) => {
     authorize(request, 'user:admin');
     const { id } = parseInput(idParams, request.params, 'path');
     const { password: newPassword, ...changes } = parseInput(patchUserBody, request.body === undefined ? {} : request.body, 'body');
-    const current = await find(id);
-    if (current?.roles.includes('super') && changes.roles && !changes.roles.includes('super')) await keepsASuper(id);
+    const demotes = changes.roles !== undefined && !changes.roles.includes('super') && (await find(id))?.roles.includes('super') === true;
     const commands: UserCommand[] = [{ type: 'UpdateUser', data: { changes } }];
     if (newPassword !== undefined) commands.push({ type: 'ChangePassword', data: { passwordHash: await hashPassword(newPassword) } });
-    return run(request, reply, id, commands);
+    return run(request, reply, id, commands, { guards: demotes ? keepsASuper(id) : undefined });
   });
 
   app.post('/users/:id/actions/:action', async (request, reply) => {
     authorize(request, 'user:admin');
     const { id, action } = parseInput(actionParams, request.params, 'path');
-    if (action === 'deactivate' && (await find(id))?.roles.includes('super')) await keepsASuper(id);
-    const command: UserCommand =
-      action === 'deactivate'
-        ? { type: 'DeactivateUser' }
-        : action === 'reactivate'
-          ? { type: 'ReactivateUser' }
-          : { type: 'RevokeSessions', data: { before: services.now().toISOString() } };
-    return run(request, reply, id, [command]);
+    const now = services.now().toISOString();
+    if (action === 'deactivate') {
+      const isSuper = (await find(id))?.roles.includes('super') === true;
+      // Deactivation also revokes every token issued so far: reactivating must not revive them.
+      return run(request, reply, id, [{ type: 'DeactivateUser' }, { type: 'RevokeSessions', data: { before: now } }], { guards: isSuper ? keepsASuper(id) : undefined });
+    }
+    return run(request, reply, id, [action === 'reactivate' ? { type: 'ReactivateUser' } : { type: 'RevokeSessions', data: { before: now } }]);
   });
 }
