@@ -120,6 +120,38 @@ for (const mode of modes) {
       expect(page.range).toBe('templates 2-3/5');
     });
 
+    it('signs people and machines in and enforces roles, over real HTTP', async () => {
+      const base = service.baseUrl;
+      const post = (path: string, body: unknown, bearer = token) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(body) });
+      const signIn = async (identifier: string, password: string): Promise<string> => {
+        const response = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier, password }) });
+        expect(response.headers.get('deprecation')).toBe('true');
+        return ((await response.json()) as { token: string }).token;
+      };
+      const unauthenticated = await fetch(`${base}/api/templates`);
+      expect(unauthenticated.status).toBe(401);
+      expect(((await unauthenticated.json()) as { detail: string }).detail).toBe('Not authenticated. Please provide a valid bearer token in the Authorization header.');
+
+      const infra = await post('/api/users', { kind: 'service_account', identifier: 'e2e-infra', password: 'e2e-infra-password', roles: ['infra'] });
+      expect(infra.status).toBe(201);
+      expect((await post('/api/users', { kind: 'service_account', identifier: 'e2e-reader', password: 'e2e-reader-password', roles: ['default'] })).status).toBe(201);
+      const infraToken = await signIn('e2e-infra', 'e2e-infra-password');
+      const readerToken = await signIn('e2e-reader', 'e2e-reader-password');
+      expect((await post('/api/templates', { name: 'By infra', template: 'by_infra' }, infraToken)).status).toBe(201);
+      const refused = await post('/api/templates', { name: 'By reader', template: 'by_reader' }, readerToken);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { detail: string }).detail).toBe('missing permission template:write');
+
+      const { id } = (await infra.json()) as { id: string };
+      expect((await post(`/api/users/${id}/actions/deactivate`, {})).status).toBe(200);
+      const after = await fetch(`${base}/api/templates`, { headers: { authorization: `Bearer ${infraToken}` } });
+      expect(after.status).toBe(401);
+      expect(((await after.json()) as { detail: string }).detail).toBe('user deactivated');
+      const jwks = (await (await fetch(`${base}/api/auth/.well-known/jwks.json`)).json()) as { keys: { kty: string; crv: string; d?: string }[] };
+      expect(jwks.keys.map((k) => [k.kty, k.crv, k.d])).toEqual([['OKP', 'Ed25519', undefined]]);
+    });
+
     it('keeps every acknowledged write across a kill -9 and a restart', async () => {
       const created = await createTemplate(service.baseUrl, 'Survivor', 'survivor', []);
       await service.kill();
@@ -129,7 +161,7 @@ for (const mode of modes) {
       if (response.status !== 200) throw new Error(`${response.status}: ${await response.text()}\n${service.output().slice(-3000)}`);
       expect(await response.json()).toMatchObject({ name: 'Survivor', revision: 1 });
       const all = await list(service.baseUrl, { range: [0, 100] });
-      expect(all.range).toBe('templates 0-5/6');
+      expect(all.range).toBe('templates 0-6/7');
     });
 
     it('shuts down cleanly on SIGTERM', async () => {
