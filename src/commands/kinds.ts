@@ -1,5 +1,7 @@
 import type { DomainEvent } from '../events/codec.js';
 import type { Aggregate } from './decider.js';
+import { catalogReferenceable, type CatalogState } from './catalog-entity.js';
+import { integrationAggregate } from './integration.js';
 import { templateAggregate, type TemplateState } from './template.js';
 
 /** Whether an entity in this state may be newly referenced. */
@@ -26,5 +28,9 @@ export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<st
         return s.enabled === 'enabled' ? 'ok' : 'disabled';
       },
     },
+  ],
+  [
+    'integration',
+    { aggregate: integrationAggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
   ],
 ]);

@@ -1,6 +1,7 @@
 import type { EventDefinition } from './define.js';
 import { authProviderEvents } from './auth-provider.js';
 import { identityEvents } from './identity.js';
+import { integrationEvents } from './integration.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
 import { templateEvents } from './template.js';
@@ -14,4 +15,5 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...identityEvents,
   ...authProviderEvents,
   ...personalAccessTokenEvents,
+  ...integrationEvents,
 ];

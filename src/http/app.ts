@@ -8,6 +8,7 @@ import { auditLogRoutes } from './routes/audit-log.js';
 import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
+import { integrationRoutes } from './routes/integrations.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
@@ -44,6 +45,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       personalAccessTokenRoutes(api, services);
       auditLogRoutes(api, services);
       templateRoutes(api, services);
+      integrationRoutes(api, services);
       done();
     },
     { prefix: '/api' },

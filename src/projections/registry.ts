@@ -3,6 +3,7 @@ import { auditLogProjection } from './audit-log.js';
 import { authProvidersProjection } from './auth-providers.js';
 import { personalAccessTokensProjection } from './personal-access-tokens.js';
 import { sessionsProjection } from './sessions.js';
+import { integrationsProjection } from './integrations.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
 
@@ -14,6 +15,7 @@ export const allProjections: readonly Projection[] = [
   authProvidersProjection,
   personalAccessTokensProjection,
   auditLogProjection,
+  integrationsProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningJwk } from '../../src/auth/tokens.js';
+import { allProjections } from '../../src/projections/registry.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
 interface Template {
@@ -99,7 +100,7 @@ for (const mode of modes) {
       expect(ready.status).toBe(200);
       const body = (await ready.json()) as { status: string; projections: { name: string; state: string }[] };
       expect(body.status).toBe('ready');
-      expect(body.projections.map((p) => p.name)).toEqual(['templates', 'users', 'sessions', 'auth_providers', 'personal_access_tokens', 'audit_log']);
+      expect(body.projections.map((p) => p.name)).toEqual(allProjections.map((p) => p.name));
       expect(body.projections.every((p) => p.state === 'running')).toBe(true);
     });
 

@@ -5,6 +5,7 @@ import { sql as usersAndSessions } from './004-users-sessions.js';
 import { sql as authProviders } from './005-auth-providers.js';
 import { sql as auditLog } from './006-audit-log.js';
 import { sql as personalAccessTokens } from './007-personal-access-tokens.js';
+import { sql as integrations } from './008-integrations.js';
 
 export interface Migration {
   readonly id: string;
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { id: '005-auth-providers', sql: authProviders },
   { id: '006-audit-log', sql: auditLog },
   { id: '007-personal-access-tokens', sql: personalAccessTokens },
+  { id: '008-integrations', sql: integrations },
 ];

@@ -11,7 +11,7 @@ export interface NamedReferrer {
 }
 
 /** Read tables holding the names of each referring kind (more arrive with the entities issue). */
-const NAME_TABLES = { template: 'templates' } as const;
+const NAME_TABLES = { template: 'templates', integration: 'integrations' } as const;
 
 /**
  * The write model knows who refers to an entity by kind and id; people want names. Looks them up in
@@ -22,7 +22,8 @@ export async function nameReferrers(db: Db, error: unknown): Promise<unknown> {
   const referrers = error.details.referrers as Referrer[];
   const named: NamedReferrer[] = [];
   for (const referrer of referrers) {
-    const table = (NAME_TABLES as Record<string, 'templates' | undefined>)[referrer.kind];
+    // Every catalog table has id and name; typing it as `templates` only satisfies Kysely's schema types.
+    const table = (NAME_TABLES as Partial<Record<string, string>>)[referrer.kind] as 'templates' | undefined;
     const row = table ? await db.selectFrom(table).select('name').where('id', '=', referrer.id).executeTakeFirst() : undefined;
     named.push({ type: referrer.kind, id: referrer.id, field: referrer.field, name: row?.name ?? referrer.id });
   }

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { AppError, notFound, type FieldIssue } from '../errors.js';
+import type { DomainEvent } from '../events/codec.js';
+import { defineEvent, type EventDefinition } from '../events/define.js';
+import type { Aggregate, Ref, UniqueKey } from './decider.js';
+
+/**
+ * The shared shape of catalog entities that have a plain enabled/disabled status (integrations,
+ * secrets, source codes and their versions, workspaces): create, update (some fields immutable),
+ * enable, disable, delete — with uniqueness, references and domain checks declared per entity.
+ */
+export type EntityStatus = 'enabled' | 'disabled';
+
+export type CatalogCommand<F> =
+  | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly status: EntityStatus } }
+  | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F> } }
+  | { readonly type: 'Enable' }
+  | { readonly type: 'Disable' }
+  | { readonly type: 'Delete' };
+
+interface Existing<F> {
+  readonly id: string;
+  readonly fields: F;
+  readonly enabled: EntityStatus;
+}
+
+export type CatalogState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
+
+export interface CatalogEntityConfig<F extends Record<string, unknown>> {
+  /** Stream prefix, permission resource and reference kind, e.g. `integration`. */
+  readonly kind: string;
+  /** Event type prefix, e.g. `Integration` → IntegrationCreated … */
+  readonly eventPrefix: string;
+  /** Fields that never change after creation (a PATCH changing one is a 422). */
+  readonly immutable: readonly (keyof F & string)[];
+  readonly uniqueKeys: (fields: F) => UniqueKey[];
+  readonly references: (fields: F) => Ref[];
+  /** Domain rules beyond the edge schema (cross-field rules): each issue becomes a 422. */
+  readonly check?: (fields: F, id: string) => FieldIssue[];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The event type names of an entity. */
+export const catalogEventTypes = (prefix: string) =>
+  ({ created: `${prefix}Created`, updated: `${prefix}Updated`, enabled: `${prefix}Enabled`, disabled: `${prefix}Disabled`, deleted: `${prefix}Deleted` }) as const;
+
+/** The five event definitions of an entity; `secretPaths` are paths inside its fields. */
+export function catalogEvents(prefix: string, fields: z.ZodObject, secretPaths: readonly string[] = []): EventDefinition[] {
+  const names = catalogEventTypes(prefix);
+  return [
+    defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(['enabled', 'disabled']) }), { secretPaths }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(names.enabled, z.object({})),
+    defineEvent(names.disabled, z.object({})),
+    defineEvent(names.deleted, z.object({})),
+  ];
+}
+
+/** The aggregate of a catalog entity, generated from its configuration. */
+export function catalogAggregate<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>): Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>> {
+  const names = catalogEventTypes(config.eventPrefix);
+  const label = config.kind.replaceAll('_', ' ');
+  const requireActive = (state: CatalogState<F>): Existing<F> => {
+    if (state.status !== 'active') throw notFound(`${label} not found`);
+    return state;
+  };
+  const checked = (fields: F, id: string): void => {
+    const issues = config.check?.(fields, id) ?? [];
+    if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
+  };
+
+  return {
+    kind: config.kind,
+    streamId: (id) => `${config.kind}-${id}`,
+    initialState: { status: 'absent' },
+    decide(command, state) {
+      switch (command.type) {
+        case 'Create': {
+          if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
+          const { id, status: _status, ...fields } = command.data;
+          checked(fields as unknown as F, id);
+          return [{ type: names.created, data: command.data }];
+        }
+        case 'Update': {
+          const current = requireActive(state);
+          for (const field of config.immutable) {
+            const next = command.data.changes[field];
+            if (next !== undefined && !same(next, current.fields[field])) {
+              const message = `${field} is immutable (it is ${JSON.stringify(current.fields[field])})`;
+              throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
+            }
+          }
+          const changes = Object.fromEntries(Object.entries(command.data.changes).filter(([k, v]) => v !== undefined && !same(v, current.fields[k])));
+          if (Object.keys(changes).length === 0) return [];
+          checked({ ...current.fields, ...changes }, current.id);
+          return [{ type: names.updated, data: { changes } }];
+        }
+        case 'Enable':
+          return requireActive(state).enabled === 'enabled' ? [] : [{ type: names.enabled, data: {} }];
+        case 'Disable':
+          return requireActive(state).enabled === 'disabled' ? [] : [{ type: names.disabled, data: {} }];
+        case 'Delete':
+          // Referrers are refused by the command handler against the write model (references.ts).
+          requireActive(state);
+          return [{ type: names.deleted, data: {} }];
+        default: {
+          const unknown: never = command;
+          throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    evolve(state, event) {
+      const data = event.data as Record<string, unknown>;
+      if (event.type === names.created) {
+        const { id, status, ...fields } = data;
+        return { status: 'active', id: String(id), enabled: status as EntityStatus, fields: fields as F };
+      }
+      if (state.status === 'absent') return state;
+      switch (event.type) {
+        case names.updated:
+          return { ...state, fields: { ...state.fields, ...(data.changes as Partial<F>) } };
+        case names.enabled:
+          return { ...state, enabled: 'enabled' };
+        case names.disabled:
+          return { ...state, enabled: 'disabled' };
+        case names.deleted:
+          return { ...state, status: 'deleted' };
+        default:
+          return state;
+      }
+    },
+    uniqueKeys: (state) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
+    references: (state) => (state.status === 'active' ? config.references(state.fields) : []),
+    isDeleted: (state) => state.status === 'deleted',
+  };
+}
+
+/** Whether an entity in this state may be newly referenced (for `kinds.ts`). */
+export const catalogReferenceable = <F>(state: CatalogState<F>): 'ok' | 'missing' | 'disabled' =>
+  state.status !== 'active' ? 'missing' : state.enabled === 'enabled' ? 'ok' : 'disabled';

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { PermissionResource } from '../../auth/permissions.js';
+import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/catalog-entity.js';
+import type { Aggregate } from '../../commands/decider.js';
+import { executeCommand, loadAggregate } from '../../commands/handler.js';
+import { contentRange, parseListQuery, type ListSpec } from '../../db/list-query.js';
+import type { catalogReader, CatalogView } from '../../db/read/catalog.js';
+import { nameReferrers } from '../../db/read/referrers.js';
+import { notFound } from '../../errors.js';
+import type { DomainEvent } from '../../events/codec.js';
+import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
+import { commandContext } from '../context.js';
+import { awaitMinPosition, parseIfMatch } from '../headers.js';
+import { parseInput } from '../validate.js';
+
+/** Ids are canonical lower case everywhere (stream ids are built from them). */
+export const uuidParam = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
+
+/** Everything the generic REST surface of a catalog entity needs. */
+export interface CatalogRouteDefinition<F extends Record<string, unknown>> {
+  /** URL segment and Content-Range unit, e.g. `integrations`. */
+  readonly plural: string;
+  readonly resource: PermissionResource;
+  /** The projection (and table) that shows the entity. */
+  readonly projection: string;
+  readonly aggregate: Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>>;
+  readonly listSpec: ListSpec;
+  readonly reader: ReturnType<typeof catalogReader>;
+  /** Parses a POST body into the entity's fields and initial status (400 naming each bad field). */
+  readonly parseCreate: (body: unknown) => F & { status: EntityStatus };
+  /** Parses a PATCH body into changes; gets the current fields to keep write-only secrets. */
+  readonly parsePatch: (body: unknown, current: F) => Partial<F>;
+  /** Masks write-only values in a view (the read model already stores them masked). */
+  readonly present?: (view: CatalogView) => CatalogView;
+}
+
+const actionParams = z.object({ id: uuidParam, action: z.enum(['enable', 'disable'], { message: 'unknown action; allowed: enable, disable' }) });
+const idParams = z.object({ id: uuidParam });
+
+/**
+ * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
+ * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
+ * every write answering with the entity as the read model shows it.
+ */
+export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
+  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+  const present = def.present ?? ((view: CatalogView) => view);
+  const label = def.resource.replaceAll('_', ' ');
+
+  async function run(request: FastifyRequest, reply: FastifyReply, id: string, command: CatalogCommand<F>, status = 200): Promise<FastifyReply> {
+    const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
+      async (error: unknown) => {
+        throw await nameReferrers(services.db, error);
+      },
+    );
+    if (result.position !== undefined) {
+      await services.waitFor([def.projection], result.position);
+      void reply.header('X-Position', String(result.position));
+    }
+    if (command.type === 'Delete') return reply.status(204).send();
+    const view = await def.reader.find(services.db, id);
+    if (!view) throw notFound(`${label} not found`);
+    return reply.status(status).header('ETag', `"${view.revision}"`).send(present(view));
+  }
+
+  app.get(`/${def.plural}`, async (request, reply) => {
+    authorize(request, `${def.resource}:read`);
+    const query = parseListQuery(def.listSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
+    await awaitMinPosition(request, services, [def.projection]);
+    const { rows, total } = await def.reader.list(services.db, def.listSpec, query);
+    return reply.header('Content-Range', contentRange(def.listSpec, query, rows.length, total)).send(rows.map(present));
+  });
+
+  app.get(`/${def.plural}/:id`, async (request, reply) => {
+    authorize(request, `${def.resource}:read`);
+    const { id } = parseInput(idParams, request.params, 'path');
+    await awaitMinPosition(request, services, [def.projection]);
+    const view = await def.reader.find(services.db, id);
+    if (!view) throw notFound(`${label} not found`);
+    return reply.header('ETag', `"${view.revision}"`).send(present(view));
+  });
+
+  app.post(`/${def.plural}`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const data = def.parseCreate(request.body === undefined ? {} : request.body);
+    const id = services.newId();
+    void reply.header('Location', `/api/${def.plural}/${id}`);
+    return run(request, reply, id, { type: 'Create', data: { ...data, id } }, 201);
+  });
+
+  app.patch(`/${def.plural}/:id`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const { id } = parseInput(idParams, request.params, 'path');
+    const { state } = await loadAggregate(deps, def.aggregate, id);
+    if (state.status !== 'active') throw notFound(`${label} not found`);
+    const changes = def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
+    return run(request, reply, id, { type: 'Update', data: { changes } });
+  });
+
+  app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const { id, action } = parseInput(actionParams, request.params, 'path');
+    return run(request, reply, id, action === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
+  });
+
+  app.delete(`/${def.plural}/:id`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const { id } = parseInput(idParams, request.params, 'path');
+    return run(request, reply, id, { type: 'Delete' });
+  });
+}

@@ -1,0 +1,115 @@
+import { catalogEventTypes } from '../commands/catalog-entity.js';
+import type { DecodedEvent } from '../events/codec.js';
+import { actorUserId } from './metadata.js';
+import type { Projection } from './projection.js';
+import { rowProjection, type ColumnType, type LinkTable } from './row-projection.js';
+
+/** Columns every catalog table has (SPEC §2 common fields plus bookkeeping). */
+const COMMON_COLUMNS: Readonly<Record<string, ColumnType>> = {
+  id: 'uuid',
+  description: 'text',
+  labels: 'text[]',
+  status: 'text',
+  creator_id: 'uuid',
+  revision: 'integer',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  deleted_at: 'timestamptz',
+};
+
+type Row = Record<string, unknown> & { id: string; revision: number };
+
+export interface CatalogProjectionSpec {
+  /** Projection and table name, e.g. `integrations`. */
+  readonly table: string;
+  readonly kind: string;
+  readonly eventPrefix: string;
+  /** The entity's own columns (not the common ones). */
+  readonly columns: Readonly<Record<string, ColumnType>>;
+  /** List fields kept in link tables; `field` is the snake_case of the input field (`integration_ids`). */
+  readonly links?: readonly LinkTable<Row>[];
+  /** Rewrites fields before they reach the table (e.g. masks secret configuration values). */
+  readonly mask?: (fields: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
+export function catalogProjection(spec: CatalogProjectionSpec): Projection {
+  const names = catalogEventTypes(spec.eventPrefix);
+  const links = spec.links ?? [];
+  const targets = new Set([...Object.keys(spec.columns), ...Object.keys(COMMON_COLUMNS), ...links.map((l) => l.field)]);
+  const toColumns = (fields: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(spec.mask ? spec.mask(fields) : fields)) {
+      const column = snakeCase(key);
+      if (targets.has(column) && value !== undefined) out[column] = value;
+    }
+    return out;
+  };
+
+  function evolve(row: Row | undefined, decoded: DecodedEvent): Row | undefined {
+    const { type } = decoded.event;
+    const data = decoded.event.data as Record<string, unknown>;
+    const at = decoded.metadata.occurredAt;
+    const revision = Number(decoded.streamRevision) + 1;
+    if (type === names.created) {
+      const empty = Object.fromEntries(links.map((l) => [l.field, []]));
+      return {
+        ...empty,
+        description: '',
+        labels: [],
+        ...toColumns(data),
+        id: String(data.id),
+        creator_id: actorUserId(decoded.metadata),
+        revision,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      };
+    }
+    if (!row) return undefined;
+    const next = { ...row, revision, updated_at: at };
+    switch (type) {
+      case names.updated:
+        return { ...next, ...toColumns(data.changes as Record<string, unknown>) };
+      case names.enabled:
+        return { ...next, status: 'enabled' };
+      case names.disabled:
+        return { ...next, status: 'disabled' };
+      case names.deleted:
+        // A tombstone keeps the revision, so a replay cannot resurrect the row.
+        return { ...next, deleted_at: at, ...Object.fromEntries(links.map((l) => [l.field, []])) };
+      default:
+        return next;
+    }
+  }
+
+  return rowProjection<Row>({
+    name: spec.table,
+    table: spec.table,
+    columns: { ...COMMON_COLUMNS, ...spec.columns },
+    links,
+    handles: Object.values(names),
+    rowId: (event) => event.streamId.slice(spec.kind.length + 1),
+    evolve,
+  });
+}
+
+/** The SQL of the common columns, for a migration: `CREATE TABLE x (${catalogCommonColumnsSql}, …)`. */
+export const catalogCommonColumnsSql = `id uuid PRIMARY KEY,
+  description text NOT NULL DEFAULT '',
+  labels text[] NOT NULL DEFAULT '{}',
+  status text NOT NULL DEFAULT 'enabled',
+  creator_id uuid,
+  revision integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  deleted_at timestamptz`;
+
+/** Indexes every catalog table gets (created_at/updated_at for sorting, status, labels). */
+export const catalogCommonIndexesSql = (table: string): string => `
+CREATE INDEX ${table}_created_at_idx ON ${table} (created_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX ${table}_updated_at_idx ON ${table} (updated_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX ${table}_status_idx ON ${table} (status) WHERE deleted_at IS NULL;
+CREATE INDEX ${table}_labels_idx ON ${table} USING gin (labels);`;
