@@ -2,6 +2,10 @@ import type { DomainEvent } from '../events/codec.js';
 import type { Aggregate } from './decider.js';
 import { catalogReferenceable, type CatalogState } from './catalog-entity.js';
 import { integrationAggregate } from './integration.js';
+import { secretAggregate } from './secret.js';
+import { sourceCodeVersionAggregate } from './source-code-version.js';
+import { sourceCodeAggregate } from './source-code.js';
+import { workspaceAggregate } from './workspace.js';
 import { templateAggregate, type TemplateState } from './template.js';
 
 /** Whether an entity in this state may be newly referenced. */
@@ -29,8 +33,10 @@ export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<st
       },
     },
   ],
-  [
-    'integration',
-    { aggregate: integrationAggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
-  ],
+  ...[integrationAggregate, secretAggregate, workspaceAggregate, sourceCodeAggregate, sourceCodeVersionAggregate].map(
+    (aggregate): [string, ReferenceTarget] => [
+      aggregate.kind,
+      { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
+    ],
+  ),
 ]);

@@ -2,6 +2,10 @@ import type { EventDefinition } from './define.js';
 import { authProviderEvents } from './auth-provider.js';
 import { identityEvents } from './identity.js';
 import { integrationEvents } from './integration.js';
+import { secretEvents } from './secret.js';
+import { sourceCodeVersionEvents } from './source-code-version.js';
+import { sourceCodeEvents } from './source-code.js';
+import { workspaceEvents } from './workspace.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
 import { templateEvents } from './template.js';
@@ -16,4 +20,8 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...authProviderEvents,
   ...personalAccessTokenEvents,
   ...integrationEvents,
+  ...secretEvents,
+  ...workspaceEvents,
+  ...sourceCodeEvents,
+  ...sourceCodeVersionEvents,
 ];

@@ -9,6 +9,10 @@ import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { secretsRoutes } from './routes/secrets.js';
+import { sourceCodeVersionsRoutes } from './routes/source-code-versions.js';
+import { sourceCodesRoutes } from './routes/source-codes.js';
+import { workspacesRoutes } from './routes/workspaces.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
@@ -46,6 +50,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       auditLogRoutes(api, services);
       templateRoutes(api, services);
       integrationRoutes(api, services);
+      secretsRoutes(api, services);
+      workspacesRoutes(api, services);
+      sourceCodesRoutes(api, services);
+      sourceCodeVersionsRoutes(api, services);
       done();
     },
     { prefix: '/api' },

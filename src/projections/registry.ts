@@ -4,6 +4,10 @@ import { authProvidersProjection } from './auth-providers.js';
 import { personalAccessTokensProjection } from './personal-access-tokens.js';
 import { sessionsProjection } from './sessions.js';
 import { integrationsProjection } from './integrations.js';
+import { secretsProjection } from './secrets.js';
+import { sourceCodeVersionsProjection } from './source-code-versions.js';
+import { sourceCodesProjection } from './source-codes.js';
+import { workspacesProjection } from './workspaces.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
 
@@ -16,6 +20,10 @@ export const allProjections: readonly Projection[] = [
   personalAccessTokensProjection,
   auditLogProjection,
   integrationsProjection,
+  secretsProjection,
+  workspacesProjection,
+  sourceCodesProjection,
+  sourceCodeVersionsProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -6,6 +6,10 @@ import { sql as authProviders } from './005-auth-providers.js';
 import { sql as auditLog } from './006-audit-log.js';
 import { sql as personalAccessTokens } from './007-personal-access-tokens.js';
 import { sql as integrations } from './008-integrations.js';
+import { sql as secrets } from './009-secrets.js';
+import { sql as workspaces } from './010-workspaces.js';
+import { sql as sourceCodes } from './011-source-codes.js';
+import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 
 export interface Migration {
   readonly id: string;
@@ -22,4 +26,8 @@ export const migrations: readonly Migration[] = [
   { id: '006-audit-log', sql: auditLog },
   { id: '007-personal-access-tokens', sql: personalAccessTokens },
   { id: '008-integrations', sql: integrations },
+  { id: '009-secrets', sql: secrets },
+  { id: '010-workspaces', sql: workspaces },
+  { id: '011-source-codes', sql: sourceCodes },
+  { id: '012-source-code-versions', sql: sourceCodeVersions },
 ];

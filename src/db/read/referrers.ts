@@ -1,5 +1,6 @@
 import type { Referrer } from '../../commands/references.js';
 import { AppError } from '../../errors.js';
+import { sql } from 'kysely';
 import type { Db } from '../kysely.js';
 
 /** A referrer as a client sees it in a 409: its kind, id, the field that points, and its name. */
@@ -10,8 +11,15 @@ export interface NamedReferrer {
   readonly name: string;
 }
 
-/** Read tables holding the names of each referring kind (more arrive with the entities issue). */
-const NAME_TABLES = { template: 'templates', integration: 'integrations' } as const;
+/** Where each referring kind's human name lives (more kinds arrive with the entities issue). */
+const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> = {
+  template: { table: 'templates', column: 'name' },
+  integration: { table: 'integrations', column: 'name' },
+  secret: { table: 'secrets', column: 'name' },
+  workspace: { table: 'workspaces', column: 'name' },
+  source_code: { table: 'source_codes', column: 'identifier' },
+  source_code_version: { table: 'source_code_versions', column: 'identifier' },
+};
 
 /**
  * The write model knows who refers to an entity by kind and id; people want names. Looks them up in
@@ -22,9 +30,14 @@ export async function nameReferrers(db: Db, error: unknown): Promise<unknown> {
   const referrers = error.details.referrers as Referrer[];
   const named: NamedReferrer[] = [];
   for (const referrer of referrers) {
-    // Every catalog table has id and name; typing it as `templates` only satisfies Kysely's schema types.
-    const table = (NAME_TABLES as Partial<Record<string, string>>)[referrer.kind] as 'templates' | undefined;
-    const row = table ? await db.selectFrom(table).select('name').where('id', '=', referrer.id).executeTakeFirst() : undefined;
+    const where = NAME_COLUMNS[referrer.kind];
+    const row = where
+      ? await db
+          .selectFrom(sql.table(where.table).as('t'))
+          .select(sql<string>`${sql.ref(`t.${where.column}`)}`.as('name'))
+          .where(sql.ref('t.id'), '=', referrer.id)
+          .executeTakeFirst()
+      : undefined;
     named.push({ type: referrer.kind, id: referrer.id, field: referrer.field, name: row?.name ?? referrer.id });
   }
   const kind = error.message.match(/^the (\w+) is still referenced/)?.[1] ?? 'entity';

@@ -28,10 +28,13 @@ export interface CatalogRouteDefinition<F extends Record<string, unknown>> {
   readonly aggregate: Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>>;
   readonly listSpec: ListSpec;
   readonly reader: ReturnType<typeof catalogReader>;
-  /** Parses a POST body into the entity's fields and initial status (400 naming each bad field). */
-  readonly parseCreate: (body: unknown) => F & { status: EntityStatus };
-  /** Parses a PATCH body into changes; gets the current fields to keep write-only secrets. */
-  readonly parsePatch: (body: unknown, current: F) => Partial<F>;
+  /**
+   * Parses a POST body into the entity's fields and initial status (400 naming each bad field).
+   * May be async, to check facts such as the kind of a referenced integration (422).
+   */
+  readonly parseCreate: (body: unknown) => (F & { status: EntityStatus }) | Promise<F & { status: EntityStatus }>;
+  /** Parses a PATCH body into changes; gets the current fields to keep write-only secrets. May be async. */
+  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
   /** Masks write-only values in a view (the read model already stores them masked). */
   readonly present?: (view: CatalogView) => CatalogView;
 }
@@ -84,7 +87,7 @@ export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyIns
 
   app.post(`/${def.plural}`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
-    const data = def.parseCreate(request.body === undefined ? {} : request.body);
+    const data = await def.parseCreate(request.body === undefined ? {} : request.body);
     const id = services.newId();
     void reply.header('Location', `/api/${def.plural}/${id}`);
     return run(request, reply, id, { type: 'Create', data: { ...data, id } }, 201);
@@ -95,7 +98,7 @@ export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyIns
     const { id } = parseInput(idParams, request.params, 'path');
     const { state } = await loadAggregate(deps, def.aggregate, id);
     if (state.status !== 'active') throw notFound(`${label} not found`);
-    const changes = def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
+    const changes = await def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
     return run(request, reply, id, { type: 'Update', data: { changes } });
   });
 

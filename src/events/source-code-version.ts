@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { catalogEvents } from '../commands/catalog-entity.js';
+
+/** Where a version stands in its life (SPEC §2); new versions start as `preview`. */
+export const LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
+
+/** One input variable of an OpenTofu module. */
+export const sourceCodeVariable = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  default: z.unknown(),
+  description: z.string(),
+  sensitive: z.boolean(),
+});
+
+/** One output of an OpenTofu module. */
+export const sourceCodeOutput = z.object({
+  name: z.string(),
+  description: z.string(),
+  sensitive: z.boolean(),
+});
+
+/**
+ * The fields a SourceCodeVersion event carries: exactly one of `sourceCodeVersion` (a git tag) and
+ * `sourceCodeBranch` is set, and `identifier` is `folder:tagOrBranch`.
+ */
+export const sourceCodeVersionFields = z.object({
+  sourceCodeVersion: z.string().nullable(),
+  sourceCodeBranch: z.string().nullable(),
+  sourceCodeFolder: z.string(),
+  identifier: z.string(),
+  variables: z.array(sourceCodeVariable),
+  outputs: z.array(sourceCodeOutput),
+  lifecycleState: z.enum(LIFECYCLE_STATES),
+  templateId: z.string(),
+  sourceCodeId: z.string(),
+  description: z.string(),
+  labels: z.array(z.string()),
+});
+
+export type SourceCodeVersionFields = z.infer<typeof sourceCodeVersionFields>;
+export type SourceCodeVariable = z.infer<typeof sourceCodeVariable>;
+export type SourceCodeOutput = z.infer<typeof sourceCodeOutput>;
+
+export const sourceCodeVersionEvents = catalogEvents('SourceCodeVersion', sourceCodeVersionFields);

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { catalogEvents } from '../commands/catalog-entity.js';
+
+/** Git hosts a source code may live on (SPEC §2); `git_public` needs no integration. */
+export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'] as const;
+
+/** Languages a source code may be written in (only OpenTofu today). */
+export const SOURCE_CODE_LANGUAGES = ['opentofu'] as const;
+
+export type SourceCodeProvider = (typeof SOURCE_CODE_PROVIDERS)[number];
+
+/** The fields a SourceCode event carries; `identifier` always equals `sourceCodeUrl`. */
+export const sourceCodeFields = z.object({
+  sourceCodeUrl: z.string(),
+  identifier: z.string(),
+  sourceCodeProvider: z.enum(SOURCE_CODE_PROVIDERS),
+  sourceCodeLanguage: z.enum(SOURCE_CODE_LANGUAGES),
+  gitTags: z.array(z.string()),
+  gitBranches: z.array(z.string()),
+  /** The git integration that grants access; null for public repositories. */
+  integrationId: z.string().nullable(),
+  description: z.string(),
+  labels: z.array(z.string()),
+});
+
+export type SourceCodeFields = z.infer<typeof sourceCodeFields>;
+
+export const sourceCodeEvents = catalogEvents('SourceCode', sourceCodeFields);
