@@ -1,0 +1,96 @@
+import { AppError } from '../errors.js';
+
+/**
+ * The provisioning state machine of SPEC §2 ("Resource lifecycle"), shared by resources (with the
+ * approval steps) and by executors and storages (without them). Pure: the deciders ask it where an
+ * action leads and refuse with the allowed actions when it leads nowhere.
+ */
+export const LIFECYCLE_STATES = ['provision', 'provisioned', 'destroy', 'destroyed'] as const;
+export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'queued', 'in_progress', 'done', 'error'] as const;
+export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
+
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+export interface LifecyclePosition {
+  readonly state: LifecycleState;
+  readonly status: LifecycleStatus;
+}
+
+export interface LifecycleRules {
+  /** Resources have approve/reject; executors and storages do not. */
+  readonly approvals: boolean;
+  /** APPROVAL_FLOW: when off (or without approvals) requests start `ready`, not `approval_pending`. */
+  readonly approvalFlow: boolean;
+}
+
+/** Who may take an action (the route maps these onto permissions). */
+export type ActionActor = 'approver' | 'owner' | 'runner';
+
+export const ACTION_ACTORS: Readonly<Record<LifecycleAction, ActionActor>> = {
+  approve: 'approver',
+  reject: 'approver',
+  execute: 'owner',
+  destroy: 'owner',
+  recreate: 'owner',
+  delete: 'owner',
+  start: 'runner',
+  succeed: 'runner',
+  fail: 'runner',
+};
+
+/** Where a new request (or a destroy/recreate) waits: for approval, or ready to run. */
+const requested = (state: LifecycleState, rules: LifecycleRules): LifecyclePosition => ({
+  state,
+  status: rules.approvals && rules.approvalFlow ? 'approval_pending' : 'ready',
+});
+
+/** The position of a newly created entity. */
+export const initialPosition = (rules: LifecycleRules): LifecyclePosition => requested('provision', rules);
+
+/** Where `action` leads from `from`; `deleted` for a delete; undefined when it is not allowed. */
+export function nextPosition(from: LifecyclePosition, action: LifecycleAction, rules: LifecycleRules): LifecyclePosition | 'deleted' | undefined {
+  const { state, status } = from;
+  switch (action) {
+    case 'approve':
+      // Only requests wait for approval: a provision or a destroy.
+      return rules.approvals && status === 'approval_pending' && (state === 'provision' || state === 'destroy') ? { state, status: 'ready' } : undefined;
+    case 'reject':
+      if (!rules.approvals || status !== 'approval_pending') return undefined;
+      // Rejecting a destroy request cancels it: the resource stays provisioned.
+      if (state === 'destroy') return { state: 'provisioned', status: 'done' };
+      return state === 'provision' ? { state, status: 'rejected' } : undefined;
+    case 'execute':
+      return status === 'ready' || status === 'error' || (status === 'done' && state === 'provisioned') ? { state, status: 'queued' } : undefined;
+    case 'start':
+      return status === 'queued' ? { state, status: 'in_progress' } : undefined;
+    case 'succeed':
+      if (status !== 'in_progress') return undefined;
+      return { state: state === 'provision' ? 'provisioned' : state === 'destroy' ? 'destroyed' : state, status: 'done' };
+    case 'fail':
+      return status === 'in_progress' ? { state, status: 'error' } : undefined;
+    case 'destroy':
+      return state === 'provisioned' && (status === 'done' || status === 'error') ? requested('destroy', rules) : undefined;
+    case 'recreate':
+      return (state === 'destroyed' && status === 'done') || status === 'rejected' ? requested('provision', rules) : undefined;
+    case 'delete':
+      return (state === 'destroyed' && status === 'done') || status === 'rejected' || (state === 'provision' && (status === 'ready' || status === 'approval_pending'))
+        ? 'deleted'
+        : undefined;
+  }
+}
+
+/** Every action allowed from a position, in a stable order (for 409s and for the UI's buttons). */
+export const allowedActions = (from: LifecyclePosition, rules: LifecycleRules): LifecycleAction[] =>
+  LIFECYCLE_ACTIONS.filter((action) => nextPosition(from, action, rules) !== undefined);
+
+/** Like nextPosition, but an illegal action is the 409 SPEC §2 asks for: current position and what is allowed. */
+export function transition(from: LifecyclePosition, action: LifecycleAction, rules: LifecycleRules, label: string): LifecyclePosition | 'deleted' {
+  const next = nextPosition(from, action, rules);
+  if (next !== undefined) return next;
+  const allowed = allowedActions(from, rules);
+  throw new AppError('CONFLICT', `cannot ${action} a ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`, {
+    details: { state: from.state, status: from.status, allowedActions: allowed },
+  });
+}
