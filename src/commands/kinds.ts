@@ -5,6 +5,8 @@ import { integrationAggregate } from './integration.js';
 import { secretAggregate } from './secret.js';
 import { sourceCodeVersionAggregate } from './source-code-version.js';
 import { sourceCodeAggregate } from './source-code.js';
+import { lifecycleReferenceable, type LifecycleEntityState } from './lifecycle-entity.js';
+import { storageAggregate } from './storage.js';
 import { workspaceAggregate } from './workspace.js';
 import { templateAggregate, type TemplateState } from './template.js';
 
@@ -39,4 +41,8 @@ export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<st
       { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
     ],
   ),
+  [
+    'storage',
+    { aggregate: storageAggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>) },
+  ],
 ]);

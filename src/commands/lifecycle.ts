@@ -91,6 +91,7 @@ export function transition(from: LifecyclePosition, action: LifecycleAction, rul
   if (next !== undefined) return next;
   const allowed = allowedActions(from, rules);
   throw new AppError('CONFLICT', `cannot ${action} a ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`, {
-    details: { state: from.state, status: from.status, allowedActions: allowed },
+    // Not `status`: that member of a problem-details body is the HTTP status (RFC 9457).
+    details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
   });
 }

@@ -5,6 +5,7 @@ import { integrationEvents } from './integration.js';
 import { secretEvents } from './secret.js';
 import { sourceCodeVersionEvents } from './source-code-version.js';
 import { sourceCodeEvents } from './source-code.js';
+import { storageEvents } from './storage.js';
 import { workspaceEvents } from './workspace.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
@@ -24,4 +25,5 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...workspaceEvents,
   ...sourceCodeEvents,
   ...sourceCodeVersionEvents,
+  ...storageEvents,
 ];

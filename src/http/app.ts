@@ -12,6 +12,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { secretsRoutes } from './routes/secrets.js';
 import { sourceCodeVersionsRoutes } from './routes/source-code-versions.js';
 import { sourceCodesRoutes } from './routes/source-codes.js';
+import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
@@ -54,6 +55,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       workspacesRoutes(api, services);
       sourceCodesRoutes(api, services);
       sourceCodeVersionsRoutes(api, services);
+      storagesRoutes(api, services);
       done();
     },
     { prefix: '/api' },

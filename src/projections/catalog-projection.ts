@@ -1,4 +1,5 @@
 import { catalogEventTypes } from '../commands/catalog-entity.js';
+import { lifecycleEventTypes } from '../commands/lifecycle-entity.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
@@ -30,6 +31,12 @@ export interface CatalogProjectionSpec {
   readonly links?: readonly LinkTable<Row>[];
   /** Rewrites fields before they reach the table (e.g. masks secret configuration values). */
   readonly mask?: (fields: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * A lifecycle entity (lifecycle-entity.ts): `status` is its lifecycle status, the table has a
+   * `state` column, and `…Transitioned` events move them (plus `outputs`/`last_error` columns when
+   * the table has them).
+   */
+  readonly lifecycle?: boolean;
 }
 
 export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -37,6 +44,7 @@ export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) =>
 /** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
 export function catalogProjection(spec: CatalogProjectionSpec): Projection {
   const names = catalogEventTypes(spec.eventPrefix);
+  const transitioned = lifecycleEventTypes(spec.eventPrefix).transitioned;
   const links = spec.links ?? [];
   const targets = new Set([...Object.keys(spec.columns), ...Object.keys(COMMON_COLUMNS), ...links.map((l) => l.field)]);
   const toColumns = (fields: Record<string, unknown>): Record<string, unknown> => {
@@ -77,6 +85,16 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
         return { ...next, status: 'enabled' };
       case names.disabled:
         return { ...next, status: 'disabled' };
+      case transitioned: {
+        const columns = spec.columns;
+        return {
+          ...next,
+          state: data.state,
+          status: data.status,
+          ...('outputs' in columns && data.outputs !== undefined && { outputs: data.outputs }),
+          ...('last_error' in columns && { last_error: data.error ?? null }),
+        };
+      }
       case names.deleted:
         // A tombstone keeps the revision, so a replay cannot resurrect the row.
         return { ...next, deleted_at: at, ...Object.fromEntries(links.map((l) => [l.field, []])) };
@@ -90,7 +108,7 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
     table: spec.table,
     columns: { ...COMMON_COLUMNS, ...spec.columns },
     links,
-    handles: Object.values(names),
+    handles: [...Object.values(names), ...(spec.lifecycle ? [transitioned] : [])],
     rowId: (event) => event.streamId.slice(spec.kind.length + 1),
     evolve,
   });

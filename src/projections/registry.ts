@@ -7,6 +7,7 @@ import { integrationsProjection } from './integrations.js';
 import { secretsProjection } from './secrets.js';
 import { sourceCodeVersionsProjection } from './source-code-versions.js';
 import { sourceCodesProjection } from './source-codes.js';
+import { storagesProjection } from './storages.js';
 import { workspacesProjection } from './workspaces.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
@@ -24,6 +25,7 @@ export const allProjections: readonly Projection[] = [
   workspacesProjection,
   sourceCodesProjection,
   sourceCodeVersionsProjection,
+  storagesProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

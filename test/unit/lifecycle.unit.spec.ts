@@ -71,7 +71,7 @@ describe('the resource lifecycle (approval flow on)', () => {
           expect.objectContaining({
             code: 'CONFLICT',
             message: `cannot ${action} a resource in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`,
-            details: { state: from.state, status: from.status, allowedActions: allowed },
+            details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
           }) as Error,
         );
       }

@@ -10,6 +10,7 @@ import { sql as secrets } from './009-secrets.js';
 import { sql as workspaces } from './010-workspaces.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
+import { sql as storages } from './013-storages.js';
 
 export interface Migration {
   readonly id: string;
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   { id: '010-workspaces', sql: workspaces },
   { id: '011-source-codes', sql: sourceCodes },
   { id: '012-source-code-versions', sql: sourceCodeVersions },
+  { id: '013-storages', sql: storages },
 ];

@@ -19,6 +19,7 @@ const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> =
   workspace: { table: 'workspaces', column: 'name' },
   source_code: { table: 'source_codes', column: 'identifier' },
   source_code_version: { table: 'source_code_versions', column: 'identifier' },
+  storage: { table: 'storages', column: 'name' },
 };
 
 /**

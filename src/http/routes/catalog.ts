@@ -42,32 +42,21 @@ export interface CatalogRouteDefinition<F extends Record<string, unknown>> {
 const actionParams = z.object({ id: uuidParam, action: z.enum(['enable', 'disable'], { message: 'unknown action; allowed: enable, disable' }) });
 const idParams = z.object({ id: uuidParam });
 
-/**
- * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
- * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
- * every write answering with the entity as the read model shows it.
- */
-export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
-  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+/** What the shared read routes and the command runner need of an entity. */
+export interface EntitySurface<C, S> {
+  readonly plural: string;
+  readonly resource: PermissionResource;
+  readonly projection: string;
+  readonly aggregate: Aggregate<C, DomainEvent, S>;
+  readonly listSpec: ListSpec;
+  readonly reader: ReturnType<typeof catalogReader>;
+  readonly present?: (view: CatalogView) => CatalogView;
+}
+
+/** GET list (filter/sort/range, Content-Range) and GET one, behind `{resource}:read`. */
+export function registerEntityReads<C, S>(app: FastifyInstance, services: Services, def: EntitySurface<C, S>): void {
   const present = def.present ?? ((view: CatalogView) => view);
   const label = def.resource.replaceAll('_', ' ');
-
-  async function run(request: FastifyRequest, reply: FastifyReply, id: string, command: CatalogCommand<F>, status = 200): Promise<FastifyReply> {
-    const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
-      async (error: unknown) => {
-        throw await nameReferrers(services.db, error);
-      },
-    );
-    if (result.position !== undefined) {
-      await services.waitFor([def.projection], result.position);
-      void reply.header('X-Position', String(result.position));
-    }
-    if (command.type === 'Delete') return reply.status(204).send();
-    const view = await def.reader.find(services.db, id);
-    if (!view) throw notFound(`${label} not found`);
-    return reply.status(status).header('ETag', `"${view.revision}"`).send(present(view));
-  }
-
   app.get(`/${def.plural}`, async (request, reply) => {
     authorize(request, `${def.resource}:read`);
     const query = parseListQuery(def.listSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
@@ -84,13 +73,54 @@ export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyIns
     if (!view) throw notFound(`${label} not found`);
     return reply.header('ETag', `"${view.revision}"`).send(present(view));
   });
+}
+
+/**
+ * Runs a command and answers with the entity as the read model then shows it (read-your-writes),
+ * or 204 when the command deleted it. Referrers of a refused delete are named.
+ */
+export async function answerCommand<C, S>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: Services,
+  def: EntitySurface<C, S>,
+  id: string,
+  command: C,
+  status = 200,
+): Promise<FastifyReply> {
+  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
+    async (error: unknown) => {
+      throw await nameReferrers(services.db, error);
+    },
+  );
+  if (result.position !== undefined) {
+    await services.waitFor([def.projection], result.position);
+    void reply.header('X-Position', String(result.position));
+  }
+  if (def.aggregate.isDeleted(result.state)) return reply.status(204).send();
+  const view = await def.reader.find(services.db, id);
+  if (!view) throw notFound(`${def.resource.replaceAll('_', ' ')} not found`);
+  return reply.status(status).header('ETag', `"${view.revision}"`).send((def.present ?? ((v: CatalogView) => v))(view));
+}
+
+/**
+ * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
+ * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
+ * every write answering with the entity as the read model shows it.
+ */
+export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
+  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+  const surface: EntitySurface<CatalogCommand<F>, CatalogState<F>> = def;
+  const label = def.resource.replaceAll('_', ' ');
+  registerEntityReads(app, services, surface);
 
   app.post(`/${def.plural}`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
     const data = await def.parseCreate(request.body === undefined ? {} : request.body);
     const id = services.newId();
     void reply.header('Location', `/api/${def.plural}/${id}`);
-    return run(request, reply, id, { type: 'Create', data: { ...data, id } }, 201);
+    return answerCommand(request, reply, services, surface, id, { type: 'Create', data: { ...data, id } }, 201);
   });
 
   app.patch(`/${def.plural}/:id`, async (request, reply) => {
@@ -99,18 +129,18 @@ export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyIns
     const { state } = await loadAggregate(deps, def.aggregate, id);
     if (state.status !== 'active') throw notFound(`${label} not found`);
     const changes = await def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
-    return run(request, reply, id, { type: 'Update', data: { changes } });
+    return answerCommand(request, reply, services, surface, id, { type: 'Update', data: { changes } });
   });
 
   app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
     const { id, action } = parseInput(actionParams, request.params, 'path');
-    return run(request, reply, id, action === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
+    return answerCommand(request, reply, services, surface, id, action === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
   });
 
   app.delete(`/${def.plural}/:id`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
     const { id } = parseInput(idParams, request.params, 'path');
-    return run(request, reply, id, { type: 'Delete' });
+    return answerCommand(request, reply, services, surface, id, { type: 'Delete' });
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadAggregate } from '../../commands/handler.js';
-import { integrationAggregate } from '../../commands/integration.js';
 import { secretAggregate } from '../../commands/secret.js';
 import { secretListSpec } from '../../db/list-specs/secrets.js';
 import { catalogReader } from '../../db/read/catalog.js';
@@ -11,6 +10,7 @@ import { REDACTED } from '../../events/secret-fields.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { parseInput, zodIssues } from '../validate.js';
+import { requireIntegrationKind } from './integration-kind.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 
 type SecretProvider = SecretFields['secretProvider'];
@@ -116,12 +116,7 @@ function parsePatch(body: unknown, current: SecretFields): Partial<SecretFields>
  */
 async function checkIntegration(services: Services, provider: SecretProvider, integrationId: string | null | undefined): Promise<void> {
   if (provider === 'custom' || integrationId === null || integrationId === undefined) return;
-  const { state } = await loadAggregate(services, integrationAggregate, integrationId);
-  if (state.status !== 'active') return;
-  const { integrationType, integrationProvider } = state.fields;
-  if (integrationType === 'cloud' && integrationProvider === provider) return;
-  const message = `integration ${integrationId} is a ${integrationType} integration of provider ${integrationProvider}; ${provider} secrets need a cloud integration of provider ${provider}`;
-  throw new AppError('UNPROCESSABLE', 'invalid references: integrationId', { errors: [{ field: 'integrationId', message }] });
+  await requireIntegrationKind(services, integrationId, { type: 'cloud', provider, users: `${provider} secrets` });
 }
 
 /** Runs before the kit's POST and PATCH handlers, in their order: permission, body, then the integration's kind. */

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadAggregate } from '../../commands/handler.js';
-import { integrationAggregate } from '../../commands/integration.js';
 import { workspaceAggregate } from '../../commands/workspace.js';
 import { workspaceListSpec } from '../../db/list-specs/workspaces.js';
 import { catalogReader } from '../../db/read/catalog.js';
@@ -10,6 +9,7 @@ import { WORKSPACE_PROVIDERS, type WorkspaceFields } from '../../events/workspac
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { parseInput, zodIssues } from '../validate.js';
+import { requireIntegrationKind } from './integration-kind.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 
 type WorkspaceProvider = WorkspaceFields['workspaceProvider'];
@@ -61,12 +61,7 @@ function parsePatch(body: unknown): Partial<WorkspaceFields> {
  * provider never change; whether it exists and is enabled is the command handler's check.
  */
 async function checkIntegration(services: Services, provider: WorkspaceProvider, integrationId: string): Promise<void> {
-  const { state } = await loadAggregate(services, integrationAggregate, integrationId);
-  if (state.status !== 'active') return;
-  const { integrationType, integrationProvider } = state.fields;
-  if (integrationType === 'git' && integrationProvider === provider) return;
-  const message = `integration ${integrationId} is a ${integrationType} integration of provider ${integrationProvider}; ${provider} workspaces need a git integration of provider ${provider}`;
-  throw new AppError('UNPROCESSABLE', 'invalid references: integrationId', { errors: [{ field: 'integrationId', message }] });
+  await requireIntegrationKind(services, integrationId, { type: 'git', provider, users: `${provider} workspaces` });
 }
 
 /** Runs before the kit's POST and PATCH handlers, in their order: permission, body, then the integration's kind. */

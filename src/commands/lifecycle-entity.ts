@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { AppError, notFound, type FieldIssue } from '../errors.js';
+import type { DomainEvent } from '../events/codec.js';
+import { defineEvent, type EventDefinition } from '../events/define.js';
+import type { Aggregate } from './decider.js';
+import type { CatalogEntityConfig } from './catalog-entity.js';
+import {
+  initialPosition,
+  LIFECYCLE_ACTIONS,
+  LIFECYCLE_STATES,
+  LIFECYCLE_STATUSES,
+  transition,
+  type LifecycleAction,
+  type LifecyclePosition,
+  type LifecycleRules,
+} from './lifecycle.js';
+
+/**
+ * Catalog entities that are provisioned (storages, executors, resources): instead of
+ * enabled/disabled they move through the lifecycle state machine (`state`, `status`), and a delete
+ * is one of its actions. Everything else (create, update, uniqueness, references) is as in
+ * catalog-entity.ts.
+ */
+export type LifecycleCommand<F> =
+  | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly approvalFlow: boolean } }
+  | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F> } }
+  | {
+      readonly type: 'Act';
+      readonly data: { readonly action: LifecycleAction; readonly approvalFlow: boolean; readonly outputs?: Record<string, unknown>; readonly error?: string };
+    };
+
+interface Existing<F> {
+  readonly id: string;
+  readonly fields: F;
+  readonly position: LifecyclePosition;
+}
+
+export type LifecycleEntityState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
+
+export interface LifecycleEntityConfig<F extends Record<string, unknown>> extends CatalogEntityConfig<F> {
+  /** Resources have approve/reject; executors and storages do not. */
+  readonly approvals: boolean;
+}
+
+export const lifecycleEventTypes = (prefix: string) =>
+  ({ created: `${prefix}Created`, updated: `${prefix}Updated`, transitioned: `${prefix}Transitioned`, deleted: `${prefix}Deleted` }) as const;
+
+const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STATUSES) };
+
+/** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
+export function lifecycleEvents(prefix: string, fields: z.ZodObject, secretPaths: readonly string[] = []): EventDefinition[] {
+  const names = lifecycleEventTypes(prefix);
+  return [
+    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(
+      names.transitioned,
+      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional() }),
+    ),
+    defineEvent(names.deleted, z.object({})),
+  ];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The aggregate of a lifecycle entity, generated from its configuration. */
+export function lifecycleAggregate<F extends Record<string, unknown>>(
+  config: LifecycleEntityConfig<F>,
+): Aggregate<LifecycleCommand<F>, DomainEvent, LifecycleEntityState<F>> {
+  const names = lifecycleEventTypes(config.eventPrefix);
+  const label = config.kind.replaceAll('_', ' ');
+  const rules = (approvalFlow: boolean): LifecycleRules => ({ approvals: config.approvals, approvalFlow });
+  const requireActive = (state: LifecycleEntityState<F>): Existing<F> => {
+    if (state.status !== 'active') throw notFound(`${label} not found`);
+    return state;
+  };
+  const checked = (fields: F, id: string): void => {
+    const issues: FieldIssue[] = config.check?.(fields, id) ?? [];
+    if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
+  };
+
+  return {
+    kind: config.kind,
+    streamId: (id) => `${config.kind}-${id}`,
+    initialState: { status: 'absent' },
+    decide(command, state) {
+      switch (command.type) {
+        case 'Create': {
+          if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
+          const { id, approvalFlow, ...fields } = command.data;
+          checked(fields as unknown as F, id);
+          return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
+        }
+        case 'Update': {
+          const current = requireActive(state);
+          for (const field of config.immutable) {
+            const next = command.data.changes[field];
+            if (next !== undefined && !same(next, current.fields[field])) {
+              const message = `${field} is immutable (it is ${JSON.stringify(current.fields[field])})`;
+              throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
+            }
+          }
+          const changes = Object.fromEntries(Object.entries(command.data.changes).filter(([k, v]) => v !== undefined && !same(v, current.fields[k])));
+          if (Object.keys(changes).length === 0) return [];
+          checked({ ...current.fields, ...changes }, current.id);
+          return [{ type: names.updated, data: { changes } }];
+        }
+        case 'Act': {
+          const current = requireActive(state);
+          const { action, approvalFlow, outputs, error } = command.data;
+          const next = transition(current.position, action, rules(approvalFlow), label);
+          if (next === 'deleted') return [{ type: names.deleted, data: {} }];
+          return [{ type: names.transitioned, data: { action, ...next, ...(outputs !== undefined && { outputs }), ...(error !== undefined && { error }) } }];
+        }
+        default: {
+          const unknown: never = command;
+          throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    evolve(state, event) {
+      const data = event.data as Record<string, unknown>;
+      if (event.type === names.created) {
+        const { id, state: lifecycleState, status, ...fields } = data;
+        return { status: 'active', id: String(id), fields: fields as F, position: { state: lifecycleState, status } as LifecyclePosition };
+      }
+      if (state.status === 'absent') return state;
+      switch (event.type) {
+        case names.updated:
+          return { ...state, fields: { ...state.fields, ...(data.changes as Partial<F>) } };
+        case names.transitioned:
+          return { ...state, position: { state: data.state, status: data.status } as LifecyclePosition };
+        case names.deleted:
+          return { ...state, status: 'deleted' };
+        default:
+          return state;
+      }
+    },
+    uniqueKeys: (state) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
+    references: (state) => (state.status === 'active' ? config.references(state.fields) : []),
+    isDeleted: (state) => state.status === 'deleted',
+  };
+}
+
+/** Lifecycle entities may be referenced while they exist (they have no disabled status). */
+export const lifecycleReferenceable = <F>(state: LifecycleEntityState<F>): 'ok' | 'missing' => (state.status === 'active' ? 'ok' : 'missing');

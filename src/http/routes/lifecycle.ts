@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { allows, type PermissionResource } from '../../auth/permissions.js';
+import { loadAggregate } from '../../commands/handler.js';
+import { ACTION_ACTORS, LIFECYCLE_ACTIONS, type LifecycleAction } from '../../commands/lifecycle.js';
+import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
+import type { Aggregate } from '../../commands/decider.js';
+import { AppError, notFound } from '../../errors.js';
+import type { DomainEvent } from '../../events/codec.js';
+import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
+import { parseInput } from '../validate.js';
+import { answerCommand, registerEntityReads, uuidParam, type EntitySurface } from './catalog.js';
+
+/** A lifecycle entity's REST surface (storages, executors): reads as every entity, writes and actions. */
+export interface LifecycleRouteDefinition<F extends Record<string, unknown>> extends EntitySurface<LifecycleCommand<F>, LifecycleEntityState<F>> {
+  readonly aggregate: Aggregate<LifecycleCommand<F>, DomainEvent, LifecycleEntityState<F>>;
+  readonly parseCreate: (body: unknown) => F | Promise<F>;
+  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
+}
+
+const idParams = z.object({ id: uuidParam });
+const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });
+const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
+const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
+
+/**
+ * Who may take an action: approvers and owners need `{resource}:write`; runner actions (start,
+ * succeed, fail) are for service accounts with write access, or administrators (SPEC §2).
+ */
+function authorizeAction(request: FastifyRequest, resource: PermissionResource, action: LifecycleAction): void {
+  const principal = authorize(request, `${resource}:write`);
+  if (ACTION_ACTORS[action] !== 'runner') return;
+  if (principal.kind !== 'service_account' && !allows(principal.permissions, `${resource}:admin`)) {
+    throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a ${resource.replaceAll('_', ' ')}`, { details: { missingPermission: `${resource}:admin` } });
+  }
+}
+
+export function lifecycleRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: LifecycleRouteDefinition<F>): void {
+  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+  const label = def.resource.replaceAll('_', ' ');
+  const approvalFlow = services.config.APPROVAL_FLOW;
+  registerEntityReads(app, services, def);
+
+  app.post(`/${def.plural}`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const fields = await def.parseCreate(request.body === undefined ? {} : request.body);
+    const id = services.newId();
+    void reply.header('Location', `/api/${def.plural}/${id}`);
+    return answerCommand(request, reply, services, def, id, { type: 'Create', data: { ...fields, id, approvalFlow } }, 201);
+  });
+
+  app.patch(`/${def.plural}/:id`, async (request, reply) => {
+    authorize(request, `${def.resource}:write`);
+    const { id } = parseInput(idParams, request.params, 'path');
+    const { state } = await loadAggregate(deps, def.aggregate, id);
+    if (state.status !== 'active') throw notFound(`${label} not found`);
+    const changes = await def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
+    return answerCommand(request, reply, services, def, id, { type: 'Update', data: { changes } });
+  });
+
+  app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
+    const { id, action } = parseInput(actionParams, request.params, 'path');
+    authorizeAction(request, def.resource, action);
+    const body = request.body ?? {};
+    const extra =
+      action === 'succeed' ? { outputs: parseInput(succeedBody, body, 'body').outputs } : action === 'fail' ? { error: parseInput(failBody, body, 'body').error } : {};
+    return answerCommand(request, reply, services, def, id, { type: 'Act', data: { action, approvalFlow, ...extra } });
+  });
+
+  app.delete(`/${def.plural}/:id`, async (request, reply) => {
+    authorizeAction(request, def.resource, 'delete');
+    const { id } = parseInput(idParams, request.params, 'path');
+    return answerCommand(request, reply, services, def, id, { type: 'Act', data: { action: 'delete', approvalFlow } });
+  });
+}

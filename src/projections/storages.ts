@@ -1,0 +1,9 @@
+import { catalogProjection } from './catalog-projection.js';
+
+export const storagesProjection = catalogProjection({
+  table: 'storages',
+  kind: 'storage',
+  eventPrefix: 'Storage',
+  lifecycle: true,
+  columns: { name: 'text', storage_provider: 'text', storage_type: 'text', configuration: 'jsonb', integration_id: 'uuid', state: 'text', last_error: 'text' },
+});
