@@ -41,6 +41,29 @@ export interface CatalogEntityConfig<F extends Record<string, unknown>> {
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** Refuses the cross-field rule violations of an entity as one 422. */
+export function checkFields<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>, fields: F, id: string): void {
+  const issues = config.check?.(fields, id) ?? [];
+  if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
+}
+
+/**
+ * The changes an update really makes (none → no event): immutable fields may be sent only unchanged
+ * (422 naming them otherwise), and the result must still pass the entity's checks.
+ */
+export function effectiveUpdate<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>, current: { id: string; fields: F }, requested: Partial<F>): Partial<F> {
+  for (const field of config.immutable) {
+    const next = requested[field];
+    if (next !== undefined && !same(next, current.fields[field])) {
+      const message = `${field} is immutable (it is ${JSON.stringify(current.fields[field])})`;
+      throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
+    }
+  }
+  const changes = Object.fromEntries(Object.entries(requested).filter(([k, v]) => v !== undefined && !same(v, current.fields[k]))) as Partial<F>;
+  if (Object.keys(changes).length > 0) checkFields(config, { ...current.fields, ...changes }, current.id);
+  return changes;
+}
+
 /** The event type names of an entity. */
 export const catalogEventTypes = (prefix: string) =>
   ({ created: `${prefix}Created`, updated: `${prefix}Updated`, enabled: `${prefix}Enabled`, disabled: `${prefix}Disabled`, deleted: `${prefix}Deleted` }) as const;
@@ -65,10 +88,6 @@ export function catalogAggregate<F extends Record<string, unknown>>(config: Cata
     if (state.status !== 'active') throw notFound(`${label} not found`);
     return state;
   };
-  const checked = (fields: F, id: string): void => {
-    const issues = config.check?.(fields, id) ?? [];
-    if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
-  };
 
   return {
     kind: config.kind,
@@ -79,22 +98,12 @@ export function catalogAggregate<F extends Record<string, unknown>>(config: Cata
         case 'Create': {
           if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
           const { id, status: _status, ...fields } = command.data;
-          checked(fields as unknown as F, id);
+          checkFields(config, fields as unknown as F, id);
           return [{ type: names.created, data: command.data }];
         }
         case 'Update': {
-          const current = requireActive(state);
-          for (const field of config.immutable) {
-            const next = command.data.changes[field];
-            if (next !== undefined && !same(next, current.fields[field])) {
-              const message = `${field} is immutable (it is ${JSON.stringify(current.fields[field])})`;
-              throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
-            }
-          }
-          const changes = Object.fromEntries(Object.entries(command.data.changes).filter(([k, v]) => v !== undefined && !same(v, current.fields[k])));
-          if (Object.keys(changes).length === 0) return [];
-          checked({ ...current.fields, ...changes }, current.id);
-          return [{ type: names.updated, data: { changes } }];
+          const changes = effectiveUpdate(config, requireActive(state), command.data.changes);
+          return Object.keys(changes).length === 0 ? [] : [{ type: names.updated, data: { changes } }];
         }
         case 'Enable':
           return requireActive(state).enabled === 'enabled' ? [] : [{ type: names.enabled, data: {} }];

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError, notFound, type FieldIssue } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { DomainEvent } from '../events/codec.js';
 import { defineEvent, type EventDefinition } from '../events/define.js';
 import type { Aggregate } from './decider.js';
-import type { CatalogEntityConfig } from './catalog-entity.js';
+import { checkFields, effectiveUpdate, type CatalogEntityConfig } from './catalog-entity.js';
 import {
   initialPosition,
   LIFECYCLE_ACTIONS,
@@ -61,8 +61,6 @@ export function lifecycleEvents(prefix: string, fields: z.ZodObject, secretPaths
   ];
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** The aggregate of a lifecycle entity, generated from its configuration. */
 export function lifecycleAggregate<F extends Record<string, unknown>>(
   config: LifecycleEntityConfig<F>,
@@ -74,10 +72,6 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
     if (state.status !== 'active') throw notFound(`${label} not found`);
     return state;
   };
-  const checked = (fields: F, id: string): void => {
-    const issues: FieldIssue[] = config.check?.(fields, id) ?? [];
-    if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
-  };
 
   return {
     kind: config.kind,
@@ -88,22 +82,12 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
         case 'Create': {
           if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
           const { id, approvalFlow, ...fields } = command.data;
-          checked(fields as unknown as F, id);
+          checkFields(config, fields as unknown as F, id);
           return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
         }
         case 'Update': {
-          const current = requireActive(state);
-          for (const field of config.immutable) {
-            const next = command.data.changes[field];
-            if (next !== undefined && !same(next, current.fields[field])) {
-              const message = `${field} is immutable (it is ${JSON.stringify(current.fields[field])})`;
-              throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
-            }
-          }
-          const changes = Object.fromEntries(Object.entries(command.data.changes).filter(([k, v]) => v !== undefined && !same(v, current.fields[k])));
-          if (Object.keys(changes).length === 0) return [];
-          checked({ ...current.fields, ...changes }, current.id);
-          return [{ type: names.updated, data: { changes } }];
+          const changes = effectiveUpdate(config, requireActive(state), command.data.changes);
+          return Object.keys(changes).length === 0 ? [] : [{ type: names.updated, data: { changes } }];
         }
         case 'Act': {
           const current = requireActive(state);

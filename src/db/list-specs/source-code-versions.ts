@@ -1,5 +1,6 @@
 import { LIFECYCLE_STATES } from '../../events/source-code-version.js';
 import type { ListSpec } from '../list-query.js';
+import { catalogCommonListFields } from './common.js';
 
 /**
  * The source code versions list (migration 012; every filter and sort has an index). `templateId`
@@ -9,7 +10,7 @@ export const sourceCodeVersionListSpec: ListSpec = {
   resource: 'source_code_versions',
   table: 'source_code_versions',
   fields: {
-    id: { column: 'id', type: 'uuid' },
+    ...catalogCommonListFields,
     identifier: { column: 'identifier', type: 'text' },
     sourceCodeVersion: { column: 'source_code_version', type: 'text' },
     sourceCodeBranch: { column: 'source_code_branch', type: 'text' },
@@ -19,12 +20,6 @@ export const sourceCodeVersionListSpec: ListSpec = {
     sourceCodeId: { column: 'source_code_id', type: 'uuid' },
     variables: { column: 'variables', type: 'json' },
     outputs: { column: 'outputs', type: 'json' },
-    description: { column: 'description', type: 'text' },
-    labels: { column: 'labels', type: 'text[]' },
-    status: { column: 'status', type: 'enum', values: ['enabled', 'disabled'] },
-    creatorId: { column: 'creator_id', type: 'uuid' },
-    createdAt: { column: 'created_at', type: 'datetime' },
-    updatedAt: { column: 'updated_at', type: 'datetime' },
   },
   search: ['identifier', 'description'],
   softDelete: true,

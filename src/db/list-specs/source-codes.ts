@@ -1,12 +1,13 @@
 import { SOURCE_CODE_LANGUAGES, SOURCE_CODE_PROVIDERS } from '../../events/source-code.js';
 import type { ListSpec } from '../list-query.js';
+import { catalogCommonListFields } from './common.js';
 
 /** The source codes list (migration 011; every filter and sort has an index). */
 export const sourceCodeListSpec: ListSpec = {
   resource: 'source_codes',
   table: 'source_codes',
   fields: {
-    id: { column: 'id', type: 'uuid' },
+    ...catalogCommonListFields,
     identifier: { column: 'identifier', type: 'text' },
     // Always equal to identifier: one column's index serves both names.
     sourceCodeUrl: { column: 'identifier', type: 'text' },
@@ -15,12 +16,6 @@ export const sourceCodeListSpec: ListSpec = {
     gitTags: { column: 'git_tags', type: 'text[]' },
     gitBranches: { column: 'git_branches', type: 'text[]' },
     integrationId: { column: 'integration_id', type: 'uuid' },
-    description: { column: 'description', type: 'text' },
-    labels: { column: 'labels', type: 'text[]' },
-    status: { column: 'status', type: 'enum', values: ['enabled', 'disabled'] },
-    creatorId: { column: 'creator_id', type: 'uuid' },
-    createdAt: { column: 'created_at', type: 'datetime' },
-    updatedAt: { column: 'updated_at', type: 'datetime' },
   },
   search: ['identifier', 'description'],
   softDelete: true,

@@ -1,0 +1,12 @@
+import type { FieldSpec } from '../list-query.js';
+
+/** The list fields every catalog table offers (SPEC §2 common fields; `status` enabled/disabled). */
+export const catalogCommonListFields: Readonly<Record<string, FieldSpec>> = {
+  id: { column: 'id', type: 'uuid' },
+  description: { column: 'description', type: 'text' },
+  labels: { column: 'labels', type: 'text[]' },
+  status: { column: 'status', type: 'enum', values: ['enabled', 'disabled'] },
+  creatorId: { column: 'creator_id', type: 'uuid' },
+  createdAt: { column: 'created_at', type: 'datetime' },
+  updatedAt: { column: 'updated_at', type: 'datetime' },
+};
