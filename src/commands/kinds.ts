@@ -6,6 +6,8 @@ import { secretAggregate } from './secret.js';
 import { sourceCodeVersionAggregate } from './source-code-version.js';
 import { sourceCodeAggregate } from './source-code.js';
 import { lifecycleReferenceable, type LifecycleEntityState } from './lifecycle-entity.js';
+import { executorAggregate } from './executor.js';
+import { resourceAggregate } from './resource.js';
 import { storageAggregate } from './storage.js';
 import { workspaceAggregate } from './workspace.js';
 import { templateAggregate, type TemplateState } from './template.js';
@@ -41,8 +43,10 @@ export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<st
       { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
     ],
   ),
-  [
-    'storage',
-    { aggregate: storageAggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>) },
-  ],
+  ...[storageAggregate, executorAggregate, resourceAggregate].map(
+    (aggregate): [string, ReferenceTarget] => [
+      aggregate.kind,
+      { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>) },
+    ],
+  ),
 ]);

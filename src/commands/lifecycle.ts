@@ -90,7 +90,8 @@ export function transition(from: LifecyclePosition, action: LifecycleAction, rul
   const next = nextPosition(from, action, rules);
   if (next !== undefined) return next;
   const allowed = allowedActions(from, rules);
-  throw new AppError('CONFLICT', `cannot ${action} a ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`, {
+  const article = /^[aeiou]/.test(label) ? 'an' : 'a';
+  throw new AppError('CONFLICT', `cannot ${action} ${article} ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`, {
     // Not `status`: that member of a problem-details body is the HTTP status (RFC 9457).
     details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
   });

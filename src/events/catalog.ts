@@ -5,6 +5,8 @@ import { integrationEvents } from './integration.js';
 import { secretEvents } from './secret.js';
 import { sourceCodeVersionEvents } from './source-code-version.js';
 import { sourceCodeEvents } from './source-code.js';
+import { executorEvents } from './executor.js';
+import { resourceEvents } from './resource.js';
 import { storageEvents } from './storage.js';
 import { workspaceEvents } from './workspace.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
@@ -26,4 +28,6 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...sourceCodeEvents,
   ...sourceCodeVersionEvents,
   ...storageEvents,
+  ...executorEvents,
+  ...resourceEvents,
 ];

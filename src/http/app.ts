@@ -12,6 +12,8 @@ import { integrationRoutes } from './routes/integrations.js';
 import { secretsRoutes } from './routes/secrets.js';
 import { sourceCodeVersionsRoutes } from './routes/source-code-versions.js';
 import { sourceCodesRoutes } from './routes/source-codes.js';
+import { executorsRoutes } from './routes/executors.js';
+import { resourcesRoutes } from './routes/resources.js';
 import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
@@ -56,6 +58,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       sourceCodesRoutes(api, services);
       sourceCodeVersionsRoutes(api, services);
       storagesRoutes(api, services);
+      executorsRoutes(api, services);
+      resourcesRoutes(api, services);
       done();
     },
     { prefix: '/api' },

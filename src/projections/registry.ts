@@ -7,6 +7,8 @@ import { integrationsProjection } from './integrations.js';
 import { secretsProjection } from './secrets.js';
 import { sourceCodeVersionsProjection } from './source-code-versions.js';
 import { sourceCodesProjection } from './source-codes.js';
+import { executorsProjection } from './executors.js';
+import { resourcesProjection } from './resources.js';
 import { storagesProjection } from './storages.js';
 import { workspacesProjection } from './workspaces.js';
 import { templatesProjection } from './templates.js';
@@ -26,6 +28,8 @@ export const allProjections: readonly Projection[] = [
   sourceCodesProjection,
   sourceCodeVersionsProjection,
   storagesProjection,
+  executorsProjection,
+  resourcesProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

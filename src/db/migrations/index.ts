@@ -11,6 +11,8 @@ import { sql as workspaces } from './010-workspaces.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
+import { sql as executors } from './014-executors.js';
+import { sql as resources } from './015-resources.js';
 
 export interface Migration {
   readonly id: string;
@@ -32,4 +34,6 @@ export const migrations: readonly Migration[] = [
   { id: '011-source-codes', sql: sourceCodes },
   { id: '012-source-code-versions', sql: sourceCodeVersions },
   { id: '013-storages', sql: storages },
+  { id: '014-executors', sql: executors },
+  { id: '015-resources', sql: resources },
 ];

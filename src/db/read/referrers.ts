@@ -20,6 +20,8 @@ const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> =
   source_code: { table: 'source_codes', column: 'identifier' },
   source_code_version: { table: 'source_code_versions', column: 'identifier' },
   storage: { table: 'storages', column: 'name' },
+  executor: { table: 'executors', column: 'name' },
+  resource: { table: 'resources', column: 'name' },
 };
 
 /**

@@ -9,6 +9,7 @@ import type { catalogReader, CatalogView } from '../../db/read/catalog.js';
 import { nameReferrers } from '../../db/read/referrers.js';
 import { notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
+import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { commandContext } from '../context.js';
@@ -87,9 +88,11 @@ export async function answerCommand<C, S>(
   id: string,
   command: C,
   status = 200,
+  /** Per-attempt revision assertions for rules that depend on other streams (see executeCommand). */
+  guards?: () => Promise<readonly StreamWrite[]>,
 ): Promise<FastifyReply> {
   const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
+  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request), guards }).catch(
     async (error: unknown) => {
       throw await nameReferrers(services.db, error);
     },

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { lifecycleEvents } from '../commands/lifecycle-entity.js';
+
+/** The tools an executor can run modules with (SPEC §2). */
+export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
+
+/**
+ * The fields an Executor event carries: at most one of `sourceCodeVersion` (a git tag) and
+ * `sourceCodeBranch` is set; the two id lists keep the order the client gave.
+ */
+export const executorFields = z.object({
+  name: z.string(),
+  runtime: z.enum(EXECUTOR_RUNTIMES),
+  commandArgs: z.string(),
+  sourceCodeVersion: z.string().nullable(),
+  sourceCodeBranch: z.string().nullable(),
+  sourceCodeFolder: z.string(),
+  storagePath: z.string(),
+  sourceCodeId: z.string(),
+  storageId: z.string().nullable(),
+  integrationIds: z.array(z.string()),
+  secretIds: z.array(z.string()),
+  description: z.string(),
+  labels: z.array(z.string()),
+});
+
+export type ExecutorFields = z.infer<typeof executorFields>;
+
+export const executorEvents = lifecycleEvents('Executor', executorFields);

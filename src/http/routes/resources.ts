@@ -1,0 +1,216 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { allows } from '../../auth/permissions.js';
+import type { Principal } from '../../auth/principal.js';
+import { loadAggregate, type CommandDeps } from '../../commands/handler.js';
+import { ACTION_ACTORS, LIFECYCLE_ACTIONS, type LifecycleAction } from '../../commands/lifecycle.js';
+import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
+import { loadReferrers, referenceStreamId } from '../../commands/references.js';
+import { resourceAggregate } from '../../commands/resource.js';
+import { templateAggregate } from '../../commands/template.js';
+import { resourceListSpec } from '../../db/list-specs/resources.js';
+import { catalogReader } from '../../db/read/catalog.js';
+import { AppError, notFound, type FieldIssue } from '../../errors.js';
+import type { ResourceFields, ResourceVariable } from '../../events/resource.js';
+import { REDACTED } from '../../events/secret-fields.js';
+import type { StreamWrite } from '../../events/store/port.js';
+import { RESOURCE_LINKS } from '../../projections/resources.js';
+import type { Services } from '../../services.js';
+import { authorize } from '../authorize.js';
+import { parseInput, zodIssues } from '../validate.js';
+import { answerCommand, registerEntityReads, uuidParam, type EntitySurface } from './catalog.js';
+
+type ResourceCommand = LifecycleCommand<ResourceFields>;
+type ResourceState = LifecycleEntityState<ResourceFields>;
+
+const jsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+const variable = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters'),
+  value: jsonValue,
+  sensitive: z.boolean().default(false),
+});
+const ids = z
+  .array(uuidParam)
+  .max(100, 'at most 100 ids')
+  .refine((list) => new Set(list).size === list.length, 'must not repeat an id');
+const optionalId = uuidParam.nullable();
+
+const common = {
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters'),
+  description: z.string().max(10_000, 'at most 10000 characters'),
+  labels: z.array(z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters')).max(50, 'at most 50 labels'),
+  variables: z
+    .array(variable)
+    .max(500, 'at most 500 variables')
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach(({ name }, i) => {
+        if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate variable name "${name}"` });
+        seen.add(name);
+      });
+    }),
+  storagePath: z.string().trim().min(1, 'must not be empty').max(1000, 'at most 1000 characters').nullable(),
+  templateId: uuidParam,
+  sourceCodeVersionId: optionalId,
+  storageId: optionalId,
+  workspaceId: optionalId,
+  integrationIds: ids,
+  secretIds: ids,
+  parentIds: ids,
+};
+// `abstract` and `creatorId` are not client-settable: strict objects refuse them with a 400.
+const createBody = z.strictObject({
+  ...common,
+  description: common.description.default(''),
+  labels: common.labels.default([]),
+  variables: common.variables.default([]),
+  storagePath: common.storagePath.default(null),
+  sourceCodeVersionId: optionalId.default(null),
+  storageId: optionalId.default(null),
+  workspaceId: optionalId.default(null),
+  integrationIds: ids.default([]),
+  secretIds: ids.default([]),
+  parentIds: ids.default([]),
+});
+const patchBody = z.strictObject(common).partial();
+
+const idParams = z.object({ id: uuidParam });
+const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });
+const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
+const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
+
+const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
+
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw invalid(zodIssues(parsed.error));
+  return parsed.data;
+}
+
+/** "********" in a PATCH stands for the stored value of the sensitive variable with that name (write-only values). */
+function keepStoredValues(sent: readonly ResourceVariable[], stored: readonly ResourceVariable[]): ResourceVariable[] {
+  const errors: FieldIssue[] = [];
+  const kept = sent.map((v, i) => {
+    if (!v.sensitive || v.value !== REDACTED) return v;
+    const old = stored.find((s) => s.name === v.name && s.sensitive);
+    if (old) return { ...v, value: old.value };
+    errors.push({ field: `variables[${i}].value`, message: 'is write-only: send the value itself, not ******** (no stored sensitive variable has this name)' });
+    return v;
+  });
+  if (errors.length > 0) throw invalid(errors);
+  return kept;
+}
+
+/**
+ * SPEC §2: a resource is not destroyed while a child (a resource listing it in `parentIds`) is not.
+ * Checked in the write model on every attempt of the destroy: the children come from the parent's
+ * reference stream and each is confirmed from its own stream. The zero-event writes returned assert
+ * the reference stream (a new child) and every child (a recreate) are unchanged at append time.
+ */
+export function childrenDestroyedGuard(deps: CommandDeps, id: string): () => Promise<StreamWrite[]> {
+  return async () => {
+    const { referrers, revision } = await loadReferrers(deps.store, deps.codec, resourceAggregate.kind, id);
+    const guards: StreamWrite[] = [{ streamId: referenceStreamId(resourceAggregate.kind, id), expectedRevision: revision ?? 'no_stream', events: [] }];
+    const blocking: { id: string; name: string; state: string; status: string }[] = [];
+    for (const child of referrers.filter((r) => r.kind === resourceAggregate.kind && r.field === 'parentIds')) {
+      const loaded = await loadAggregate(deps, resourceAggregate, child.id);
+      const { state } = loaded;
+      if (state.status !== 'active' || !state.fields.parentIds.includes(id) || loaded.revision === undefined) continue;
+      guards.push({ streamId: resourceAggregate.streamId(child.id), expectedRevision: loaded.revision, events: [] });
+      if (state.position.state !== 'destroyed') blocking.push({ id: child.id, name: state.fields.name, ...state.position });
+    }
+    if (blocking.length > 0) {
+      const names = blocking.map((c) => `"${c.name}" (${c.state}/${c.status})`).join(', ');
+      throw new AppError('CONFLICT', `cannot destroy a resource while its children are not destroyed: ${names}`, { details: { children: blocking } });
+    }
+    return guards;
+  };
+}
+
+/**
+ * REST for resources (SPEC §2, §6). Unlike storages and executors, who may write depends on the
+ * resource: its creator acts as owner on it even with only `resource:read` (role `default`).
+ */
+export function resourcesRoutes(app: FastifyInstance, services: Services): void {
+  const deps: CommandDeps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
+  const approvalFlow = services.config.APPROVAL_FLOW;
+  const surface: EntitySurface<ResourceCommand, ResourceState> = {
+    plural: 'resources',
+    resource: 'resource',
+    projection: 'resources',
+    aggregate: resourceAggregate,
+    listSpec: resourceListSpec,
+    reader: catalogReader('resources', RESOURCE_LINKS),
+  };
+  registerEntityReads(app, services, surface);
+
+  const load = async (id: string) => {
+    const { state } = await loadAggregate(deps, resourceAggregate, id);
+    if (state.status !== 'active') throw notFound('resource not found');
+    return state;
+  };
+
+  /** Owners are the creator and every holder of `resource:write`; the creator comes from the write model. */
+  async function authorizeOwner(request: FastifyRequest, id: string, verb: string): Promise<Principal> {
+    const principal = authorize(request, 'resource:read');
+    if (allows(principal.permissions, 'resource:write')) return principal;
+    const state = await load(id);
+    if (state.fields.creatorId === principal.userId) return principal;
+    throw new AppError('FORBIDDEN', `only the creator of a resource or holders of resource:write may ${verb} it`, { details: { missingPermission: 'resource:write' } });
+  }
+
+  /** Approvers need `resource:write`; runners are service accounts with it, or administrators. */
+  async function authorizeAction(request: FastifyRequest, id: string, action: LifecycleAction): Promise<void> {
+    const actor = ACTION_ACTORS[action];
+    if (actor === 'owner') {
+      await authorizeOwner(request, id, action);
+      return;
+    }
+    const principal = authorize(request, 'resource:write');
+    if (actor === 'runner' && principal.kind !== 'service_account' && !allows(principal.permissions, 'resource:admin')) {
+      throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a resource`, { details: { missingPermission: 'resource:admin' } });
+    }
+  }
+
+  /** answerCommand with the destroy's children guard (answerCommand itself takes no guards). */
+  app.post('/resources', async (request, reply) => {
+    // SPEC §6: role default (resource:read) may request resources; it then owns them.
+    const principal = authorize(request, 'resource:read');
+    const body = parseBody(createBody, request.body);
+    const template = (await loadAggregate(deps, templateAggregate, body.templateId)).state;
+    if (template.status !== 'active') {
+      const message = `template ${body.templateId} does not exist`;
+      throw new AppError('UNPROCESSABLE', `invalid references: templateId`, { errors: [{ field: 'templateId', message }] });
+    }
+    const id = services.newId();
+    const fields: ResourceFields = { ...body, abstract: template.fields.abstract, creatorId: principal.userId };
+    void reply.header('Location', `/api/resources/${id}`);
+    return answerCommand(request, reply, services, surface, id, { type: 'Create', data: { ...fields, id, approvalFlow } }, 201);
+  });
+
+  app.patch('/resources/:id', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'path');
+    await authorizeOwner(request, id, 'update');
+    const current = await load(id);
+    const { variables, ...rest } = parseBody(patchBody, request.body);
+    const changes: Partial<ResourceFields> = { ...rest, ...(variables !== undefined && { variables: keepStoredValues(variables, current.fields.variables) }) };
+    return answerCommand(request, reply, services, surface, id, { type: 'Update', data: { changes } });
+  });
+
+  app.post('/resources/:id/actions/:action', async (request, reply) => {
+    const { id, action } = parseInput(actionParams, request.params, 'path');
+    await authorizeAction(request, id, action);
+    const body = request.body ?? {};
+    const extra =
+      action === 'succeed' ? { outputs: parseInput(succeedBody, body, 'body').outputs } : action === 'fail' ? { error: parseInput(failBody, body, 'body').error } : {};
+    const command: ResourceCommand = { type: 'Act', data: { action, approvalFlow, ...extra } };
+    if (action === 'destroy') return answerCommand(request, reply, services, surface, id, command, 200, childrenDestroyedGuard(deps, id));
+    return answerCommand(request, reply, services, surface, id, command);
+  });
+
+  app.delete('/resources/:id', async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'path');
+    await authorizeAction(request, id, 'delete');
+    return answerCommand(request, reply, services, surface, id, { type: 'Act', data: { action: 'delete', approvalFlow } });
+  });
+}
