@@ -654,6 +654,20 @@ for (const target of databaseTargets()) {
         expect(listed.headers['content-range']).toBe('templates 0-0/1');
       });
 
+      it('lets exactly one of ten concurrent PATCHes with the same If-Match win; the others get 412', async () => {
+        const view = await create();
+        const responses = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            inject({ method: 'PATCH', url: `/api/templates/${view.id}`, headers: { 'if-match': '"1"' }, payload: { description: `writer ${i}` } }),
+          ),
+        );
+        const statuses = responses.map((r) => r.statusCode);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+        expect(statuses.filter((s) => s === 412)).toHaveLength(9);
+        const winner = responses.find((r) => r.statusCode === 200);
+        expect(winner?.json<{ revision: number }>().revision).toBe(2);
+      });
+
       it('frees the old name and takes the new one on a rename', async () => {
         const view = await create();
         const oldName = view.name;
