@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
+import { registerApiDocs } from './openapi.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
@@ -43,6 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
 
   registerAuthentication(app, services.authenticator, services.now);
+  await registerApiDocs(app, services);
   healthRoutes(app, services);
   await app.register(
     (api, _options, done) => {

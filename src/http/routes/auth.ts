@@ -13,7 +13,7 @@ import { parseInput } from '../validate.js';
 
 export const REFRESH_COOKIE = 'il_refresh';
 
-const credentials = z.strictObject({
+export const credentials = z.strictObject({
   identifier: z.string().min(1, 'must not be empty').max(200, 'at most 200 characters'),
   password: z.string().min(1, 'must not be empty').max(1024, 'at most 1024 characters'),
 });

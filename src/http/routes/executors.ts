@@ -54,7 +54,7 @@ const fields = {
 };
 
 /** POST /api/executors body; the tag-xor-branch rule is the decider's (422 naming both fields). */
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...fields,
   runtime: fields.runtime.default('tofu'),
   commandArgs: fields.commandArgs.default(''),
@@ -70,7 +70,7 @@ const createBody = z.strictObject({
 });
 
 /** PATCH body: any subset; `null` clears the tag, branch or storage. */
-const patchBody = z.strictObject(fields).partial();
+export const patchBody = z.strictObject(fields).partial();
 
 /** REST for executors (SPEC §2–§3): `/api/executors`, lifecycle actions without approvals. */
 export function executorsRoutes(app: FastifyInstance, services: Services): void {

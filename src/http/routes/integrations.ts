@@ -36,7 +36,7 @@ const common = {
   labels: z.array(z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters')).max(50, 'at most 50 labels'),
   configuration: z.record(z.string(), z.unknown()),
 };
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...common,
   integrationType: z.enum(['cloud', 'git', 'notification']),
   integrationProvider: z.string().min(1, 'must not be empty'),
@@ -44,7 +44,7 @@ const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
-const patchBody = z.strictObject({ ...common, integrationType: z.string(), integrationProvider: z.string() }).partial();
+export const patchBody = z.strictObject({ ...common, integrationType: z.string(), integrationProvider: z.string() }).partial();
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
 

@@ -21,8 +21,8 @@ export interface LifecycleRouteDefinition<F extends Record<string, unknown>> ext
 
 const idParams = z.object({ id: uuidParam });
 const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });
-const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
-const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
+export const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
+export const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
 
 /**
  * Who may take an action: approvers and owners need `{resource}:write`; runner actions (start,

@@ -59,7 +59,7 @@ const common = {
   parentIds: ids,
 };
 // `abstract` and `creatorId` are not client-settable: strict objects refuse them with a 400.
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...common,
   description: common.description.default(''),
   labels: common.labels.default([]),
@@ -72,7 +72,7 @@ const createBody = z.strictObject({
   secretIds: ids.default([]),
   parentIds: ids.default([]),
 });
-const patchBody = z.strictObject(common).partial();
+export const patchBody = z.strictObject(common).partial();
 
 const idParams = z.object({ id: uuidParam });
 const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });

@@ -46,7 +46,7 @@ const common = {
   secretType: z.enum(SECRET_TYPES),
   integrationId: uuidParam.nullable(),
 };
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...common,
   secretProvider: z.enum(SECRET_PROVIDERS),
   secretType: common.secretType.default('tofu'),
@@ -56,7 +56,7 @@ const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
-const patchBody = z.strictObject({ ...common, secretProvider: z.string() }).partial();
+export const patchBody = z.strictObject({ ...common, secretProvider: z.string() }).partial();
 const idParams = z.object({ id: uuidParam });
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });

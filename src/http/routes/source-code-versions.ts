@@ -62,7 +62,7 @@ const variables = uniquelyNamed(
 
 const outputs = uniquelyNamed(z.strictObject({ name: moduleName, description: descriptionField.default(''), sensitive: z.boolean().default(false) }));
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   sourceCodeVersion: gitRefName.nullable().default(null),
   sourceCodeBranch: gitRefName.nullable().default(null),
   sourceCodeFolder: folder,
@@ -78,7 +78,7 @@ const createBody = z.strictObject({
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
 
-const patchBody = z
+export const patchBody = z
   .strictObject({
     sourceCodeVersion: gitRefName.nullable(),
     sourceCodeBranch: gitRefName.nullable(),

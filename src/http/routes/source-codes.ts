@@ -37,7 +37,7 @@ const sourceCodeUrl = z
 
 const refList = z.array(gitRefName).max(1000, 'at most 1000 entries');
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   sourceCodeUrl,
   // Derived from sourceCodeUrl; accepted only to be checked against it (the decider answers 422).
   identifier: z.string().optional(),
@@ -51,7 +51,7 @@ const createBody = z.strictObject({
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
 
-const patchBody = z
+export const patchBody = z
   .strictObject({
     sourceCodeUrl,
     identifier: z.string(),

@@ -29,14 +29,14 @@ const common = {
   integrationId: uuidParam,
   storageType: z.literal('tofu', { message: 'must be tofu' }),
 };
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...common,
   storageProvider: z.enum(STORAGE_PROVIDERS, { message: `must be one of ${STORAGE_PROVIDERS.join(', ')}` }),
   storageType: common.storageType.default('tofu'),
   description: common.description.default(''),
   labels: common.labels.default([]),
 });
-const patchBody = z.strictObject({ ...common, storageProvider: z.string() }).partial();
+export const patchBody = z.strictObject({ ...common, storageProvider: z.string() }).partial();
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
 

@@ -39,7 +39,7 @@ export const createUserBody = z.strictObject({
 export const patchUserBody = z.strictObject({ displayName: optionalText(200), email: z.email({ message: 'must be an e-mail address' }).nullable(), roles, grants, password }).partial();
 
 const idParams = z.object({ id: uuid });
-const actionParams = z.object({ id: uuid, action: z.enum(['deactivate', 'reactivate', 'revoke_sessions'], { message: 'unknown action; allowed: deactivate, reactivate, revoke_sessions' }) });
+export const actionParams = z.object({ id: uuid, action: z.enum(['deactivate', 'reactivate', 'revoke_sessions'], { message: 'unknown action; allowed: deactivate, reactivate, revoke_sessions' }) });
 
 type UserRow = Selectable<UsersTable>;
 

@@ -27,7 +27,7 @@ const common = {
   configuration: workspaceConfigurationSchema,
   integrationId: uuidParam,
 };
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   ...common,
   workspaceProvider: z.enum(WORKSPACE_PROVIDERS),
   // An absent configuration is parsed as {} so the answer names the missing configuration.url.
@@ -36,7 +36,7 @@ const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
-const patchBody = z.strictObject({ ...common, workspaceProvider: z.string() }).partial();
+export const patchBody = z.strictObject({ ...common, workspaceProvider: z.string() }).partial();
 const idParams = z.object({ id: uuidParam });
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });

@@ -1,0 +1,87 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
+import type { Services } from '../services.js';
+import type { RouteAuthConfig } from './auth-hook.js';
+import { catalogPaths } from './openapi/catalog-paths.js';
+import { components, jsonResponse, type OpenApiDocument, type Paths } from './openapi/components.js';
+import { identityPaths } from './openapi/identity-paths.js';
+
+/** Version of the REST contract the document describes. */
+export const API_VERSION = '0.1.0';
+
+/** Where the document and the browsable docs are served. */
+export const OPENAPI_PATH = '/api/openapi.json';
+export const DOCS_PREFIX = '/api/docs';
+
+const PUBLIC: OpenAPIV3_1.SecurityRequirementObject[] = [];
+
+/** Liveness, readiness and the document itself: public, outside the entity tags. */
+function servicePaths(): Paths {
+  const tags = ['Service'];
+  return {
+    '/healthz': { get: { tags, operationId: 'healthz', summary: 'The process answers', security: PUBLIC, responses: { '200': jsonResponse('Alive.', { type: 'object' }) } } },
+    '/readyz': {
+      get: {
+        tags,
+        operationId: 'readyz',
+        summary: 'The stores answer and every projection is near the head',
+        security: PUBLIC,
+        responses: { '200': jsonResponse('Ready.', { type: 'object' }), '503': jsonResponse('Not ready: `problems` says why.', { type: 'object' }) },
+      },
+    },
+    [OPENAPI_PATH]: { get: { tags, operationId: 'openapi', summary: 'This OpenAPI document', security: PUBLIC, responses: { '200': jsonResponse('OpenAPI 3.1.', { type: 'object' }) } } },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the REST API (SPEC §3). Request bodies are converted from the zod
+ * schemas the routes validate with, so the document cannot drift from the validation. Every
+ * operation needs a bearer token unless it says `security: []`.
+ */
+export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'infraledger',
+      version: API_VERSION,
+      description: [
+        'Event-sourced infrastructure catalog. Lists take JSON-encoded `filter`, `sort` and `range` and answer `Content-Range`;',
+        'single entities carry an `ETag` revision that `If-Match` checks (412 on mismatch); writes answer with the entity as the read model shows it.',
+        'Errors are RFC 9457 problem details (`application/problem+json`). GraphQL lives at `/api/graphql`.',
+      ].join(' '),
+    },
+    servers: [{ url: baseUrl.replace(/\/+$/, '') }],
+    security: [{ bearerAuth: [] }],
+    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths() },
+    components: components(),
+  };
+}
+
+/**
+ * Serves the document at `GET /api/openapi.json` and Swagger UI at `/api/docs` (assets from
+ * node_modules, nothing fetched from the internet). All of them are public: the swagger-ui plugin
+ * takes no route config, so an `onRoute` hook of the scope it is registered in marks its routes.
+ */
+export async function registerApiDocs(app: FastifyInstance, services: Pick<Services, 'config'>): Promise<void> {
+  const document = buildOpenApiDocument(services.config.BASE_URL);
+  const publicRoute: RouteAuthConfig = { public: true };
+
+  app.get(OPENAPI_PATH, { config: publicRoute }, (_request, reply) => reply.header('Cache-Control', 'no-cache').send(document));
+
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, ...publicRoute };
+    });
+    // Static mode serves the document as is; the plugin's types only know OpenAPI 2 and 3.0 documents.
+    const staticDocument = document as unknown as OpenAPIV3.Document;
+    await docs.register(fastifySwagger, { mode: 'static', specification: { document: staticDocument } });
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      // No badge from validator.swagger.io: the docs must work offline.
+      validatorUrl: false,
+      uiConfig: { deepLinking: true, persistAuthorization: false, displayRequestDuration: true },
+    });
+  });
+}
