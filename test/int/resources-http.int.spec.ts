@@ -147,6 +147,10 @@ for (const target of databaseTargets()) {
       expect(JSON.stringify(rows)).not.toContain(SECRET);
       const unknownMask = await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { variables: [{ name: 'token', value: '********', sensitive: true }] } });
       expect(unknownMask.statusCode).toBe(400);
+      // On create nothing is stored yet: a masked value can stand for nothing.
+      const maskedOnCreate = await create(body({ variables: [{ name: 'password', value: '********', sensitive: true }] }), requester);
+      expect(maskedOnCreate.statusCode).toBe(400);
+      expect(maskedOnCreate.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['variables[0].value']);
     });
 
     it('keeps names unique per template, case-insensitively', async () => {

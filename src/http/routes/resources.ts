@@ -172,7 +172,6 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
     }
   }
 
-  /** answerCommand with the destroy's children guard (answerCommand itself takes no guards). */
   app.post('/resources', async (request, reply) => {
     // SPEC §6: role default (resource:read) may request resources; it then owns them.
     const principal = authorize(request, 'resource:read');
@@ -183,7 +182,9 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
       throw new AppError('UNPROCESSABLE', `invalid references: templateId`, { errors: [{ field: 'templateId', message }] });
     }
     const id = services.newId();
-    const fields: ResourceFields = { ...body, abstract: template.fields.abstract, creatorId: principal.userId };
+    // Nothing is stored yet, so a masked "********" value can stand for nothing: refused (400).
+    const variables = keepStoredValues(body.variables, []);
+    const fields: ResourceFields = { ...body, variables, abstract: template.fields.abstract, creatorId: principal.userId };
     void reply.header('Location', `/api/resources/${id}`);
     return answerCommand(request, reply, services, surface, id, { type: 'Create', data: { ...fields, id, approvalFlow } }, 201);
   });
