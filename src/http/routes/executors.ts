@@ -9,24 +9,8 @@ import type { Services } from '../../services.js';
 import { parseInput } from '../validate.js';
 import { uuidParam } from './catalog.js';
 import { lifecycleRoutes } from './lifecycle.js';
-import { descriptionField, gitRefName, labelsField } from './source-codes.js';
+import { descriptionField, gitRefName, labelsField, repositoryFolder } from './fields.js';
 
-/** `modules//vpc/./` → `modules/vpc`; the repository root is `.` (as for source code versions). */
-const normaliseFolder = (path: string): string =>
-  path
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== '.')
-    .join('/') || '.';
-
-const folder = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(1000, 'at most 1000 characters')
-  .refine((path) => !path.startsWith('/'), 'must be a path relative to the repository root')
-  .refine((path) => !path.includes('\\'), 'must separate folders with /')
-  .refine((path) => !path.split('/').includes('..'), 'must not contain ..')
-  .transform(normaliseFolder);
 
 const idList = z
   .array(uuidParam)
@@ -43,7 +27,7 @@ const fields = {
   commandArgs: z.string().max(10_000, 'at most 10000 characters'),
   sourceCodeVersion: gitRefName.nullable(),
   sourceCodeBranch: gitRefName.nullable(),
-  sourceCodeFolder: folder,
+  sourceCodeFolder: repositoryFolder,
   storagePath: z.string().trim().max(1000, 'at most 1000 characters'),
   sourceCodeId: uuidParam,
   storageId: uuidParam.nullable(),

@@ -7,24 +7,8 @@ import { LIFECYCLE_STATES, type SourceCodeVersionFields } from '../../events/sou
 import type { Services } from '../../services.js';
 import { parseInput } from '../validate.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
-import { descriptionField, gitRefName, labelsField } from './source-codes.js';
+import { descriptionField, gitRefName, labelsField, repositoryFolder } from './fields.js';
 
-/** `modules//vpc/./` → `modules/vpc`; the repository root is `.`. */
-const normaliseFolder = (path: string): string =>
-  path
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== '.')
-    .join('/') || '.';
-
-const folder = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(1000, 'at most 1000 characters')
-  .refine((path) => !path.startsWith('/'), 'must be a path relative to the repository root')
-  .refine((path) => !path.includes('\\'), 'must separate folders with /')
-  .refine((path) => !path.split('/').includes('..'), 'must not contain ..')
-  .transform(normaliseFolder);
 
 // OpenTofu identifiers: a letter or underscore, then letters, digits, underscores and dashes.
 const moduleName = z
@@ -65,7 +49,7 @@ const outputs = uniquelyNamed(z.strictObject({ name: moduleName, description: de
 export const createBody = z.strictObject({
   sourceCodeVersion: gitRefName.nullable().default(null),
   sourceCodeBranch: gitRefName.nullable().default(null),
-  sourceCodeFolder: folder,
+  sourceCodeFolder: repositoryFolder,
   // Derived from the folder and the tag or branch; accepted only to be checked (the decider answers 422).
   identifier: z.string().optional(),
   variables: variables.default([]),
@@ -82,7 +66,7 @@ export const patchBody = z
   .strictObject({
     sourceCodeVersion: gitRefName.nullable(),
     sourceCodeBranch: gitRefName.nullable(),
-    sourceCodeFolder: folder,
+    sourceCodeFolder: repositoryFolder,
     identifier: z.string(),
     variables,
     outputs,

@@ -10,18 +10,7 @@ import { SOURCE_CODE_LANGUAGES, SOURCE_CODE_PROVIDERS, type SourceCodeFields, ty
 import type { Services } from '../../services.js';
 import { parseInput } from '../validate.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
-
-/** `description` as every catalog entity takes it. */
-export const descriptionField = z.string().max(10_000, 'at most 10000 characters');
-/** `labels` as every catalog entity takes them. */
-export const labelsField = z.array(z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters')).max(50, 'at most 50 labels');
-
-// git check-ref-format, simplified: no space, control or ~^:?*[\ characters, no "..", "//", "@{",
-// no component starting with "." or ending with ".lock", not starting with "-" or ending with "/" or ".".
-const GIT_REF = /^(?![./-])(?!.*(?:\.\.|\/\/|@\{|\/\.|\.lock(?:\/|$)))(?!.*[/.]$)[^\s~^:?*[\\\p{Cc}]+$/u;
-
-/** A git tag or branch name. */
-export const gitRefName = z.string().trim().min(1, 'must not be empty').max(250, 'at most 250 characters').regex(GIT_REF, 'must be a valid git tag or branch name');
+import { descriptionField, gitRefName, labelsField } from './fields.js';
 
 // What `git clone` accepts: scheme://[user@]host[:port]/path, or scp-like user@host:path; the path
 // must name something (not only slashes), a trailing slash or .git is fine.
