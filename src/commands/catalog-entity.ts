@@ -64,6 +64,42 @@ export function effectiveUpdate<F extends Record<string, unknown>>(config: Catal
   return changes;
 }
 
+/** The state both entity kits share: absent, or an existing entity's id and fields, live or deleted. */
+type EntityState<F, X> = { readonly status: 'absent' } | ({ readonly status: 'active' | 'deleted'; readonly id: string; readonly fields: F } & X);
+
+/**
+ * What both entity kits share: looking up the live entity (404 otherwise), the create and update
+ * decisions, and the aggregate members that depend only on fields (identity, uniqueness, references).
+ */
+export function entityBasics<F extends Record<string, unknown>, X>(config: CatalogEntityConfig<F>, updatedType: string) {
+  const label = config.kind.replaceAll('_', ' ');
+  const requireActive = (state: EntityState<F, X>): { readonly id: string; readonly fields: F } & X => {
+    if (state.status !== 'active') throw notFound(`${label} not found`);
+    return state;
+  };
+  return {
+    label,
+    requireActive,
+    /** Refuses an existing id and the entity's cross-field rules. */
+    checkCreate: (state: EntityState<F, X>, id: string, fields: F): void => {
+      if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${id} already exists`);
+      checkFields(config, fields, id);
+    },
+    decideUpdate: (state: EntityState<F, X>, requested: Partial<F>): DomainEvent[] => {
+      const changes = effectiveUpdate(config, requireActive(state), requested);
+      return Object.keys(changes).length === 0 ? [] : [{ type: updatedType, data: { changes } }];
+    },
+    members: {
+      kind: config.kind,
+      streamId: (id: string) => `${config.kind}-${id}`,
+      initialState: { status: 'absent' } as EntityState<F, X>,
+      uniqueKeys: (state: EntityState<F, X>) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
+      references: (state: EntityState<F, X>) => (state.status === 'active' ? config.references(state.fields) : []),
+      isDeleted: (state: EntityState<F, X>) => state.status === 'deleted',
+    },
+  };
+}
+
 /** The event type names of an entity. */
 export const catalogEventTypes = (prefix: string) =>
   ({ created: `${prefix}Created`, updated: `${prefix}Updated`, enabled: `${prefix}Enabled`, disabled: `${prefix}Disabled`, deleted: `${prefix}Deleted` }) as const;
@@ -83,28 +119,19 @@ export function catalogEvents(prefix: string, fields: z.ZodObject, secretPaths: 
 /** The aggregate of a catalog entity, generated from its configuration. */
 export function catalogAggregate<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>): Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>> {
   const names = catalogEventTypes(config.eventPrefix);
-  const label = config.kind.replaceAll('_', ' ');
-  const requireActive = (state: CatalogState<F>): Existing<F> => {
-    if (state.status !== 'active') throw notFound(`${label} not found`);
-    return state;
-  };
+  const { requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly enabled: EntityStatus }>(config, names.updated);
 
   return {
-    kind: config.kind,
-    streamId: (id) => `${config.kind}-${id}`,
-    initialState: { status: 'absent' },
+    ...members,
     decide(command, state) {
       switch (command.type) {
         case 'Create': {
-          if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
           const { id, status: _status, ...fields } = command.data;
-          checkFields(config, fields as unknown as F, id);
+          checkCreate(state, id, fields as unknown as F);
           return [{ type: names.created, data: command.data }];
         }
-        case 'Update': {
-          const changes = effectiveUpdate(config, requireActive(state), command.data.changes);
-          return Object.keys(changes).length === 0 ? [] : [{ type: names.updated, data: { changes } }];
-        }
+        case 'Update':
+          return decideUpdate(state, command.data.changes);
         case 'Enable':
           return requireActive(state).enabled === 'enabled' ? [] : [{ type: names.enabled, data: {} }];
         case 'Disable':
@@ -139,9 +166,6 @@ export function catalogAggregate<F extends Record<string, unknown>>(config: Cata
           return state;
       }
     },
-    uniqueKeys: (state) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
-    references: (state) => (state.status === 'active' ? config.references(state.fields) : []),
-    isDeleted: (state) => state.status === 'deleted',
   };
 }
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { AppError, notFound } from '../errors.js';
 import type { DomainEvent } from '../events/codec.js';
 import { defineEvent, type EventDefinition } from '../events/define.js';
 import type { Aggregate } from './decider.js';
-import { checkFields, effectiveUpdate, type CatalogEntityConfig } from './catalog-entity.js';
+import { entityBasics, type CatalogEntityConfig } from './catalog-entity.js';
 import {
   initialPosition,
   LIFECYCLE_ACTIONS,
@@ -66,29 +65,20 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
   config: LifecycleEntityConfig<F>,
 ): Aggregate<LifecycleCommand<F>, DomainEvent, LifecycleEntityState<F>> {
   const names = lifecycleEventTypes(config.eventPrefix);
-  const label = config.kind.replaceAll('_', ' ');
   const rules = (approvalFlow: boolean): LifecycleRules => ({ approvals: config.approvals, approvalFlow });
-  const requireActive = (state: LifecycleEntityState<F>): Existing<F> => {
-    if (state.status !== 'active') throw notFound(`${label} not found`);
-    return state;
-  };
+  const { label, requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly position: LifecyclePosition }>(config, names.updated);
 
   return {
-    kind: config.kind,
-    streamId: (id) => `${config.kind}-${id}`,
-    initialState: { status: 'absent' },
+    ...members,
     decide(command, state) {
       switch (command.type) {
         case 'Create': {
-          if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${command.data.id} already exists`);
           const { id, approvalFlow, ...fields } = command.data;
-          checkFields(config, fields as unknown as F, id);
+          checkCreate(state, id, fields as unknown as F);
           return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
         }
-        case 'Update': {
-          const changes = effectiveUpdate(config, requireActive(state), command.data.changes);
-          return Object.keys(changes).length === 0 ? [] : [{ type: names.updated, data: { changes } }];
-        }
+        case 'Update':
+          return decideUpdate(state, command.data.changes);
         case 'Act': {
           const current = requireActive(state);
           const { action, approvalFlow, outputs, error } = command.data;
@@ -120,9 +110,6 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
           return state;
       }
     },
-    uniqueKeys: (state) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
-    references: (state) => (state.status === 'active' ? config.references(state.fields) : []),
-    isDeleted: (state) => state.status === 'deleted',
   };
 }
 
