@@ -107,32 +107,57 @@ export async function answerCommand<C, S>(
   return reply.status(status).header('ETag', `"${view.revision}"`).send((def.present ?? ((v: CatalogView) => v))(view));
 }
 
-/**
- * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
- * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
- * every write answering with the entity as the read model shows it.
- */
-export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
-  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  const surface: EntitySurface<CatalogCommand<F>, CatalogState<F>> = def;
-  const label = def.resource.replaceAll('_', ' ');
-  registerEntityReads(app, services, surface);
+/** An entity state the write routes can read current fields from (both kits' states are such). */
+type WithFields<F> = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly fields: F };
 
+/** `Created`: what a POST body parses into; `F`: the fields an entity keeps (PATCH works on those). */
+export interface EntityWrites<Created, F, C> {
+  readonly parseCreate: (body: unknown) => Created | Promise<Created>;
+  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
+  /** The command that creates the entity from its parsed body. */
+  readonly create: (created: Created, id: string) => C;
+  readonly update: (changes: Partial<F>) => C;
+}
+
+/** POST (201 + Location) and PATCH (current fields for write-only values; If-Match), behind `{resource}:write`. */
+export function registerEntityWrites<Created, F, C, S extends WithFields<F>>(
+  app: FastifyInstance,
+  services: Services,
+  def: EntitySurface<C, S>,
+  writes: EntityWrites<Created, F, C>,
+): void {
+  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
   app.post(`/${def.plural}`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
-    const data = await def.parseCreate(request.body === undefined ? {} : request.body);
+    const fields = await writes.parseCreate(request.body === undefined ? {} : request.body);
     const id = services.newId();
     void reply.header('Location', `/api/${def.plural}/${id}`);
-    return answerCommand(request, reply, services, surface, id, { type: 'Create', data: { ...data, id } }, 201);
+    return answerCommand(request, reply, services, def, id, writes.create(fields, id), 201);
   });
 
   app.patch(`/${def.plural}/:id`, async (request, reply) => {
     authorize(request, `${def.resource}:write`);
     const { id } = parseInput(idParams, request.params, 'path');
     const { state } = await loadAggregate(deps, def.aggregate, id);
-    if (state.status !== 'active') throw notFound(`${label} not found`);
-    const changes = await def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
-    return answerCommand(request, reply, services, surface, id, { type: 'Update', data: { changes } });
+    if (state.status !== 'active') throw notFound(`${def.resource.replaceAll('_', ' ')} not found`);
+    const changes = await writes.parsePatch(request.body === undefined ? {} : request.body, state.fields);
+    return answerCommand(request, reply, services, def, id, writes.update(changes));
+  });
+}
+
+/**
+ * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
+ * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
+ * every write answering with the entity as the read model shows it.
+ */
+export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
+  const surface: EntitySurface<CatalogCommand<F>, CatalogState<F>> = def;
+  registerEntityReads(app, services, surface);
+  registerEntityWrites(app, services, surface, {
+    parseCreate: def.parseCreate,
+    parsePatch: def.parsePatch,
+    create: (data, id): CatalogCommand<F> => ({ type: 'Create', data: { ...data, id } }),
+    update: (changes): CatalogCommand<F> => ({ type: 'Update', data: { changes } }),
   });
 
   app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {

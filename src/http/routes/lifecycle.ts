@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows, type PermissionResource } from '../../auth/permissions.js';
-import { loadAggregate } from '../../commands/handler.js';
 import { ACTION_ACTORS, LIFECYCLE_ACTIONS, type LifecycleAction } from '../../commands/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { parseInput } from '../validate.js';
-import { answerCommand, registerEntityReads, uuidParam, type EntitySurface } from './catalog.js';
+import { answerCommand, registerEntityReads, registerEntityWrites, uuidParam, type EntitySurface } from './catalog.js';
 
 /** A lifecycle entity's REST surface (storages, executors): reads as every entity, writes and actions. */
 export interface LifecycleRouteDefinition<F extends Record<string, unknown>> extends EntitySurface<LifecycleCommand<F>, LifecycleEntityState<F>> {
@@ -37,26 +36,13 @@ function authorizeAction(request: FastifyRequest, resource: PermissionResource, 
 }
 
 export function lifecycleRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: LifecycleRouteDefinition<F>): void {
-  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  const label = def.resource.replaceAll('_', ' ');
   const approvalFlow = services.config.APPROVAL_FLOW;
   registerEntityReads(app, services, def);
-
-  app.post(`/${def.plural}`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
-    const fields = await def.parseCreate(request.body === undefined ? {} : request.body);
-    const id = services.newId();
-    void reply.header('Location', `/api/${def.plural}/${id}`);
-    return answerCommand(request, reply, services, def, id, { type: 'Create', data: { ...fields, id, approvalFlow } }, 201);
-  });
-
-  app.patch(`/${def.plural}/:id`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
-    const { id } = parseInput(idParams, request.params, 'path');
-    const { state } = await loadAggregate(deps, def.aggregate, id);
-    if (state.status !== 'active') throw notFound(`${label} not found`);
-    const changes = await def.parsePatch(request.body === undefined ? {} : request.body, state.fields);
-    return answerCommand(request, reply, services, def, id, { type: 'Update', data: { changes } });
+  registerEntityWrites(app, services, def, {
+    parseCreate: def.parseCreate,
+    parsePatch: def.parsePatch,
+    create: (fields, id): LifecycleCommand<F> => ({ type: 'Create', data: { ...fields, id, approvalFlow } }),
+    update: (changes): LifecycleCommand<F> => ({ type: 'Update', data: { changes } }),
   });
 
   app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
