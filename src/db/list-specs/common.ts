@@ -1,3 +1,4 @@
+import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../commands/lifecycle.js';
 import type { FieldSpec } from '../list-query.js';
 
 /** The list fields every catalog table offers (SPEC §2 common fields; `status` enabled/disabled). */
@@ -9,4 +10,11 @@ export const catalogCommonListFields: Readonly<Record<string, FieldSpec>> = {
   creatorId: { column: 'creator_id', type: 'uuid' },
   createdAt: { column: 'created_at', type: 'datetime' },
   updatedAt: { column: 'updated_at', type: 'datetime' },
+};
+
+/** The same for lifecycle entities (storages, executors, resources): `state` and the lifecycle `status`. */
+export const lifecycleListFields: Readonly<Record<string, FieldSpec>> = {
+  ...catalogCommonListFields,
+  state: { column: 'state', type: 'enum', values: LIFECYCLE_STATES },
+  status: { column: 'status', type: 'enum', values: LIFECYCLE_STATUSES },
 };
