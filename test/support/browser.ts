@@ -1,0 +1,80 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`, done by `.ci/run`); overridable for other machines. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Flags that keep a headless Chromium quiet on a closed network: without the background-networking
+ * switches it keeps trying Google's hosts, and as root it needs --no-sandbox.
+ */
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface BrowserSession {
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Every request the page tried to send anywhere but 127.0.0.1 / localhost (they are aborted). */
+  readonly externalRequests: string[];
+  /** Messages the page logged at `error` level and uncaught page errors. */
+  readonly pageErrors: string[];
+  /** Saves a full-page PNG under `test-results/screenshots/<name>.png` (CI keeps it as an artifact). */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+function isLocal(url: string): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return true;
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}
+
+/** A headless Chromium whose page may only reach 127.0.0.1: anything else is recorded and aborted. */
+export async function openBrowser(): Promise<BrowserSession> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const externalRequests: string[] = [];
+  const pageErrors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (isLocal(url)) return route.continue();
+    externalRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  return {
+    browser,
+    context,
+    page,
+    externalRequests,
+    pageErrors,
+    async screenshot(name) {
+      const dir = path.resolve('test-results/screenshots');
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async close() {
+      await browser.close();
+    },
+  };
+}
