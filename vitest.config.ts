@@ -1,7 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
 
 // Three tiers picked by file suffix (STYLE.md): unit, int (real stores), e2e (built service over HTTP).
 export default defineConfig({
+  resolve: {
+    // graphql ships CJS (main) and ESM (module); Node, and so Mercurius, loads the CJS build, while
+    // Vite would pick the ESM one for our code: two realms, and graphql refuses to mix them.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.unit.spec.ts', 'src/**/*.unit.spec.ts'] } },

@@ -44,6 +44,11 @@ const envSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
   PROJECTION_BATCH_SIZE: positiveInt.default(500),
   READY_MAX_LAG: positiveInt.default(10_000),
+  // GraphQL limits, each checked before execution (src/graphql/limits.ts).
+  GRAPHQL_MAX_DEPTH: positiveInt.default(10),
+  GRAPHQL_MAX_COST: positiveInt.default(50_000),
+  GRAPHQL_MAX_ALIASES: positiveInt.default(30),
+  GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
 import { registerApiDocs } from './openapi.js';
+import { registerGraphql } from '../graphql/plugin.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
@@ -46,6 +47,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAuthentication(app, services.authenticator, services.now);
   await registerApiDocs(app, services);
   healthRoutes(app, services);
+  await registerGraphql(app, services);
   await app.register(
     (api, _options, done) => {
       authRoutes(api, services, services.signIn);

@@ -9,6 +9,14 @@ export interface RouteAuthConfig {
   readonly optionalAuth?: boolean;
 }
 
+declare module 'fastify' {
+  // Typed route config, so a plugin's route options (e.g. Mercurius' additionalRouteOptions) can say it too.
+  interface FastifyContextConfig {
+    readonly public?: boolean;
+    readonly optionalAuth?: boolean;
+  }
+}
+
 /**
  * Bearer authentication for every route that is not marked public: the caller is resolved once per
  * request (service token, personal access token) and read with `authorize()` by the handlers.

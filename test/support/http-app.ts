@@ -56,6 +56,8 @@ export interface HttpHarnessOptions {
    * logged). Without it the service logs nothing.
    */
   readonly logDestination?: NodeJS.WritableStream;
+  /** Sees every statement the app issues through Kysely (tests count the SQL a request runs). */
+  readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
     const destination = options.logDestination;
     const level = destination ? 'info' : 'silent';
     const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: level, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
-    services = await openServices(config, createLogger({ level, destination }), { pool: database.pool, pollIntervalMs: 20, now: clock.now });
+    services = await openServices(config, createLogger({ level, destination }), { pool: database.pool, pollIntervalMs: 20, now: clock.now, onQuery: options.onQuery });
     const app = await buildApp(services);
     await app.ready();
     const opened = services;

@@ -7,7 +7,8 @@ import { AppError } from '../../src/errors.js';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import type { DecodedEvent } from '../../src/events/codec.js';
 import { defineEvent } from '../../src/events/define.js';
-import { auditLogVisibility, toAuditLogView } from '../../src/http/routes/audit-log.js';
+import { auditLogVisibility } from '../../src/db/read/audit-log.js';
+import { toAuditLogView } from '../../src/http/routes/audit-log.js';
 import { auditEntityOf, auditLogProjection, auditRowOf, INTERNAL_EVENT_TYPES } from '../../src/projections/audit-log.js';
 
 const ID = '0b6f1f3c-8f0e-4d1a-9a57-2f1d6c1e7a10';

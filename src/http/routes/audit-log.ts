@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
-import { allows, ENTITY_RESOURCES, type Permission } from '../../auth/permissions.js';
+import type { Selectable } from 'kysely';
 import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
+import { auditLogScope, auditLogVisibility } from '../../db/read/audit-log.js';
 import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../db/list-specs/audit-log.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
@@ -22,26 +22,6 @@ export interface AuditLogView {
   readonly correlationId: string;
   readonly causationId: string | null;
   readonly position: number;
-}
-
-/** Which entries a caller may read: all of them, or those of the listed entity types. */
-export type AuditLogVisibility = { readonly all: true } | { readonly all: false; readonly entityTypes: readonly string[] };
-
-/**
- * SPEC §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries of the catalog
- * kinds they may read. Users, providers, tokens and sign-ins stay with the audit_log permission.
- */
-export function auditLogVisibility(permissions: readonly Permission[]): AuditLogVisibility {
-  if (allows(permissions, 'audit_log:read')) return { all: true };
-  return { all: false, entityTypes: ENTITY_RESOURCES.filter((kind) => allows(permissions, `${kind}:read`)) };
-}
-
-/** The WHERE that keeps a caller to their entries; undefined when they may read them all. */
-function scopeOf(visibility: AuditLogVisibility): Expression<SqlBool> | undefined {
-  if (visibility.all) return undefined;
-  // `IN ()` is a syntax error; nothing readable means no entries.
-  if (visibility.entityTypes.length === 0) return sql<SqlBool>`false`;
-  return sql<SqlBool>`${sql.ref('audit_log.entity_type')} IN (${sql.join(visibility.entityTypes)})`;
 }
 
 const VIEW_COLUMNS = [
@@ -83,7 +63,7 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
     const query = parseListQuery(auditLogListSpec, request.query as Record<string, unknown>, limits);
     ensureWholePositions(query);
     await awaitMinPosition(request, services, PROJECTIONS);
-    const scope = scopeOf(auditLogVisibility(principal.permissions));
+    const scope = auditLogScope(auditLogVisibility(principal.permissions));
     const db = services.db.withTables<AuditLogTables>();
     const from = () => (scope ? db.selectFrom('audit_log').where(scope) : db.selectFrom('audit_log'));
     const page = applyPage(applyFilters(from().select(VIEW_COLUMNS), auditLogListSpec, query), auditLogListSpec, query);

@@ -1,0 +1,389 @@
+import type { Permission } from '../auth/permissions.js';
+import { maskConfiguration } from '../projections/auth-providers.js';
+
+/**
+ * The read side as GraphQL sees it: one object type per read table, each field declared once with
+ * its GraphQL type, its description (the docs GraphiQL shows) and where it comes from. The SDL
+ * (sdl.ts), the column selection (plan.ts) and the batched relation loads (loader.ts) are all derived
+ * from these declarations, so a field cannot be documented but not loaded, or loaded but not offered.
+ */
+
+export type TypeName =
+  | 'Integration'
+  | 'Storage'
+  | 'Secret'
+  | 'SourceCode'
+  | 'SourceCodeVersion'
+  | 'Template'
+  | 'Executor'
+  | 'Resource'
+  | 'Workspace'
+  | 'User'
+  | 'AuthProvider'
+  | 'AuditEntry';
+
+/** A plain stored column. `restricted` values are shown only to callers allowed by the type's `restrictedTo`. */
+export interface ColumnField {
+  readonly kind: 'column';
+  readonly column: string;
+  readonly type: string;
+  readonly description: string;
+  readonly restricted?: true;
+}
+
+/** A value computed from stored columns (only those columns are read). */
+export interface ComputedField {
+  readonly kind: 'computed';
+  readonly columns: readonly string[];
+  readonly type: string;
+  readonly description: string;
+  readonly compute: (row: Readonly<Record<string, unknown>>, context: ComputeContext) => unknown;
+}
+
+export interface ComputeContext {
+  readonly baseUrl: string;
+}
+
+/** The row's foreign key column names one row of `target`. */
+export interface ToOneField {
+  readonly kind: 'toOne';
+  readonly column: string;
+  readonly target: TypeName;
+  readonly description: string;
+}
+
+/** A link table pairs the row (`ownerColumn`) with rows of `target` (`targetColumn`), in `ordinal` order. */
+export interface ToManyField {
+  readonly kind: 'toMany';
+  readonly table: string;
+  readonly ownerColumn: string;
+  readonly targetColumn: string;
+  readonly target: TypeName;
+  readonly description: string;
+}
+
+/** Rows of `target` whose `column` points back at this row. */
+export interface ReverseField {
+  readonly kind: 'reverse';
+  readonly column: string;
+  readonly target: TypeName;
+  readonly description: string;
+}
+
+export type RelationField = ToOneField | ToManyField | ReverseField;
+export type FieldDef = ColumnField | ComputedField | RelationField;
+
+export interface ObjectTypeDef {
+  readonly name: TypeName;
+  readonly description: string;
+  readonly table: string;
+  /** Tombstoned rows (`deleted_at` set) are never shown. */
+  readonly softDelete: boolean;
+  /** What a caller needs to see rows of this type at all; null: every signed-in caller. */
+  readonly readPermission: Permission | null;
+  /** Who sees `restricted` fields: holders of this permission, and the row itself when it is the caller. */
+  readonly restrictedTo?: Permission;
+  readonly fields: Readonly<Record<string, FieldDef>>;
+}
+
+const column = (name: string, type: string, description: string): ColumnField => ({ kind: 'column', column: name, type, description });
+const toOne = (name: string, target: TypeName, description: string): ToOneField => ({ kind: 'toOne', column: name, target, description });
+const toMany = (table: string, ownerColumn: string, targetColumn: string, target: TypeName, description: string): ToManyField => ({
+  kind: 'toMany',
+  table,
+  ownerColumn,
+  targetColumn,
+  target,
+  description,
+});
+
+/** SPEC §2 common fields of every catalog entity (`status` differs between the two entity kits). */
+function common(noun: string): Record<string, FieldDef> {
+  return {
+    id: column('id', 'UUID!', `The ${noun}'s id.`),
+    description: column('description', 'String!', 'Free text (empty when not set).'),
+    labels: column('labels', '[String!]!', 'Labels for grouping and search (empty when not set).'),
+    revision: column('revision', 'Int!', `The ${noun}'s stream version; send it as If-Match on a REST PATCH to update safely.`),
+    createdAt: column('created_at', 'DateTime!', 'When it was created.'),
+    updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),
+    creator: toOne('creator_id', 'User', 'Who created it (null for entities created by the system).'),
+  };
+}
+
+const enabledStatus = column('status', 'String!', '`enabled` or `disabled`; disabled entities cannot be newly referenced.');
+
+/** SPEC §2 lifecycle fields of storages, executors and resources. */
+const lifecycle: Record<string, FieldDef> = {
+  state: column('state', 'String!', 'Lifecycle state: `provision`, `provisioned`, `destroy` or `destroyed`.'),
+  status: column(
+    'status',
+    'String!',
+    'Lifecycle status: `approval_pending`, `rejected`, `ready`, `queued`, `in_progress`, `done` or `error`.',
+  ),
+  lastError: column('last_error', 'String', 'The error reported by the last failed run (null otherwise).'),
+};
+
+const integration = (description: string): ToOneField => toOne('integration_id', 'Integration', description);
+
+export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
+  Integration: {
+    name: 'Integration',
+    description: 'Credentials and settings for a cloud, git or notification provider.',
+    table: 'integrations',
+    softDelete: true,
+    readPermission: 'integration:read',
+    fields: {
+      ...common('integration'),
+      name: column('name', 'String!', 'Unique name.'),
+      integrationType: column('integration_type', 'String!', '`cloud`, `git` or `notification`.'),
+      integrationProvider: column(
+        'integration_provider',
+        'String!',
+        'cloud: `aws`, `azurerm`, `gcp`, `mongodb_atlas`, `datadog`; git: `github`, `gitlab`, `bitbucket`, `azure_devops`, `git_public`; notification: `slack`.',
+      ),
+      configuration: column('configuration', 'JSON!', 'Provider-specific settings; secret values are shown as `********`.'),
+      status: enabledStatus,
+    },
+  },
+  Storage: {
+    name: 'Storage',
+    description: 'Where OpenTofu/Terraform state is kept (a bucket or container).',
+    table: 'storages',
+    softDelete: true,
+    readPermission: 'storage:read',
+    fields: {
+      ...common('storage'),
+      name: column('name', 'String!', 'Unique name.'),
+      storageProvider: column('storage_provider', 'String!', '`aws`, `azurerm` or `gcp`.'),
+      storageType: column('storage_type', 'String!', 'The state format: `tofu`.'),
+      configuration: column('configuration', 'JSON!', 'Provider-specific location of the state (bucket, region, …).'),
+      ...lifecycle,
+      integration: integration('The cloud integration whose credentials reach the storage.'),
+    },
+  },
+  Secret: {
+    name: 'Secret',
+    description: 'A secret kept in a cloud secret manager, or custom values kept encrypted by the service.',
+    table: 'secrets',
+    softDelete: true,
+    readPermission: 'secret:read',
+    fields: {
+      ...common('secret'),
+      name: column('name', 'String!', 'Unique name.'),
+      secretProvider: column('secret_provider', 'String!', '`aws`, `gcp` or `custom`.'),
+      secretType: column('secret_type', 'String!', 'The consumer format: `tofu`.'),
+      configuration: column('configuration', 'JSON!', 'Provider-specific settings; custom secret values are shown as `********`.'),
+      status: enabledStatus,
+      integration: integration('The cloud integration that reaches the secret manager (null for `custom`).'),
+    },
+  },
+  SourceCode: {
+    name: 'SourceCode',
+    description: 'A git repository holding infrastructure code.',
+    table: 'source_codes',
+    softDelete: true,
+    readPermission: 'source_code:read',
+    fields: {
+      ...common('source code'),
+      sourceCodeUrl: column('source_code_url', 'String!', 'The repository URL (unique).'),
+      identifier: column('identifier', 'String!', 'The identifier of the source code (its URL).'),
+      sourceCodeProvider: column('source_code_provider', 'String!', '`github`, `gitlab`, `bitbucket`, `azure_devops` or `git_public`.'),
+      sourceCodeLanguage: column('source_code_language', 'String!', 'The code language: `opentofu`.'),
+      gitTags: column('git_tags', '[String!]!', 'Known git tags.'),
+      gitBranches: column('git_branches', '[String!]!', 'Known git branches.'),
+      status: enabledStatus,
+      integration: integration('The git integration used to reach the repository (null for public repositories).'),
+      sourceCodeVersions: { kind: 'reverse', column: 'source_code_id', target: 'SourceCodeVersion', description: 'The versions taken from this repository.' },
+    },
+  },
+  SourceCodeVersion: {
+    name: 'SourceCodeVersion',
+    description: 'A folder of a source code at a git tag or branch, offered as the code behind a template.',
+    table: 'source_code_versions',
+    softDelete: true,
+    readPermission: 'source_code_version:read',
+    fields: {
+      ...common('source code version'),
+      sourceCodeVersion: column('source_code_version', 'String', 'The git tag (null when a branch is used).'),
+      sourceCodeBranch: column('source_code_branch', 'String', 'The git branch (null when a tag is used).'),
+      sourceCodeFolder: column('source_code_folder', 'String!', 'The folder inside the repository.'),
+      identifier: column('identifier', 'String!', '`folder:tagOrBranch`.'),
+      variables: column('variables', 'JSON!', 'Input variables: a list of `{name, type, required, default, description, sensitive}`.'),
+      outputs: column('outputs', 'JSON!', 'Declared outputs: a list.'),
+      lifecycleState: column('lifecycle_state', 'String!', '`preview`, `active`, `deprecated` or `archived`.'),
+      status: enabledStatus,
+      template: toOne('template_id', 'Template', 'The template this version implements.'),
+      sourceCode: toOne('source_code_id', 'SourceCode', 'The repository the code comes from.'),
+    },
+  },
+  Template: {
+    name: 'Template',
+    description: 'A kind of infrastructure developers can request (e.g. a database or a bucket).',
+    table: 'templates',
+    softDelete: true,
+    readPermission: 'template:read',
+    fields: {
+      ...common('template'),
+      name: column('name', 'String!', 'Unique display name.'),
+      template: column('template', 'String!', 'Unique, immutable slug (`[a-z0-9_]+`).'),
+      abstract: column('abstract', 'Boolean!', 'An abstract template groups others and needs no source code version.'),
+      cloudResourceTypes: column('cloud_resource_types', '[String!]!', 'The cloud resource types it creates (e.g. `aws_s3_bucket`).'),
+      configuration: column('configuration', 'JSON!', 'Free-form settings.'),
+      status: enabledStatus,
+      executors: toMany('template_executors', 'template_id', 'executor_id', 'Executor', 'The executors that run it, in order.'),
+      parents: toMany('template_parents', 'template_id', 'parent_id', 'Template', 'The templates it belongs to.'),
+      children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
+      sourceCodeVersions: { kind: 'reverse', column: 'template_id', target: 'SourceCodeVersion', description: 'The code versions that implement it.' },
+    },
+  },
+  Executor: {
+    name: 'Executor',
+    description: 'How code is run: the runtime, the code, the state storage and the credentials.',
+    table: 'executors',
+    softDelete: true,
+    readPermission: 'executor:read',
+    fields: {
+      ...common('executor'),
+      name: column('name', 'String!', 'Unique name.'),
+      runtime: column('runtime', 'String!', '`tofu` or `terraform`.'),
+      commandArgs: column('command_args', 'String', 'Extra command-line arguments.'),
+      sourceCodeVersion: column('source_code_version', 'String', 'The git tag to run (null when a branch is used).'),
+      sourceCodeBranch: column('source_code_branch', 'String', 'The git branch to run (null when a tag is used).'),
+      sourceCodeFolder: column('source_code_folder', 'String', 'The folder inside the repository.'),
+      storagePath: column('storage_path', 'String', 'The path of the state inside the storage.'),
+      ...lifecycle,
+      sourceCode: toOne('source_code_id', 'SourceCode', 'The repository whose code runs.'),
+      storage: toOne('storage_id', 'Storage', 'Where the state is kept.'),
+      integrationIds: toMany('executor_integrations', 'executor_id', 'integration_id', 'Integration', 'The integrations whose credentials the run receives.'),
+      secretIds: toMany('executor_secrets', 'executor_id', 'secret_id', 'Secret', 'The secrets the run receives.'),
+    },
+  },
+  Resource: {
+    name: 'Resource',
+    description: 'A piece of infrastructure requested from a template, moved through the approval and run lifecycle.',
+    table: 'resources',
+    softDelete: true,
+    readPermission: 'resource:read',
+    fields: {
+      ...common('resource'),
+      name: column('name', 'String!', 'Name, unique per template.'),
+      abstract: column('abstract', 'Boolean!', "Copied from the template: an abstract resource groups others."),
+      variables: column('variables', 'JSON!', 'Input values: a list of `{name, value, sensitive}`; sensitive values are shown as `********`.'),
+      outputs: column('outputs', 'JSON', 'What the last successful run reported.'),
+      storagePath: column('storage_path', 'String', 'The path of the state inside the storage.'),
+      ...lifecycle,
+      template: toOne('template_id', 'Template', 'The template it was requested from.'),
+      sourceCodeVersion: toOne('source_code_version_id', 'SourceCodeVersion', 'The code version it runs (null for abstract resources).'),
+      storage: toOne('storage_id', 'Storage', 'Where its state is kept.'),
+      workspace: toOne('workspace_id', 'Workspace', 'The workspace it is delivered to.'),
+      integrationIds: toMany('resource_integrations', 'resource_id', 'integration_id', 'Integration', 'The integrations its runs receive.'),
+      secretIds: toMany('resource_secrets', 'resource_id', 'secret_id', 'Secret', 'The secrets its runs receive.'),
+      parents: toMany('resource_parents', 'resource_id', 'parent_id', 'Resource', 'The resources it belongs to.'),
+      children: toMany('resource_parents', 'parent_id', 'resource_id', 'Resource', 'The resources that name it as a parent (destroyed before it).'),
+    },
+  },
+  Workspace: {
+    name: 'Workspace',
+    description: 'A repository where resources are delivered as code.',
+    table: 'workspaces',
+    softDelete: true,
+    readPermission: 'workspace:read',
+    fields: {
+      ...common('workspace'),
+      name: column('name', 'String!', 'Name, unique per integration.'),
+      workspaceProvider: column('workspace_provider', 'String!', '`github`, `bitbucket` or `azure_devops`.'),
+      configuration: column('configuration', 'JSON!', '`url`, `defaultBranch` and other settings.'),
+      status: enabledStatus,
+      integration: integration('The git integration that reaches the workspace.'),
+    },
+  },
+  User: {
+    name: 'User',
+    description:
+      'A person, service account or the guest identity. Everyone signed in sees names; e-mail, provider, roles, grants and deactivation are shown to holders of `user:read` and to the user themself (null otherwise).',
+    table: 'users',
+    softDelete: false,
+    readPermission: null,
+    restrictedTo: 'user:read',
+    fields: {
+      id: column('id', 'UUID!', "The user's id (the `sub` of their tokens)."),
+      identifier: column('identifier', 'String!', 'Sign-in name: the service account name, or the provider login / e-mail.'),
+      displayName: column('display_name', 'String', 'Display name, when known.'),
+      name: {
+        kind: 'computed',
+        columns: ['display_name', 'identifier'],
+        type: 'String!',
+        description: 'The display name, else the identifier.',
+        compute: (row) => row.display_name ?? row.identifier,
+      },
+      kind: column('kind', 'String!', '`human`, `service_account` or `guest`.'),
+      email: { ...column('email', 'String', 'Verified e-mail address, when known.'), restricted: true },
+      provider: { ...column('provider', 'String', 'The key of the provider the user signs in with.'), restricted: true },
+      roles: { ...column('roles', '[String!]', '`default`, `infra`, `super`.'), restricted: true },
+      grants: { ...column('grants', '[String!]', 'Extra permissions such as `template:write`.'), restricted: true },
+      deactivated: { ...column('deactivated', 'Boolean', 'A deactivated user cannot sign in or use tokens.'), restricted: true },
+      createdAt: column('created_at', 'DateTime!', 'When the user was created.'),
+      updatedAt: column('updated_at', 'DateTime!', 'When the user last changed.'),
+    },
+  },
+  AuthProvider: {
+    name: 'AuthProvider',
+    description: 'A way to sign in (SSO, developer portal, tokens, service accounts, guest). Only `super` reads them.',
+    table: 'auth_providers',
+    softDelete: true,
+    readPermission: 'auth_provider:read',
+    fields: {
+      id: column('id', 'UUID!', "The provider's id."),
+      key: column('key', 'String!', 'Slug used in URLs (`/api/auth/{key}/login`), unique.'),
+      name: column('name', 'String!', 'Unique display name.'),
+      type: column('type', 'String!', '`github`, `google`, `microsoft`, `backstage`, `personal_access_token`, `svc_service_account` or `guest`.'),
+      description: column('description', 'String!', 'Free text.'),
+      enabled: column('enabled', 'Boolean!', 'Whether sign-in through it works.'),
+      configuration: {
+        kind: 'computed',
+        columns: ['configuration'],
+        type: 'JSON!',
+        description: 'Type-specific settings; secrets are shown as `********`.',
+        compute: (row) => maskConfiguration(row.configuration as Record<string, unknown>),
+      },
+      filterByDomain: column('filter_by_domain', '[String!]!', 'E-mail domains allowed to sign in (empty: any).'),
+      callbackUrl: {
+        kind: 'computed',
+        columns: ['type', 'key'],
+        type: 'String',
+        description: 'The redirect URL to register at the identity provider (SSO types only).',
+        compute: (row, context) =>
+          ['github', 'google', 'microsoft'].includes(row.type as string) ? `${context.baseUrl}/api/auth/${row.key as string}/callback` : null,
+      },
+      revision: column('revision', 'Int!', "The provider's stream version (If-Match on REST PATCH)."),
+      createdAt: column('created_at', 'DateTime!', 'When it was created.'),
+      updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),
+      creator: toOne('creator_id', 'User', 'Who created it.'),
+    },
+  },
+  AuditEntry: {
+    name: 'AuditEntry',
+    description: 'One event of the log: who did what to which entity. `super` reads all; others read entries of the entity kinds they may read.',
+    table: 'audit_log',
+    softDelete: false,
+    readPermission: null,
+    fields: {
+      id: column('id', 'UUID!', "The event's id."),
+      at: column('at', 'DateTime!', 'When it happened.'),
+      actor: toOne('actor_id', 'User', 'Who did it (null for the system).'),
+      action: column('action', 'String!', 'The event type, e.g. `TemplateCreated`.'),
+      entityType: column('entity_type', 'String!', 'The kind of entity, e.g. `template`.'),
+      entityId: column('entity_id', 'String', "The entity's id."),
+      changes: column('changes', 'JSON!', "The event's data, secrets replaced by `********`."),
+      correlationId: column('correlation_id', 'String!', 'Shared by every event of one request.'),
+      causationId: column('causation_id', 'String', 'The event or command that caused it.'),
+      position: {
+        kind: 'computed',
+        columns: ['position'],
+        type: 'Float!',
+        description: 'Global position in the event log (usable as `X-Min-Position` on REST reads).',
+        compute: (row) => Number(row.position),
+      },
+    },
+  },
+};

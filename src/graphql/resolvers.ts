@@ -1,0 +1,139 @@
+import type { FastifyRequest } from 'fastify';
+import type { GraphQLResolveInfo } from 'graphql';
+import { sql, type Kysely } from 'kysely';
+import { allows } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
+import { serviceAccountToken } from '../auth/sign-in.js';
+import { applyFilters, applyPage, parseListQuery, type ListQuery } from '../db/list-query.js';
+import { ensureWholePositions } from '../db/list-specs/audit-log.js';
+import { auditLogScope, auditLogVisibility } from '../db/read/audit-log.js';
+import { listLoginOptions } from '../db/read/auth-providers.js';
+import { AppError } from '../errors.js';
+import { commandContext } from '../http/context.js';
+import { credentials } from '../http/routes/auth.js';
+import { parseInput } from '../http/validate.js';
+import type { Services } from '../services.js';
+import { canRead, loadObjects, selectPlan, type AnySelect, type LoadContext } from './loader.js';
+import { OBJECT_TYPES } from './model.js';
+import { planOf } from './plan.js';
+import { ROOT_ENTITIES, type RootEntity } from './roots.js';
+
+/** What every resolver receives (Mercurius adds `reply` and `app`). */
+export interface GraphContext {
+  readonly services: Services;
+  readonly request: FastifyRequest;
+  /** Set before execution for every operation that is not public (see auth.ts). */
+  principal?: Principal;
+}
+
+interface ListArgs {
+  readonly filter?: unknown;
+  readonly sort?: unknown;
+  readonly range?: unknown;
+}
+
+type Resolver = (root: unknown, args: Record<string, unknown>, context: GraphContext, info: GraphQLResolveInfo) => unknown;
+
+function signedIn(context: GraphContext): LoadContext {
+  // auth.ts refuses non-public operations without a caller before execution; this is the backstop.
+  if (!context.principal) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
+  return { db: context.services.db, principal: context.principal, baseUrl: context.services.config.BASE_URL };
+}
+
+/** Whether the caller may use a root field at all (the audit log is scoped instead, users may read themselves). */
+function mayList(load: LoadContext, root: RootEntity): boolean {
+  const type = OBJECT_TYPES[root.type];
+  if (root.permission) return allows(load.principal.permissions, root.permission);
+  return canRead(load, type);
+}
+
+function requireList(load: LoadContext, root: RootEntity): void {
+  if (mayList(load, root)) return;
+  const wanted = root.permission ?? OBJECT_TYPES[root.type].readPermission;
+  throw new AppError('FORBIDDEN', `missing permission ${wanted ?? ''}`, { details: { missingPermission: wanted } });
+}
+
+function parseList(root: RootEntity, services: Services, args: ListArgs): ListQuery {
+  const query = parseListQuery(root.listSpec, args, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
+  if (root.type === 'AuditEntry') ensureWholePositions(query);
+  return query;
+}
+
+/** Keeps non-super callers to the audit entries of the kinds they may read. */
+function scoped(load: LoadContext, root: RootEntity, query: AnySelect): AnySelect {
+  if (root.type !== 'AuditEntry') return query;
+  const scope = auditLogScope(auditLogVisibility(load.principal.permissions));
+  return scope ? query.where(scope) : query;
+}
+
+function singleResolver(root: RootEntity): Resolver {
+  const type = OBJECT_TYPES[root.type];
+  return async (_root, args, context, info) => {
+    const load = signedIn(context);
+    const id = args.id as string;
+    // Not readable answers like absent: no hint that the row exists.
+    const own = root.type === 'User' && id === load.principal.userId;
+    if (!own && !mayList(load, root)) return null;
+    const plan = planOf(root.type, info);
+    const rows = await selectPlan(load.db, plan).where(sql.ref(`${type.table}.id`), '=', id).execute();
+    const [object] = await loadObjects(load, plan, rows);
+    return object ?? null;
+  };
+}
+
+function listResolver(root: RootEntity): Resolver {
+  return async (_root, args, context, info) => {
+    const load = signedIn(context);
+    requireList(load, root);
+    const query = parseList(root, context.services, args);
+    const plan = planOf(root.type, info);
+    // applyFilters adds the tombstone condition itself for soft-deleting specs.
+    const base = scoped(load, root, selectPlan(load.db, plan, plan.columns, { excludeDeleted: false }));
+    const rows = await applyPage(applyFilters(base, root.listSpec, query), root.listSpec, query).execute();
+    return loadObjects(load, plan, rows);
+  };
+}
+
+function countResolver(root: RootEntity): Resolver {
+  const table = root.listSpec.table;
+  return async (_root, args, context) => {
+    const load = signedIn(context);
+    requireList(load, root);
+    const query = parseList(root, context.services, { filter: args.filter });
+    const base = (load.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+      .selectFrom(table)
+      .select(sql<string>`count(*)`.as('total')) as unknown as AnySelect;
+    const row = await applyFilters(scoped(load, root, base), root.listSpec, query).executeTakeFirstOrThrow();
+    return Number(row.total);
+  };
+}
+
+/** The Query and Mutation resolvers; object fields use the default resolver (loaded objects carry them). */
+export function buildResolvers(): Record<string, Record<string, Resolver>> {
+  const Query: Record<string, Resolver> = {};
+  for (const root of ROOT_ENTITIES) {
+    if (root.single) Query[root.single] = singleResolver(root);
+    Query[root.plural] = listResolver(root);
+    if (root.count) Query[`${root.plural}Count`] = countResolver(root);
+  }
+  Query.me = async (_root, _args, context, info) => {
+    const load = signedIn(context);
+    const plan = planOf('User', info);
+    const rows = await selectPlan(load.db, plan).where(sql.ref('users.id'), '=', load.principal.userId).execute();
+    const [me] = await loadObjects(load, plan, rows);
+    if (!me) throw new AppError('UNAUTHENTICATED', 'the signed-in user no longer exists');
+    return me;
+  };
+  Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
+
+  const Mutation: Record<string, Resolver> = {
+    // The same implementation as the deprecated REST endpoint: same rules, rate limit and audit entries.
+    serviceAccountToken: async (_root, args, context) => {
+      const input = parseInput(credentials, args, 'arguments');
+      const { request, services } = context;
+      const issued = await serviceAccountToken(services.signIn, { ...input, address: request.ip }, commandContext(request, services.now()));
+      return { token: issued.token, expiresAt: issued.expiresAt };
+    },
+  };
+  return { Query, Mutation };
+}

@@ -1,0 +1,56 @@
+import type { Permission } from '../auth/permissions.js';
+import type { ListSpec } from '../db/list-query.js';
+import { auditLogListSpec } from '../db/list-specs/audit-log.js';
+import { authProviderListSpec } from '../db/list-specs/auth-providers.js';
+import { executorListSpec } from '../db/list-specs/executors.js';
+import { integrationListSpec } from '../db/list-specs/integrations.js';
+import { resourceListSpec } from '../db/list-specs/resources.js';
+import { secretListSpec } from '../db/list-specs/secrets.js';
+import { sourceCodeVersionListSpec } from '../db/list-specs/source-code-versions.js';
+import { sourceCodeListSpec } from '../db/list-specs/source-codes.js';
+import { storageListSpec } from '../db/list-specs/storages.js';
+import { templateListSpec } from '../db/list-specs/templates.js';
+import { userListSpec } from '../db/list-specs/users.js';
+import { workspaceListSpec } from '../db/list-specs/workspaces.js';
+import type { TypeName } from './model.js';
+
+/**
+ * The root query fields of each readable kind: `single(id)`, `plural(filter, sort, range)` and,
+ * where offered, `{plural}Count(filter)`. The list spec is the REST list's, so both edges accept and
+ * refuse the same filters, sorts and ranges.
+ */
+export interface RootEntity {
+  readonly type: TypeName;
+  /** The single query (`template(id: UUID!)`); absent for the audit log. */
+  readonly single?: string;
+  readonly plural: string;
+  readonly listSpec: ListSpec;
+  /** Whether `{plural}Count` is offered. */
+  readonly count: boolean;
+  /** How descriptions name the rows, e.g. `source codes`. */
+  readonly noun: string;
+  /** What the root fields need, when it differs from the type's own read permission (users: `user:read`, or oneself). */
+  readonly permission?: Permission;
+}
+
+export const ROOT_ENTITIES: readonly RootEntity[] = [
+  { type: 'Integration', single: 'integration', plural: 'integrations', listSpec: integrationListSpec, count: true, noun: 'integrations' },
+  { type: 'Storage', single: 'storage', plural: 'storages', listSpec: storageListSpec, count: true, noun: 'storages' },
+  { type: 'Secret', single: 'secret', plural: 'secrets', listSpec: secretListSpec, count: true, noun: 'secrets' },
+  { type: 'SourceCode', single: 'sourceCode', plural: 'sourceCodes', listSpec: sourceCodeListSpec, count: true, noun: 'source codes' },
+  {
+    type: 'SourceCodeVersion',
+    single: 'sourceCodeVersion',
+    plural: 'sourceCodeVersions',
+    listSpec: sourceCodeVersionListSpec,
+    count: true,
+    noun: 'source code versions',
+  },
+  { type: 'Template', single: 'template', plural: 'templates', listSpec: templateListSpec, count: true, noun: 'templates' },
+  { type: 'Executor', single: 'executor', plural: 'executors', listSpec: executorListSpec, count: true, noun: 'executors' },
+  { type: 'Resource', single: 'resource', plural: 'resources', listSpec: resourceListSpec, count: true, noun: 'resources' },
+  { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },
+  { type: 'User', single: 'user', plural: 'users', listSpec: userListSpec, count: true, noun: 'users', permission: 'user:read' },
+  { type: 'AuthProvider', single: 'authProvider', plural: 'authProviders', listSpec: authProviderListSpec, count: false, noun: 'auth providers' },
+  { type: 'AuditEntry', plural: 'auditLog', listSpec: auditLogListSpec, count: true, noun: 'audit log entries' },
+];
