@@ -156,6 +156,23 @@ for (const target of databaseTargets()) {
         expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'identifier', message: 'must not be empty' }] });
       });
 
+      it('shares the sign-in rate limit with the REST endpoint: failures on either slow down both', async () => {
+        const mutation = 'mutation { serviceAccountToken(identifier: "gql-limited", password: "wrong-password") { token } }';
+        for (let i = 0; i < 5; i++) {
+          const rest = await harness.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'gql-limited', password: 'wrong-password' } });
+          expect(rest.statusCode).toBe(401);
+        }
+        // The test clock moves a second per reading, so the growing back-off is reached within a few attempts.
+        let limited: GraphBody['errors'] = undefined;
+        for (let i = 0; i < 10 && !limited; i++) {
+          const body = await gql(mutation, { token: null });
+          if (body.errors?.[0]?.extensions.code === 'RATE_LIMITED') limited = body.errors;
+          else expect(body.errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
+        }
+        expect(limited?.[0]?.message).toMatch(/^too many sign-in attempts .*; retry in \d+ s$/);
+        expect(limited?.[0]?.extensions.retryAfter).toEqual(expect.any(Number));
+      });
+
       it('accepts personal access tokens as bearer tokens', async () => {
         const provider = await harness.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: 'GraphQL PATs', type: 'personal_access_token', configuration: {} } });
         expect([201, 409]).toContain(provider.statusCode);
