@@ -40,8 +40,18 @@ function withExtensions(error: GraphQLError, message: string, extensions: Record
  * GraphQL's own parse/validation errors are the client's input; anything else is a bug or an outage,
  * logged with the request id and masked so no SQL, stack or secret leaves the service.
  */
-function present(error: GraphQLError, log: Logger, requestId: string): { error: GraphQLError; clientError: boolean } {
+/** An HTTP-level refusal by Fastify or Mercurius (malformed JSON, body too large, no query): a 4xx with a safe message. */
+function httpClientStatus(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+function present(error: GraphQLError, log: Logger, requestId: string): { error: GraphQLError; clientError: boolean; status?: number } {
   const original = error.originalError;
+  const status = original instanceof AppError ? undefined : httpClientStatus(original);
+  if (status !== undefined) {
+    return { error: withExtensions(error, error.message, { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' }), clientError: true, status };
+  }
   if (original instanceof AppError) {
     const extensions: Record<string, unknown> = { code: CODES[original.code], ...original.details };
     if (original.errors.length > 0) extensions.errors = original.errors;
@@ -71,7 +81,7 @@ export function formatErrors(execution: ExecutionResult, context: Partial<GraphC
   const presented = (execution.errors ?? []).flatMap(flatten).map((error) => present(error, log, requestId));
   const refusedInput = execution.data == null && presented.length > 0 && presented.every((p) => p.clientError);
   return {
-    statusCode: refusedInput ? 400 : 200,
+    statusCode: refusedInput ? (presented.find((p) => p.status !== undefined)?.status ?? 400) : 200,
     response: { data: execution.data ?? null, errors: presented.map((p) => p.error.toJSON()) },
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
 import { NOT_AUTHENTICATED, setPrincipal } from '../http/authorize.js';
@@ -67,6 +67,14 @@ export async function registerGraphql(app: FastifyInstance, services: Services):
     });
     scope.graphql.addHook('preParsing', (_schema: GraphQLSchema, source: string) => {
       enforceDocumentSize(source, limits);
+      return Promise.resolve();
+    });
+    // When the text does not parse, Mercurius tries it as a JSON-encoded AST; anything but a document
+    // would then crash validation, so it is refused here as the client's error (uncached documents only).
+    scope.graphql.addHook('preValidation', (_schema: GraphQLSchema, document: DocumentNode) => {
+      if ((document as { kind?: unknown } | null)?.kind !== Kind.DOCUMENT) {
+        throw new AppError('VALIDATION', 'query is not a GraphQL document', { errors: [{ field: 'query', message: 'must be a GraphQL document' }] });
+      }
       return Promise.resolve();
     });
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {

@@ -429,6 +429,30 @@ for (const target of databaseTargets()) {
         expect(body.errors).toBeUndefined();
       });
 
+      it('answers malformed HTTP requests with a 4xx and a GraphQL error naming the problem, never a masked 500', async () => {
+        const raw = (method: 'GET' | 'POST', url: string, payload?: string, contentType = 'application/json') =>
+          harness.inject({ method, url, headers: { 'content-type': contentType }, ...(payload === undefined ? {} : { payload }) });
+        const cases: [LightMyRequestResponse, number, string, RegExp][] = [
+          [await raw('POST', '/api/graphql', '{ "query": '), 400, 'BAD_REQUEST', /not valid JSON/],
+          [await raw('POST', '/api/graphql', '{}'), 400, 'BAD_REQUEST', /Unknown query/],
+          [await raw('POST', '/api/graphql', '{"query": 5}'), 400, 'BAD_USER_INPUT', /not a GraphQL document/],
+          [await raw('POST', '/api/graphql', '{"query": "{}"}'), 400, 'BAD_USER_INPUT', /not a GraphQL document/],
+          [await raw('POST', '/api/graphql', '[{"query": "{ me { id } }"}]'), 400, 'GRAPHQL_VALIDATION_FAILED', /body must be object/],
+          [await raw('POST', '/api/graphql', '{"query": "{ me { id } }", "variables": "x"}'), 400, 'GRAPHQL_VALIDATION_FAILED', /variables/],
+          [await raw('POST', '/api/graphql', JSON.stringify({ query: '{ me { id } }', variables: { x: 'y'.repeat(1_100_000) } })), 413, 'PAYLOAD_TOO_LARGE', /too large/],
+          [await raw('GET', `/api/graphql?query=${encodeURIComponent('mutation { serviceAccountToken(identifier: "a", password: "b") { token } }')}`), 405, 'BAD_REQUEST', /Method not allowed/],
+        ];
+        for (const [response, status, code, message] of cases) {
+          expect(response.statusCode, response.body).toBe(status);
+          const body = response.json<GraphBody>();
+          expect(body.data).toBeNull();
+          expect(body.errors?.[0]?.extensions.code).toBe(code);
+          expect(body.errors?.[0]?.message).toMatch(message);
+        }
+        const viaGet = await harness.inject({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent('{ me { identifier } }')}`, headers: { accept: 'application/json' } });
+        expect(viaGet.json()).toEqual({ data: { me: { identifier: 'admin' } } });
+      });
+
       it('answers syntax and validation errors with their GraphQL codes, never a 500', async () => {
         const syntax = await post('{ templates { id }');
         expect(syntax.statusCode).toBe(400);
