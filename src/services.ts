@@ -20,6 +20,7 @@ import { createAuthenticator, type Authenticator } from './auth/authenticator.js
 import { bootstrap } from './auth/bootstrap.js';
 import { SignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
+import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
 import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
 
 /** Everything a request handler may use, built once at start and passed down as values. */
@@ -39,6 +40,8 @@ export interface Services {
   readonly authenticator: Authenticator;
   /** Everything sign-in flows need (command deps, tokens, rate limiter, lifetimes). */
   readonly signIn: SignInDeps;
+  /** Browser single sign-on flows and Backstage tokens. */
+  readonly sso: SingleSignOn;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,
     };
+    const sso = createSingleSignOn(signIn, config);
     if ((options.bootstrap ?? true) && (options.runProjections ?? true)) await bootstrap(signIn, config.INITIAL_ADMIN_PASSWORD, now());
     return {
       config,
@@ -130,8 +134,9 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       newId: randomUUID,
       now,
       tokens,
-      authenticator: createAuthenticator({ db, tokens }),
+      authenticator: createAuthenticator({ db, tokens, backstage: sso.backstage }),
       signIn,
+      sso,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.js';
 import { AppError } from '../errors.js';
+import { isBackstageToken, type BackstageAuth } from './backstage.js';
 import { verifyPersonalAccessToken } from './personal-access-tokens.js';
 import { effectivePermissions } from './permissions.js';
 import type { AuthMethod, Principal } from './principal.js';
@@ -41,7 +42,7 @@ function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal,
  * user or revoked sessions are refused on the very next request, on every replica. Writes that end
  * sessions wait for their projection before answering, so "next request" holds across replicas too.
  */
-export function createAuthenticator(deps: { db: Db; tokens: TokenService }): Authenticator {
+export function createAuthenticator(deps: { db: Db; tokens: TokenService; backstage?: BackstageAuth }): Authenticator {
   const { db, tokens } = deps;
 
   async function viaServiceToken(token: string, now: Date): Promise<Principal> {
@@ -72,16 +73,16 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService }): Aut
     if (row.sessions_revoked_before !== null && verified.issuedAt.getTime() <= Math.floor(new Date(row.sessions_revoked_before).getTime() / 1000) * 1000) {
       throw unauthenticated("token revoked: the user's sessions were revoked");
     }
-    if (row.method === 'guest') {
-      // Guest access lasts only while a guest provider is enabled, whatever sessions exist.
-      const guest = await db
+    if (row.method === 'guest' || row.method === 'backstage') {
+      // Guest and Backstage access lasts only while such a provider is enabled, whatever sessions exist.
+      const enabled = await db
         .selectFrom('auth_providers')
         .select('id')
-        .where('type', '=', 'guest')
+        .where('type', '=', row.method)
         .where('enabled', '=', true)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      if (!guest) throw unauthenticated('guest sign-in is disabled');
+      if (!enabled) throw unauthenticated(`${row.method === 'guest' ? 'guest' : 'Backstage'} sign-in is disabled`);
     }
     return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
   }
@@ -110,7 +111,10 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService }): Aut
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       const token = match?.[1];
       if (!token) throw unauthenticated("malformed Authorization header: expected 'Bearer <token>'");
-      return token.startsWith('ilpat_') ? viaPersonalAccessToken(token, now) : viaServiceToken(token, now);
+      if (token.startsWith('ilpat_')) return viaPersonalAccessToken(token, now);
+      // A developer portal's user token says so in its header (SPEC §5); everything else is ours.
+      if (deps.backstage && isBackstageToken(token)) return principalFrom(await deps.backstage.userOf(token, now), 'backstage', {});
+      return viaServiceToken(token, now);
     },
   };
 }

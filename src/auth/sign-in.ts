@@ -61,7 +61,7 @@ export async function findUserByIdentifier(deps: CommandDeps, identifier: string
  */
 export async function startSession(
   deps: SignInDeps,
-  input: { userId: string; identifier: string; method: AuthMethod; provider: string | null; ttlSeconds?: number; browser: boolean },
+  input: { userId: string; identifier: string; method: AuthMethod; provider: string | null; ttlSeconds?: number; browser: boolean; upstreamRefreshToken?: string },
   context: CommandContext,
 ): Promise<IssuedToken> {
   const sessionId = deps.newId();
@@ -73,7 +73,15 @@ export async function startSession(
     sessionId,
     {
       type: 'StartSession',
-      data: { id: sessionId, userId: input.userId, method: input.method, provider: input.provider, expiresAt: sessionEnds.toISOString(), refreshTokenHash: secret ? sha256(secret) : null },
+      data: {
+        id: sessionId,
+        userId: input.userId,
+        method: input.method,
+        provider: input.provider,
+        expiresAt: sessionEnds.toISOString(),
+        refreshTokenHash: secret ? sha256(secret) : null,
+        ...(input.upstreamRefreshToken === undefined ? {} : { upstreamRefreshToken: input.upstreamRefreshToken }),
+      },
     },
     { ...context, actorId: input.userId },
   );

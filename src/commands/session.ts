@@ -6,7 +6,16 @@ import type { Aggregate } from './decider.js';
 export type SessionCommand =
   | {
       readonly type: 'StartSession';
-      readonly data: { readonly id: string; readonly userId: string; readonly method: AuthMethod; readonly provider: string | null; readonly expiresAt: string; readonly refreshTokenHash: string | null };
+      readonly data: {
+        readonly id: string;
+        readonly userId: string;
+        readonly method: AuthMethod;
+        readonly provider: string | null;
+        readonly expiresAt: string;
+        readonly refreshTokenHash: string | null;
+        /** The identity provider's refresh token, re-checked on each refresh (Google sign-ins). */
+        readonly upstreamRefreshToken?: string | null;
+      };
     }
   /** Rotates the refresh token; presenting an older one ends the session (token theft). */
   | { readonly type: 'RefreshSession'; readonly data: { readonly presentedHash: string; readonly nextHash: string; readonly expiresAt: string; readonly now: string } }
@@ -14,15 +23,18 @@ export type SessionCommand =
    * `presentedHash`: when ending through the refresh cookie, the cookie's secret must match — a
    * session id alone is no proof (it is visible in tokens and the audit log).
    */
-  | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked'; readonly presentedHash?: string } };
+  | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked' | 'identity_provider_refused' | 'provider_disabled'; readonly presentedHash?: string } };
 
 export type SessionState =
   | { readonly status: 'absent' }
   | {
       readonly status: 'open' | 'ended';
       readonly userId: string;
+      /** Key of the provider the session was started through, if any. */
+      readonly provider: string | null;
       readonly expiresAt: string;
       readonly refreshTokenHash: string | null;
+      readonly upstreamRefreshToken: string | null;
       /** Refresh tokens already rotated away: presenting one again means it was stolen. */
       readonly pastRefreshHashes: readonly string[];
     };
@@ -60,7 +72,15 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
 function evolve(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case 'SessionStarted':
-      return { status: 'open', userId: event.data.userId, expiresAt: event.data.expiresAt, refreshTokenHash: event.data.refreshTokenHash, pastRefreshHashes: [] };
+      return {
+        status: 'open',
+        userId: event.data.userId,
+        provider: event.data.provider,
+        expiresAt: event.data.expiresAt,
+        refreshTokenHash: event.data.refreshTokenHash,
+        upstreamRefreshToken: event.data.upstreamRefreshToken ?? null,
+        pastRefreshHashes: [],
+      };
     case 'SessionRefreshed':
       if (state.status === 'absent') return state;
       return {

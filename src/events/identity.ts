@@ -56,13 +56,21 @@ export const SessionStarted = defineEvent(
     expiresAt: z.iso.datetime({ offset: true }),
     /** SHA-256 of the current refresh token (browser sessions only). */
     refreshTokenHash: z.string().nullable(),
+    /**
+     * The identity provider's own refresh token (Google sign-ins), used on each session refresh to
+     * re-check the account. Encrypted in the store; absent from events written before SSO.
+     */
+    upstreamRefreshToken: z.string().nullable().optional(),
   }),
-  { secretPaths: ['refreshTokenHash'] },
+  { secretPaths: ['refreshTokenHash', 'upstreamRefreshToken'] },
 );
 export const SessionRefreshed = defineEvent('SessionRefreshed', z.object({ refreshTokenHash: z.string(), expiresAt: z.iso.datetime({ offset: true }) }), {
   secretPaths: ['refreshTokenHash'],
 });
-export const SessionEnded = defineEvent('SessionEnded', z.object({ reason: z.enum(['logout', 'revoked', 'refresh_token_reused', 'expired']) }));
+export const SessionEnded = defineEvent(
+  'SessionEnded',
+  z.object({ reason: z.enum(['logout', 'revoked', 'refresh_token_reused', 'expired', 'identity_provider_refused', 'provider_disabled']) }),
+);
 
 export type SessionEvent = EventOf<typeof SessionStarted> | EventOf<typeof SessionRefreshed> | EventOf<typeof SessionEnded>;
 
@@ -79,6 +87,27 @@ export const SignInFailed = defineEvent(
 
 export type SignInEvent = EventOf<typeof SignInSucceeded> | EventOf<typeof SignInFailed>;
 
+// ---- browser sign-in transactions (stream `sso_login-<id>`): state, nonce and PKCE, used once ------
+
+export const SsoLoginStarted = defineEvent(
+  'SsoLoginStarted',
+  z.object({
+    id: z.string(),
+    /** Key of the provider the browser was sent to. */
+    provider: z.string(),
+    /** SHA-256 of the `state` parameter (the browser's cookie holds the value itself). */
+    stateHash: z.string(),
+    nonce: z.string(),
+    codeVerifier: z.string(),
+    expiresAt: z.iso.datetime({ offset: true }),
+  }),
+  { secretPaths: ['stateHash', 'nonce', 'codeVerifier'] },
+);
+/** The callback used the transaction: a second callback with the same state is refused. */
+export const SsoLoginCompleted = defineEvent('SsoLoginCompleted', z.object({}));
+
+export type SsoLoginEvent = EventOf<typeof SsoLoginStarted> | EventOf<typeof SsoLoginCompleted>;
+
 export const identityEvents = [
   UserCreated,
   UserUpdated,
@@ -91,4 +120,6 @@ export const identityEvents = [
   SessionEnded,
   SignInSucceeded,
   SignInFailed,
+  SsoLoginStarted,
+  SsoLoginCompleted,
 ] as const;

@@ -9,6 +9,7 @@ import { registerGraphql } from '../graphql/plugin.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
+import { ssoRoutes } from './routes/sso.js';
 import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { secretsRoutes } from './routes/secrets.js';
@@ -51,6 +52,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(
     (api, _options, done) => {
       authRoutes(api, services, services.signIn);
+      ssoRoutes(api, services);
       authProviderRoutes(api, services);
       userRoutes(api, services);
       personalAccessTokenRoutes(api, services);

@@ -156,15 +156,19 @@ describe('the session aggregate', () => {
     expect(fold(sessionAggregate, [started, refreshed('hash-2')])).toEqual({
       status: 'open',
       userId: USER,
+      provider: 'guest',
       expiresAt: LATER_EXPIRY,
       refreshTokenHash: 'hash-2',
+      upstreamRefreshToken: null,
       pastRefreshHashes: ['hash-1'],
     });
     expect(fold(sessionAggregate, [started, refreshed('hash-2'), ended('logout')])).toEqual({
       status: 'ended',
       userId: USER,
+      provider: 'guest',
       expiresAt: LATER_EXPIRY,
       refreshTokenHash: 'hash-2',
+      upstreamRefreshToken: null,
       pastRefreshHashes: ['hash-1'],
     });
   });

@@ -7,6 +7,7 @@ import { actionParams as userActionParams, createUserBody, patchUserBody } from 
 import { header, jsonBody, jsonResponse, param, problems, schemaOf, type Paths } from './components.js';
 import { withConfiguration } from './catalog-paths.js';
 import { entityPaths } from './entity-paths.js';
+import { ssoPaths } from './sso-paths.js';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
@@ -168,6 +169,7 @@ export function identityPaths(): Paths {
   const providerBody = (schema: Schema): Schema => withConfiguration(schema, providerConfigurationSchemas, 'type');
   return {
     ...authPaths(),
+    ...ssoPaths(),
     ...entityPaths({
       plural: 'auth_providers',
       label: 'auth provider',

@@ -19,12 +19,12 @@ export const credentials = z.strictObject({
 });
 
 /** The refresh cookie: HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https. */
-function refreshCookie(services: Services, value: string, maxAgeSeconds: number): string {
+export function refreshCookie(services: Services, value: string, maxAgeSeconds: number): string {
   const secure = services.config.BASE_URL.startsWith('https://') ? '; Secure' : '';
   return `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-function readCookie(request: FastifyRequest, name: string): string | undefined {
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');
@@ -73,6 +73,11 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
     if (!sessionId || !secret || !/^[0-9a-f-]{36}$/.test(sessionId)) throw new AppError('UNAUTHENTICATED', 'no session: sign in again');
     const now = services.now();
     const context = commandContext(request, now);
+    // SSO sessions: the provider must still be enabled, and Google must still accept the account.
+    await services.sso.flows.beforeRefresh(sessionId, sha256(secret), context).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'UNAUTHENTICATED') void reply.header('Set-Cookie', refreshCookie(services, '', 0));
+      throw error;
+    });
     const next = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + services.config.SESSION_TTL_HOURS * 3600_000).toISOString();
     const result = await executeCommand(

@@ -1,0 +1,208 @@
+import * as jose from 'jose';
+import type { Db } from '../db/kysely.js';
+import { AppError } from '../errors.js';
+import type { CommandContext } from '../events/define.js';
+import type { ProviderConfiguration } from './provider-config.js';
+import { recordSignIn, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
+import type { LoadedProvider, ProviderConfigurations } from './sso/providers.js';
+import { findOrCreateUser } from './sso/users.js';
+
+/** The `typ` header of a Backstage user identity token. */
+export const BACKSTAGE_TOKEN_TYPE = 'vnd.backstage.user';
+/** The audience Backstage puts in its user identity tokens. */
+export const BACKSTAGE_AUDIENCE = 'backstage';
+/** Algorithms accepted from a portal's JWKS (Backstage signs with ES256 by default); HS256 only with the shared secret. */
+export const BACKSTAGE_JWKS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA'] as const;
+export const BACKSTAGE_SECRET_ALGORITHM = 'HS256';
+
+/** `user:<namespace>/<name>`: the entity reference Backstage puts in `sub`. */
+const USER_ENTITY_REF = /^user:[a-z0-9][a-z0-9._-]*\/[^\s/][^\s]{0,250}$/i;
+
+/** Whether a bearer token says it is a Backstage user token (its JWS protected header `typ`). */
+export function isBackstageToken(token: string): boolean {
+  try {
+    return jose.decodeProtectedHeader(token).typ === BACKSTAGE_TOKEN_TYPE;
+  } catch {
+    return false;
+  }
+}
+
+/** A `users` row, as the authenticator turns it into a principal. */
+export interface BackstageUserRow {
+  id: string;
+  kind: 'human' | 'service_account' | 'guest';
+  identifier: string;
+  roles: string[];
+  grants: string[];
+  deactivated: boolean;
+  sessions_revoked_before: Date | null;
+}
+
+export interface BackstageAuth {
+  /** The user a Backstage bearer token names (created on first use). @throws AppError UNAUTHENTICATED naming why */
+  userOf(token: string, now: Date): Promise<BackstageUserRow>;
+  /**
+   * `POST /api/auth/backstage/token`: a service session token for a Backstage user token. Every
+   * outcome is an audit fact; rate-limited per address.
+   */
+  exchange(token: string, address: string, context: CommandContext): Promise<IssuedToken>;
+}
+
+export interface BackstageDeps {
+  readonly signIn: SignInDeps;
+  readonly db: Db;
+  readonly providers: ProviderConfigurations;
+  /** jose's refetch cooldown for an unknown `kid` (default 30 s). */
+  readonly jwksCooldownMs?: number;
+}
+
+interface Verified {
+  readonly provider: LoadedProvider<'backstage'>;
+  readonly subject: string;
+  readonly expiresAt: Date;
+}
+
+const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
+
+/** jose's failures in words a caller can act on; nothing about keys or internals. */
+function explain(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof jose.errors.JWTExpired) return unauthenticated('Backstage token expired');
+  if (error instanceof jose.errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return unauthenticated(`Backstage token was not issued for the audience ${BACKSTAGE_AUDIENCE}`);
+    return unauthenticated(`invalid Backstage token: ${error.claim} claim`);
+  }
+  if (error instanceof jose.errors.JOSEAlgNotAllowed || error instanceof jose.errors.JOSENotSupported) return unauthenticated('Backstage token algorithm not allowed');
+  if (error instanceof jose.errors.JWSSignatureVerificationFailed) return unauthenticated('invalid Backstage token signature');
+  if (error instanceof jose.errors.JWKSNoMatchingKey) return unauthenticated('Backstage token signed with an unknown key');
+  if (error instanceof jose.errors.JWKSTimeout || error instanceof jose.errors.JWKSInvalid || (error instanceof jose.errors.JOSEError && /JSON Web Key Set/.test(error.message)) || error instanceof TypeError) {
+    return new AppError('UNAVAILABLE', "the developer portal's JWKS could not be fetched; try again shortly");
+  }
+  return unauthenticated('malformed Backstage token');
+}
+
+/** The shared secret as keys: its text, and its base64 decoding (Backstage's `backend.auth.keys` form). */
+function secretKeys(secret: string): Uint8Array[] {
+  const keys = [new TextEncoder().encode(secret)];
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(secret)) {
+    const decoded = Buffer.from(secret, 'base64');
+    if (decoded.length >= 16) keys.push(new Uint8Array(decoded));
+  }
+  return keys;
+}
+
+/**
+ * Backstage (developer portal) user tokens on the API: verified against an enabled backstage
+ * provider's JWKS (one cached set per provider and URL: jose refetches on an unknown `kid`, at most
+ * once per cooldown) or its shared HS256 secret; `exp` required, `aud` = `backstage`, `typ`
+ * checked, algorithms allow-listed. `sub` names the user, created on first use with role `default`.
+ */
+export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
+  const { signIn, db, providers } = deps;
+  const keySets = new Map<string, ReturnType<typeof jose.createRemoteJWKSet>>();
+
+  function keySetOf(provider: LoadedProvider<'backstage'>, url: string): ReturnType<typeof jose.createRemoteJWKSet> {
+    const cacheKey = `${provider.id} ${url}`;
+    let keySet = keySets.get(cacheKey);
+    if (!keySet) {
+      for (const key of keySets.keys()) if (key.startsWith(`${provider.id} `)) keySets.delete(key);
+      keySet = jose.createRemoteJWKSet(new URL(url), { cooldownDuration: deps.jwksCooldownMs ?? 30_000, timeoutDuration: 5000 });
+      keySets.set(cacheKey, keySet);
+    }
+    return keySet;
+  }
+
+  async function verifyWith(provider: LoadedProvider<'backstage'>, token: string, now: Date): Promise<Verified> {
+    const configuration: ProviderConfiguration<'backstage'> = provider.configuration;
+    const options = { audience: BACKSTAGE_AUDIENCE, typ: BACKSTAGE_TOKEN_TYPE, requiredClaims: ['exp', 'sub'], currentDate: now };
+    const { alg } = jose.decodeProtectedHeader(token);
+    let payload: jose.JWTPayload;
+    if (alg === BACKSTAGE_SECRET_ALGORITHM) {
+      if (configuration.privateKey === undefined) throw unauthenticated('Backstage token algorithm not allowed');
+      let last: unknown;
+      let verified: jose.JWTPayload | undefined;
+      for (const key of secretKeys(configuration.privateKey)) {
+        try {
+          verified = (await jose.jwtVerify(token, key, { ...options, algorithms: [BACKSTAGE_SECRET_ALGORITHM] })).payload;
+          break;
+        } catch (error) {
+          last = error;
+          // Only a wrong key is worth the other form of the secret; an expired token stays expired.
+          if (!(error instanceof jose.errors.JWSSignatureVerificationFailed)) break;
+        }
+      }
+      if (!verified) throw explain(last);
+      payload = verified;
+    } else {
+      if (configuration.jwksUrl === undefined) throw unauthenticated('Backstage token algorithm not allowed');
+      payload = (await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] })).payload;
+    }
+    const subject = payload.sub ?? '';
+    if (!USER_ENTITY_REF.test(subject)) throw unauthenticated('invalid Backstage token: sub must be a user entity reference such as user:default/jane');
+    return { provider, subject, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+  }
+
+  async function verify(token: string, now: Date): Promise<Verified> {
+    const enabled = await providers.enabledOfType('backstage');
+    if (enabled.length === 0) throw unauthenticated('Backstage tokens are not accepted: no backstage provider is enabled');
+    let failure: AppError | undefined;
+    for (const provider of enabled) {
+      try {
+        return await verifyWith(provider, token, now);
+      } catch (error) {
+        failure = explain(error);
+      }
+    }
+    throw failure ?? unauthenticated('malformed Backstage token');
+  }
+
+  const displayNameOf = (subject: string): string => subject.slice(subject.indexOf('/') + 1);
+
+  async function userRow(provider: string, subject: string): Promise<BackstageUserRow | undefined> {
+    return db
+      .selectFrom('users')
+      .select(['id', 'kind', 'identifier', 'roles', 'grants', 'deactivated', 'sessions_revoked_before'])
+      .where('provider', '=', provider)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+  }
+
+  return {
+    async userOf(token, now) {
+      const { provider, subject } = await verify(token, now);
+      const row = await userRow(provider.key, subject);
+      if (row) return row;
+      const context = { actorId: null, correlationId: signIn.newId(), causationId: null, now };
+      const { position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
+      if (position !== undefined) await signIn.waitFor(['users'], position);
+      const created = await userRow(provider.key, subject);
+      if (!created) throw new AppError('UNAVAILABLE', 'the Backstage user is being created; try again shortly');
+      return created;
+    },
+
+    async exchange(token, address, context) {
+      signIn.limiter.check(address, 'backstage', context.now.getTime());
+      let verified: Verified;
+      try {
+        verified = await verify(token, context.now);
+      } catch (error) {
+        const refused = explain(error);
+        if (refused.code === 'UNAUTHENTICATED') {
+          const reason = /no backstage provider is enabled/.test(refused.message) ? 'provider_disabled' : 'invalid_token';
+          await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: null, method: 'backstage', provider: null, identifier: '', reason } }, context);
+        }
+        throw refused;
+      }
+      const { provider, subject, expiresAt } = verified;
+      const { user, position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
+      if (user.deactivated) {
+        await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: user.id, method: 'backstage', provider: provider.key, identifier: user.identifier, reason: 'user_deactivated' } }, context);
+        throw unauthenticated('user deactivated');
+      }
+      if (position !== undefined) await signIn.waitFor(['users'], position);
+      // The session token outlives neither the service's access-token lifetime nor the portal's token.
+      const ttlSeconds = Math.max(1, Math.min(signIn.accessTokenTtlSeconds, Math.floor((expiresAt.getTime() - context.now.getTime()) / 1000)));
+      return startSession(signIn, { userId: user.id, identifier: user.identifier, method: 'backstage', provider: provider.key, ttlSeconds, browser: false }, context);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { Config } from '../../config.js';
+import { createBackstageAuth, type BackstageAuth } from '../backstage.js';
+import type { SignInDeps } from '../sign-in.js';
+import { createSsoService, type SsoService } from './flow.js';
+import { ProviderConfigurations } from './providers.js';
+
+/** Browser single sign-on (github, google, microsoft) and Backstage tokens, over one provider cache. */
+export interface SingleSignOn {
+  readonly flows: SsoService;
+  readonly backstage: BackstageAuth;
+}
+
+export function createSingleSignOn(signIn: SignInDeps, config: Pick<Config, 'SSO_ALLOW_INSECURE_HTTP' | 'BACKSTAGE_JWKS_COOLDOWN_SECONDS'>): SingleSignOn {
+  const providers = new ProviderConfigurations(signIn);
+  return {
+    flows: createSsoService({ signIn, providers, allowInsecureHttp: config.SSO_ALLOW_INSECURE_HTTP }),
+    backstage: createBackstageAuth({ signIn, db: signIn.db, providers, jwksCooldownMs: config.BACKSTAGE_JWKS_COOLDOWN_SECONDS * 1000 }),
+  };
+}

@@ -1,0 +1,90 @@
+import { executeCommand, loadAggregate, type CommandDeps } from '../../commands/handler.js';
+import { uniqueStreamId } from '../../commands/unique.js';
+import { userAggregate, type UserState } from '../../commands/user.js';
+import { AppError } from '../../errors.js';
+import type { CommandContext } from '../../events/define.js';
+import type { UniqueValueEvent } from '../../events/unique.js';
+
+/** A user an identity provider vouched for. */
+export interface ExternalUser {
+  readonly id: string;
+  readonly identifier: string;
+  readonly deactivated: boolean;
+  /** Whether this call created the user (first sign-in). */
+  readonly created: boolean;
+}
+
+/** Who the provider says signed in, as the user record keeps it. */
+export interface ExternalIdentity {
+  readonly subject: string;
+  readonly email: string | null;
+  readonly displayName: string | null;
+}
+
+/** The user of (provider key, subject), through its reservation stream (the write model, no lag). */
+export async function findUserBySubject(deps: CommandDeps, provider: string, subject: string): Promise<{ id: string; state: Extract<UserState, { status: 'active' }> } | undefined> {
+  const reservations = await deps.store.readStream(uniqueStreamId(`user-subject:${provider}:${subject}`));
+  const last = reservations.at(-1);
+  if (!last) return undefined;
+  const { event } = deps.codec.decode<UniqueValueEvent>(last);
+  if (event.type !== 'UniqueValueReserved') return undefined;
+  const id = event.data.ownerStreamId.slice('user-'.length);
+  const { state } = await loadAggregate(deps, userAggregate, id);
+  return state.status === 'active' ? { id, state } : undefined;
+}
+
+const conflictOn = (error: unknown, field: string): boolean => error instanceof AppError && error.code === 'CONFLICT' && error.errors.some((e) => e.field === field);
+
+/**
+ * Finds the user an identity provider knows as `subject` — matched by (provider key, subject), never
+ * by e-mail (SPEC §5) — or creates it with role `default` on first sign-in. The identifier is the
+ * first free one of `identifiers` (an e-mail another user already holds falls back to
+ * `<provider>:<subject>`, which is always free). The e-mail and display name follow the provider's.
+ * @returns the user and whether it was created now
+ */
+export async function findOrCreateUser(
+  deps: CommandDeps,
+  provider: string,
+  identity: ExternalIdentity,
+  identifiers: readonly string[],
+  context: CommandContext,
+): Promise<{ user: ExternalUser; position: bigint | undefined }> {
+  const existing = await findUserBySubject(deps, provider, identity.subject);
+  if (existing) {
+    const { fields } = existing.state;
+    const changes = {
+      ...(identity.email !== null && identity.email !== fields.email && { email: identity.email }),
+      ...(identity.displayName !== null && identity.displayName !== fields.displayName && { displayName: identity.displayName }),
+    };
+    const result =
+      Object.keys(changes).length > 0 && !existing.state.deactivated
+        ? await executeCommand(deps, userAggregate, existing.id, { type: 'UpdateUser', data: { changes } }, { ...context, actorId: existing.id })
+        : undefined;
+    return { user: { id: existing.id, identifier: fields.identifier, deactivated: existing.state.deactivated, created: false }, position: result?.position };
+  }
+  const candidates = [...new Set([...identifiers, `${provider}:${identity.subject}`])];
+  for (const identifier of candidates) {
+    const id = deps.newId();
+    try {
+      const result = await executeCommand(
+        deps,
+        userAggregate,
+        id,
+        {
+          type: 'CreateUser',
+          data: { id, kind: 'human', identifier, email: identity.email, displayName: identity.displayName, provider, subject: identity.subject, roles: ['default'], grants: [], passwordHash: null },
+        },
+        { ...context, actorId: id },
+      );
+      return { user: { id, identifier, deactivated: false, created: true }, position: result.position };
+    } catch (error) {
+      if (conflictOn(error, 'subject')) {
+        // A concurrent first sign-in of the same person created it: use that one.
+        const raced = await findUserBySubject(deps, provider, identity.subject);
+        if (raced) return { user: { id: raced.id, identifier: raced.state.fields.identifier, deactivated: raced.state.deactivated, created: false }, position: undefined };
+      }
+      if (!conflictOn(error, 'identifier')) throw error;
+    }
+  }
+  throw new AppError('CONFLICT', `no free identifier for ${provider} subject ${identity.subject}`);
+}
