@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import type { RouteAuthConfig } from './auth-hook.js';
 import { catalogPaths } from './openapi/catalog-paths.js';
 import { components, jsonResponse, type OpenApiDocument, type Paths } from './openapi/components.js';
+import { graphqlPaths } from './openapi/graphql-paths.js';
 import { identityPaths } from './openapi/identity-paths.js';
 
 /** Version of the REST contract the document describes. */
@@ -54,7 +55,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     },
     servers: [{ url: baseUrl.replace(/\/+$/, '') }],
     security: [{ bearerAuth: [] }],
-    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths() },
+    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...graphqlPaths() },
     components: components(),
   };
 }
