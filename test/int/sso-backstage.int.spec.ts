@@ -56,6 +56,20 @@ for (const target of databaseTargets()) {
         expect(templates.statusCode, templates.body).toBe(200);
       });
 
+      it('authenticates GraphQL with the same tokens, and names the reason when one is refused', async () => {
+        const graphql = async (token: string) =>
+          (await h.app.inject({ method: 'POST', url: '/api/graphql', headers: { authorization: `Bearer ${token}` }, payload: { query: '{ me { identifier kind } templatesCount }' } })).json<{
+            data: unknown;
+            errors?: { message: string; extensions: { code: string } }[];
+          }>();
+        expect(await graphql(await portal.sign({ sub: 'user:default/jane' }))).toEqual({ data: { me: { identifier: 'user:default/jane', kind: 'human' }, templatesCount: 0 } });
+        const refused = await graphql(await portal.sign({ aud: 'someone-else' }));
+        expect(refused.data).toBeNull();
+        expect(refused.errors).toEqual([
+          { message: 'Not authenticated: Backstage token was not issued for the audience backstage. Please provide a valid bearer token in the Authorization header.', extensions: { code: 'UNAUTHENTICATED' } },
+        ]);
+      });
+
       it('fetches the key set once and serves later tokens from the cache', async () => {
         const before = portal.fetches;
         for (let i = 0; i < 3; i++) expect((await call(await portal.sign())).statusCode).toBe(200);
