@@ -7,6 +7,7 @@ import { awaitMinPosition } from '../http/headers.js';
 import { allProjections } from '../projections/registry.js';
 import type { Services } from '../services.js';
 import { formatErrors } from './errors.js';
+import { registerGraphiql, type GraphiqlOptions } from './graphiql.js';
 import { enforceDocumentSize, enforceLimits, type GraphLimits } from './limits.js';
 import { isPublicDocument } from './operation.js';
 import { buildResolvers, type GraphContext } from './resolvers.js';
@@ -40,12 +41,18 @@ async function authenticate(services: Services, context: GraphContext, document:
   }
 }
 
+export interface GraphqlOptions {
+  /** Where the built GraphiQL lives (tests point it at a fixture); default dist/graphiql. */
+  readonly graphiql?: GraphiqlOptions;
+}
+
 /**
  * `POST /api/graphql` (and `GET ?query=`): Mercurius on the shared services. Registered in its own
  * encapsulated scope because Mercurius installs an error handler, which must not replace the REST
  * problem-details handler. Parsed and validated documents are cached by Mercurius (LRU of 1,024).
+ * A browser's `GET` gets GraphiQL instead (./graphiql.ts).
  */
-export async function registerGraphql(app: FastifyInstance, services: Services): Promise<void> {
+export async function registerGraphql(app: FastifyInstance, services: Services, options: GraphqlOptions = {}): Promise<void> {
   const limits: GraphLimits = {
     maxDepth: services.config.GRAPHQL_MAX_DEPTH,
     maxCost: services.config.GRAPHQL_MAX_COST,
@@ -54,12 +61,15 @@ export async function registerGraphql(app: FastifyInstance, services: Services):
     defaultPageSize: Math.min(100, services.config.MAX_PAGE_SIZE),
   };
   await app.register(async (scope) => {
+    // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
+    await registerGraphiql(scope, options.graphiql);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
       resolvers: { ...buildResolvers(), UUID, JSON: JSONScalar, DateTime } as never,
       path: GRAPHQL_PATH,
       graphiql: false,
       allowBatchedQueries: false,
+      jit: 1,
       context: (request: FastifyRequest): Partial<GraphContext> => ({ services, request }),
       errorFormatter: formatErrors,
       // The REST bearer hook skips the route; authentication happens per operation below.

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Where the page and its assets are served (the built `index.html` refers to `/api/graphql/assets/…`). */
+const PAGE_PATH = '/api/graphql';
+const ASSETS_PREFIX = `${PAGE_PATH}/assets/`;
+
+/** The body of `GET /api/graphql` from a browser when `npm run build` has not built GraphiQL. */
+export const GRAPHIQL_NOT_BUILT =
+  'infraledger: GraphiQL is not built. Run `npm run build` (or `npm start`, which builds first). The GraphQL API itself works: POST /api/graphql.\n';
+
+/**
+ * The page's policy: scripts, styles, fonts and requests only from the service itself. GraphiQL's
+ * fonts and icons are data: URLs inside its stylesheet; its editors style elements through the CSSOM,
+ * which style-src does not govern, so neither 'unsafe-inline' nor 'unsafe-eval' is needed.
+ */
+export const GRAPHIQL_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface GraphiqlOptions {
+  /** The Vite build (index.html, assets/); default `dist/graphiql` under the package root. */
+  readonly root?: string;
+}
+
+/** The directory holding package.json above this file: the built server runs from dist/src/graphql, tests from src/graphql. */
+function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new TypeError(`no package.json above ${from}`);
+  }
+}
+
+/** `dist/graphiql` under the package root, where `npm run build:graphiql` writes. */
+export const defaultGraphiqlRoot = (): string => path.join(packageRoot(), 'dist', 'graphiql');
+
+/** A browser opening the endpoint: it asks for HTML and sends no operation (`?query=` stays GraphQL over GET). */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (request.routeOptions.url !== PAGE_PATH) return false;
+  if (!(request.headers.accept ?? '').includes('text/html')) return false;
+  const query = request.query as Record<string, unknown> | undefined;
+  return query?.query === undefined;
+}
+
+// One warning per process, not per app instance (integration tests build many apps).
+let warnedMissing = false;
+
+/**
+ * GraphiQL at `GET /api/graphql` (SPEC §4), fully offline: the page and its hashed assets come from
+ * the Vite build in `root`. Call it on Mercurius' encapsulated scope *before* registering Mercurius:
+ * its onRequest hook answers browsers on Mercurius' own route, ahead of the GraphQL handler. Every
+ * route here is public; the page's requests carry the token the user types into the Headers tab.
+ */
+export async function registerGraphiql(scope: FastifyInstance, options: GraphiqlOptions = {}): Promise<void> {
+  const root = options.root ?? defaultGraphiqlRoot();
+  const indexFile = path.join(root, 'index.html');
+  const index = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+
+  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!wantsPage(request)) return;
+    if (index === undefined) {
+      return reply.status(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(GRAPHIQL_NOT_BUILT);
+    }
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', GRAPHIQL_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(index);
+  });
+
+  if (index === undefined) {
+    if (!warnedMissing) scope.log.warn({ root }, 'GraphiQL is not built (no index.html): GET /api/graphql from a browser answers 503; run npm run build');
+    warnedMissing = true;
+    return;
+  }
+
+  await scope.register(async (assets) => {
+    // @fastify/static's routes carry no config of ours: mark them public (this child context only).
+    assets.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await assets.register(fastifyStatic, {
+      root: path.join(root, 'assets'),
+      prefix: ASSETS_PREFIX,
+      index: false,
+      decorateReply: false,
+      cacheControl: false,
+      setHeaders(response) {
+        // Vite names every file here by its content hash: a new build means new names.
+        response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        response.setHeader('X-Content-Type-Options', 'nosniff');
+      },
+    });
+  });
+}

@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type BrowserSession } from '../support/browser.js';
+import { startService, type ServiceProcess } from '../support/service-process.js';
+
+const ADMIN_PASSWORD = 'e2e-graphiql-admin-password';
+const TEMPLATE = { name: 'GraphiQL walk-through template', template: 'graphiql_walk_through', labels: ['e2e'] };
+
+/** The text of the CodeMirror 5 editor inside `scope` (GraphiQL 4's editors keep their instance on the element). */
+const editorValue = (scope: Locator): Promise<string> =>
+  scope.locator('.CodeMirror').first().evaluate((element) => (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+
+/** Replaces an editor's text by typing, as a person would: focus, select all, type. */
+async function typeInto(page: Page, editor: Locator, text: string): Promise<void> {
+  await editor.locator('.CodeMirror').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(text);
+}
+
+describe('GraphiQL in a browser with no internet', () => {
+  let service: ServiceProcess;
+  let session: BrowserSession;
+  let dataDir: string;
+  let token: string;
+  let templateId: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'infraledger-e2e-graphiql-'));
+    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
+    const base = service.baseUrl;
+    const signIn = await fetch(`${base}/api/auth/service_account/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }),
+    });
+    expect(signIn.status).toBe(200);
+    token = ((await signIn.json()) as { token: string }).token;
+    const created = await fetch(`${base}/api/templates`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(TEMPLATE) });
+    expect(created.status).toBe(201);
+    templateId = ((await created.json()) as { id: string }).id;
+    // The browser reads the read model: wait (server side, bounded) until it holds the template.
+    const caughtUp = await fetch(`${base}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-min-position': created.headers.get('x-position') ?? '' },
+      body: JSON.stringify({ query: '{ templatesCount }' }),
+    });
+    expect(await caughtUp.json()).toEqual({ data: { templatesCount: 1 } });
+    session = await openBrowser();
+  });
+  afterAll(async () => {
+    await session.close();
+    await service.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('loads every script, style and font from the service itself', async () => {
+    const { page } = session;
+    const response = await page.goto(`${service.baseUrl}/api/graphql`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.locator('.graphiql-container').waitFor();
+    // The schema arrived (introspection needs no token): the docs button works from here on.
+    await page.getByRole('button', { name: 'Re-fetch GraphQL schema' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(session.externalRequests).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
+  });
+
+  it('shows the Headers tab with the shape of a token', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Headers', exact: true }).click();
+    const headers = page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+    expect(JSON.parse(await editorValue(headers))).toEqual({ Authorization: 'Bearer <token>' });
+  });
+
+  it('autocompletes field names from the schema while typing', async () => {
+    const { page } = session;
+    await typeInto(page, page.locator('.graphiql-query-editor'), '{ templ');
+    const hints = page.locator('.CodeMirror-hints');
+    await hints.waitFor();
+    expect(await hints.locator('.CodeMirror-hint').allTextContents()).toEqual(expect.arrayContaining(['templates', 'templatesCount']));
+    await page.keyboard.press('Escape');
+    await hints.waitFor({ state: 'detached' });
+  });
+
+  it('runs a query with the token typed into the Headers tab and shows the template', async () => {
+    const { page } = session;
+    const headers = page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+    await typeInto(page, headers, `{"Authorization": "Bearer ${token}"}`);
+    expect(JSON.parse(await editorValue(headers))).toEqual({ Authorization: `Bearer ${token}` });
+
+    const query = page.locator('.graphiql-query-editor');
+    await typeInto(page, query, '{ templates { id name } }');
+    // CodeMirror closes brackets as they are typed; typing the closing ones steps over them.
+    expect(await editorValue(query)).toBe('{ templates { id name } }');
+    await page.getByRole('button', { name: /^Execute query/ }).click();
+
+    const result = page.locator('.result-window');
+    await result.getByText(TEMPLATE.name).waitFor();
+    expect(JSON.parse(await editorValue(result))).toEqual({ data: { templates: [{ id: templateId, name: TEMPLATE.name }] } });
+  });
+
+  it('opens the docs explorer on the Query type and its fields', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    const docs = page.locator('.graphiql-doc-explorer');
+    await docs.getByRole('link', { name: 'Query', exact: true }).click();
+    await docs.locator('.graphiql-doc-explorer-title', { hasText: 'Query' }).waitFor();
+    const fields = await docs.locator('.graphiql-doc-explorer-field-name').allTextContents();
+    expect(fields).toEqual(expect.arrayContaining(['templates', 'templatesCount', 'me', 'enabledAuthProviders']));
+    // The screenshot is a CI artifact: no bearer token in it, even a throwaway one.
+    await typeInto(page, page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)'), '{"Authorization": "Bearer <token>"}');
+    await session.screenshot('graphiql');
+    expect(session.externalRequests).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
+  });
+});
