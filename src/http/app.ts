@@ -22,6 +22,7 @@ import { workspacesRoutes } from './routes/workspaces.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
+import { webUi } from './web-ui.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -70,5 +71,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  await app.register(webUi);
   return app;
 }

@@ -1,0 +1,229 @@
+import { mkdir, mkdtemp, rm, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type BrowserSession } from '../support/browser.js';
+import { startService, type ServiceProcess } from '../support/service-process.js';
+
+const ADMIN_PASSWORD = 'e2e-web-ui-admin-password';
+const INFRA = { identifier: 'platform-bot', password: 'platform-bot-password-1', displayName: 'Platform Bot' };
+const DEVELOPER = { identifier: 'dev-bot', password: 'dev-bot-password-12', displayName: 'Dev Bot' };
+const SECRET = 'github-client-secret-value';
+
+/** README screenshots are copies of the test's own, taken at the moments the README shows. */
+async function saveForReadme(session: BrowserSession, name: string): Promise<void> {
+  const file = await session.screenshot(name);
+  const dir = path.resolve('docs/screenshots');
+  await mkdir(dir, { recursive: true });
+  await copyFile(file, path.join(dir, `${name}.png`));
+}
+
+describe('the web UI, from sign-in to an approved resource request', () => {
+  let service: ServiceProcess;
+  let session: BrowserSession;
+  let dataDir: string;
+  let base: string;
+  let page: Page;
+  let resourceUrl = '';
+
+  /** A REST call as admin, for prerequisites the walk-through does not exercise (templates, source code). */
+  async function asAdmin<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const signIn = await fetch(`${base}/api/auth/service_account/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }),
+    });
+    const { token } = (await signIn.json()) as { token: string };
+    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect(response.status, await response.clone().text()).toBeLessThan(300);
+    return (await response.json()) as T;
+  }
+
+  async function signIn(identifier: string, password: string): Promise<void> {
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Identifier').fill(identifier);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+  }
+
+  async function signOut(): Promise<void> {
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(`${base}/login`);
+  }
+
+  /** Picks `option` in a react-admin AutocompleteInput (reference pickers). */
+  async function pick(label: string, search: string, option: string): Promise<void> {
+    const input = page.getByRole('combobox', { name: label });
+    await input.click();
+    await input.fill(search);
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'il-web-ui-'));
+    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
+    // The browser must use BASE_URL's origin (default http://localhost:{PORT}): sign-in endpoints compare Origin with it.
+    base = service.baseUrl.replace('127.0.0.1', 'localhost');
+    session = await openBrowser();
+    page = session.page;
+    page.setDefaultTimeout(15_000);
+    const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', cloudResourceTypes: ['aws_s3_bucket'] });
+    const sourceCode = await asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
+    await asAdmin('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
+  });
+
+  afterAll(async () => {
+    // Undefined when beforeAll failed half-way; the failure itself is reported there.
+    await (session as BrowserSession | undefined)?.close();
+    await (service as ServiceProcess | undefined)?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the sign-in page and signs the administrator in with the bootstrap password', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForURL(`${base}/login`);
+    await page.getByRole('heading', { name: 'Service account' }).waitFor();
+    await signIn('admin', ADMIN_PASSWORD);
+    await expect(page.getByTestId('role').allTextContents()).resolves.toEqual(['super']);
+    // The session survives a reload (service accounts keep their token in this tab's storage).
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome, Administrator' }).waitFor();
+    await session.screenshot('web-ui-1-admin-signed-in');
+  });
+
+  it('creates a GitHub provider whose secret is masked after save, with the callback URL to register', async () => {
+    await page.getByRole('menuitem', { name: 'Auth providers' }).click();
+    await page.getByTestId('auth-providers').waitFor();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'GitHub' }).click();
+    await page.getByLabel('Name').fill('GitHub');
+    await page.getByLabel('Client ID').fill('Iv1.0123456789abcdef');
+    await page.getByLabel('Client secret').fill(SECRET);
+    await page.getByLabel('Redirect URL').fill('not a url');
+    await page.getByLabel('Allowed e-mail domain').fill('example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The service's 400 names configuration.redirectUrl: its message shows under that input.
+    await page.getByText('must be an absolute http(s) URL').first().waitFor();
+    await expect(page.getByLabel('Redirect URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    await session.screenshot('web-ui-2a-provider-field-error');
+    await page.getByLabel('Redirect URL').fill(`${base}/api/auth/github/callback`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/auth_providers\/[0-9a-f-]{36}$/);
+    // The edit page (its toolbar has Disable) replaces the create form once it has the saved record.
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    await expect.poll(() => page.getByLabel('Client secret').inputValue()).toBe('********');
+    await expect(page.getByTestId('callback-url').textContent()).resolves.toContain(`${base}/api/auth/github/callback`);
+    // Without the "created" notification, for the README.
+    await page.reload();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    await expect.poll(() => page.getByLabel('Client secret').inputValue()).toBe('********');
+    await saveForReadme(session, 'provider-form');
+
+    // What a signed-out visitor now sees: a GitHub button beside the service-account form.
+    const visitor = await session.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const visitorPage = await visitor.newPage();
+    await visitor.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
+    await visitorPage.goto(`${base}/login?error=domain_not_allowed`);
+    await visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
+    await expect(visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href')).resolves.toBe('/api/auth/github/login');
+    await expect(visitorPage.getByTestId('login-error').textContent()).resolves.toContain('e-mail domain is not allowed');
+    await visitorPage.goto(`${base}/login`);
+    await visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
+    await visitorPage.screenshot({ path: path.resolve('docs/screenshots/sign-in.png') });
+    await visitor.close();
+    await session.screenshot('web-ui-2-provider-created');
+  });
+
+  it('disables the provider', async () => {
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Provider GitHub disabled').waitFor();
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    const providers = (await (await fetch(`${base}/api/auth/providers`)).json()) as { type: string }[];
+    expect(providers.map((p) => p.type)).not.toContain('github');
+    await session.screenshot('web-ui-3-provider-disabled');
+  });
+
+  it('creates an infra and a default service account', async () => {
+    for (const [account, role] of [
+      [INFRA, 'infra'],
+      [DEVELOPER, 'default'],
+    ] as const) {
+      await page.goto(`${base}/users/create`);
+      await page.getByLabel('Identifier').fill(account.identifier);
+      await page.getByRole('textbox', { name: 'Password' }).fill(account.password);
+      await page.getByLabel('Display name').fill(account.displayName);
+      if (role !== 'default') {
+        await page.getByRole('checkbox', { name: 'default' }).uncheck();
+        await page.getByRole('checkbox', { name: role }).check();
+      }
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(`${base}/users`);
+      await page.getByRole('cell', { name: account.identifier, exact: true }).waitFor();
+    }
+    await session.screenshot('web-ui-4-service-accounts');
+  });
+
+  it('lets the default-role account request a resource, which waits for approval', async () => {
+    await signOut();
+    await signIn(DEVELOPER.identifier, DEVELOPER.password);
+    // Role default sees no administration.
+    await expect(page.getByRole('menuitem', { name: 'Auth providers' }).count()).resolves.toBe(0);
+    await page.getByRole('menuitem', { name: 'Resources' }).click();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.getByLabel('Name').first().fill('orders-site');
+    await pick('Template', 'Web', 'Web app');
+    await pick('Source code version', 'modules', 'modules/web-app:v1.0.0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/resources\/[0-9a-f-]{36}\/show$/);
+    resourceUrl = page.url();
+    await expect(page.getByTestId('status').locator('[data-value]').getAttribute('data-value')).resolves.toBe('approval_pending');
+    // The requester may not approve their own request: only delete (withdraw) is offered.
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await page.getByTestId('history').getByText('ResourceCreated').waitFor();
+    await session.screenshot('web-ui-5-resource-requested');
+  });
+
+  it('lets the infra account approve it', async () => {
+    await signOut();
+    await signIn(INFRA.identifier, INFRA.password);
+    await page.goto(resourceUrl);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('status').locator('[data-value="ready"]').waitFor();
+    await page.getByRole('button', { name: 'Execute' }).waitFor();
+    await page.getByTestId('history').getByText('ResourceTransitioned').waitFor();
+    // Without the notification, for the README.
+    await page.reload();
+    await page.getByRole('button', { name: 'Execute' }).waitFor();
+    await page.getByTestId('history').getByText('ResourceTransitioned').waitFor();
+    await saveForReadme(session, 'resource-page');
+  });
+
+  it('shows every step with its actor in the audit log, and never left 127.0.0.1', async () => {
+    await signOut();
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.getByRole('menuitem', { name: 'Audit log' }).click();
+    await page.getByTestId('audit-log').waitFor();
+    // Sign-ins and sessions add many entries: one page of 100 holds the whole walk-through.
+    await page.goto(`${base}/audit_log?perPage=100`);
+    const log = page.getByTestId('audit-log');
+    await log.waitFor();
+    const row = (action: string, actor: string) => log.locator('tbody tr').filter({ hasText: action }).filter({ hasText: actor });
+    for (const [action, actor] of [
+      ['AuthProviderCreated', 'Administrator'],
+      ['AuthProviderDisabled', 'Administrator'],
+      ['ResourceCreated', DEVELOPER.displayName],
+      ['ResourceTransitioned', INFRA.displayName],
+    ] as const) {
+      await row(action, actor).first().waitFor();
+    }
+    await expect(row('UserCreated', 'Administrator').count()).resolves.toBeGreaterThanOrEqual(2);
+    // Secrets are redacted in the changes the audit log shows.
+    await expect(log.textContent()).resolves.not.toContain(SECRET);
+    await session.screenshot('web-ui-7-audit-log');
+    expect(session.externalRequests).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import { Box, Typography } from '@mui/material';
+import { Datagrid, DateField, Pagination, ReferenceManyField, TextField } from 'react-admin';
+import { ActorField } from './ActorField';
+import { ChangesField } from './ChangesField';
+
+/** The entity's history: its audit entries (GET /api/audit_log filtered by entityId), newest first. */
+export function History() {
+  return (
+    <Box component="section" aria-labelledby="history-heading" sx={{ mt: 3, width: '100%' }}>
+      <Typography id="history-heading" variant="h6" component="h2" gutterBottom>
+        History
+      </Typography>
+      <ReferenceManyField
+        reference="audit_log"
+        target="entityId"
+        sort={{ field: 'at', order: 'DESC' }}
+        perPage={10}
+        pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}
+        empty={<Typography color="text.secondary">No recorded changes.</Typography>}
+      >
+        <Datagrid bulkActionButtons={false} rowClick={false} data-testid="history" sx={{ '& td': { verticalAlign: 'top' } }}>
+          <DateField source="at" showTime sortable={false} />
+          <ActorField label="Actor" />
+          <TextField source="action" sortable={false} />
+          <ChangesField label="Changes" />
+        </Datagrid>
+      </ReferenceManyField>
+    </Box>
+  );
+}

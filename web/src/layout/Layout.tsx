@@ -1,0 +1,98 @@
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import ApiIcon from '@mui/icons-material/Api';
+import CloudIcon from '@mui/icons-material/Cloud';
+import CodeIcon from '@mui/icons-material/Code';
+import DnsIcon from '@mui/icons-material/Dns';
+import ExtensionIcon from '@mui/icons-material/Extension';
+import HistoryIcon from '@mui/icons-material/History';
+import LockIcon from '@mui/icons-material/Lock';
+import PeopleIcon from '@mui/icons-material/People';
+import SettingsInputComponentIcon from '@mui/icons-material/SettingsInputComponent';
+import StorageIcon from '@mui/icons-material/Storage';
+import TokenIcon from '@mui/icons-material/Token';
+import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
+import WorkspacesIcon from '@mui/icons-material/Workspaces';
+import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
+import type { ReactNode } from 'react';
+import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { allows } from '../api/permissions';
+
+function TokensMenuItem() {
+  const menu = useUserMenu();
+  return (
+    <MenuItem component={Link} to="/personal_access_tokens" onClick={() => menu?.onClose()}>
+      <ListItemIcon>
+        <TokenIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>Personal access tokens</ListItemText>
+    </MenuItem>
+  );
+}
+
+function InfraledgerAppBar() {
+  return (
+    <AppBar
+      userMenu={
+        <UserMenu>
+          <TokensMenuItem />
+          <Logout />
+        </UserMenu>
+      }
+    >
+      <TitlePortal />
+      {/* GraphiQL is a page of the service itself (served under /api), not of this app. */}
+      <Button color="inherit" href="/api/graphql" startIcon={<ApiIcon />} sx={{ mr: 1 }}>
+        GraphiQL
+      </Button>
+      <Button color="inherit" href="/api/docs/" sx={{ mr: 1 }}>
+        REST docs
+      </Button>
+    </AppBar>
+  );
+}
+
+function Section({ children }: { readonly children: ReactNode }) {
+  const [open] = useSidebarState();
+  if (!open) return <Divider />;
+  return (
+    <ListSubheader component="div" sx={{ lineHeight: '32px', bgcolor: 'transparent' }}>
+      {children}
+    </ListSubheader>
+  );
+}
+
+/** The catalog first, then self-service and administration; react-admin hides what the caller may not list. */
+function InfraledgerMenu() {
+  const { permissions } = usePermissions<readonly string[]>();
+  const administrator = ['auth_provider', 'user', 'audit_log'].some((r) => allows(permissions, r, 'read'));
+  return (
+    <Menu>
+      <Menu.DashboardItem />
+      <Section>Catalog</Section>
+      <Menu.ResourceItem name="resources" leftIcon={<CloudIcon />} />
+      <Menu.ResourceItem name="templates" leftIcon={<ViewQuiltIcon />} />
+      <Menu.ResourceItem name="source_codes" leftIcon={<CodeIcon />} />
+      <Menu.ResourceItem name="source_code_versions" leftIcon={<AccountTreeIcon />} />
+      <Menu.ResourceItem name="executors" leftIcon={<DnsIcon />} />
+      <Menu.ResourceItem name="storages" leftIcon={<StorageIcon />} />
+      <Menu.ResourceItem name="integrations" leftIcon={<ExtensionIcon />} />
+      <Menu.ResourceItem name="secrets" leftIcon={<LockIcon />} />
+      <Menu.ResourceItem name="workspaces" leftIcon={<WorkspacesIcon />} />
+      <Section>You</Section>
+      <Menu.Item to="/personal_access_tokens" primaryText="Access tokens" leftIcon={<TokenIcon />} />
+      {administrator && <Section>Administration</Section>}
+      <Menu.ResourceItem name="auth_providers" leftIcon={<SettingsInputComponentIcon />} />
+      <Menu.ResourceItem name="users" leftIcon={<PeopleIcon />} />
+      <Menu.ResourceItem name="audit_log" leftIcon={<HistoryIcon />} />
+    </Menu>
+  );
+}
+
+export function Layout({ children }: LayoutProps) {
+  return (
+    <RaLayout appBar={InfraledgerAppBar} menu={InfraledgerMenu}>
+      {children}
+    </RaLayout>
+  );
+}
