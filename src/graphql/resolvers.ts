@@ -71,9 +71,10 @@ function singleResolver(root: RootEntity): Resolver {
   return async (_root, args, context, info) => {
     const load = signedIn(context);
     const id = args.id as string;
-    // Not readable answers like absent: no hint that the row exists.
-    const own = root.type === 'User' && id === load.principal.userId;
-    if (!own && !mayList(load, root)) return null;
+    // Not readable answers like absent: no hint that the row exists. Users are the exception: names
+    // are visible through every `creator` and `actor` anyway, so anyone may look one up by id, and
+    // the loader nulls the restricted fields unless the caller holds user:read or is that user.
+    if (root.type !== 'User' && !mayList(load, root)) return null;
     const plan = planOf(root.type, info);
     const rows = await selectPlan(load.db, plan).where(sql.ref(`${type.table}.id`), '=', id).execute();
     const [object] = await loadObjects(load, plan, rows);

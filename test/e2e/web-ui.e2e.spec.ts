@@ -195,6 +195,8 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await page.getByTestId('status').locator('[data-value="ready"]').waitFor();
     await page.getByRole('button', { name: 'Execute' }).waitFor();
     await page.getByTestId('history').getByText('ResourceTransitioned').waitFor();
+    // infra may not read users, yet sees who requested it by name (looked up through GraphQL).
+    await page.getByTestId('history').getByText(DEVELOPER.displayName).first().waitFor();
     // Without the notification, for the README.
     await page.reload();
     await page.getByRole('button', { name: 'Execute' }).waitFor();

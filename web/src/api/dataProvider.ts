@@ -49,6 +49,26 @@ async function getList(resource: string, params: GetListParams) {
   return { data: body, total: totalOf(headers, body.length) };
 }
 
+/**
+ * Display names of users for every role: REST lists users only with `user:read`, while GraphQL's
+ * `user(id)` answers any signed-in caller (restricted fields null). Aliased lookups, a chunk per
+ * request to stay under the service's alias limit (GRAPHQL_MAX_ALIASES, default 30).
+ */
+export const USER_NAMES = 'user_names';
+const NAMES_PER_REQUEST = 25;
+
+async function userNames(ids: readonly string[], signal?: AbortSignal): Promise<RaRecord[]> {
+  const records: RaRecord[] = [];
+  for (let start = 0; start < ids.length; start += NAMES_PER_REQUEST) {
+    const chunk = ids.slice(start, start + NAMES_PER_REQUEST);
+    const query = `query (${chunk.map((_, i) => `$u${i}: UUID!`).join(', ')}) { ${chunk.map((_, i) => `u${i}: user(id: $u${i}) { id name }`).join(' ')} }`;
+    const variables = Object.fromEntries(chunk.map((id, i) => [`u${i}`, id]));
+    const { body } = await api<{ data?: Record<string, { id: string; name: string } | null> | null }>('/api/graphql', { method: 'POST', body: { query, variables }, signal });
+    for (const user of Object.values(body.data ?? {})) if (user) records.push(user);
+  }
+  return records;
+}
+
 /** Lifecycle and enable/disable actions: POST /api/{resource}/{id}/actions/{action}. */
 export interface InfraledgerDataProvider extends DataProvider {
   action(resource: string, id: Identifier, action: string, body?: unknown): Promise<{ data: RaRecord }>;
@@ -69,6 +89,7 @@ export const dataProvider: InfraledgerDataProvider = {
   async getMany(resource, params) {
     const ids = [...new Set(params.ids.map(String))].filter((id) => id !== '');
     if (ids.length === 0) return { data: [] };
+    if (resource === USER_NAMES) return { data: (await userNames(ids, params.signal)) as never[] };
     const { body } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter: { id: ids }, range: [0, ids.length] })}`, { signal: params.signal });
     return { data: body as never[] };
   },

@@ -1,10 +1,11 @@
 import { Typography } from '@mui/material';
 import { ReferenceField, TextField, useGetIdentity, usePermissions, useRecordContext } from 'react-admin';
+import { USER_NAMES } from '../api/dataProvider';
 import { allows } from '../api/permissions';
 
 /**
- * Who did it: a link to the user for those who may read users; otherwise "you" or the user id
- * (the REST API has no user lookup for other roles).
+ * Who did it: a link to the user for those who may read users; otherwise "you" or the user's name
+ * (looked up through GraphQL, which shows names to every role), else the start of the id.
  */
 export function ActorField({ source = 'actorId' }: { readonly source?: string; readonly label?: string; readonly sortable?: boolean }) {
   const record = useRecordContext();
@@ -23,9 +24,15 @@ export function ActorField({ source = 'actorId' }: { readonly source?: string; r
         <TextField source="name" />
       </ReferenceField>
     );
+  if (id === identity?.id)
+    return (
+      <Typography variant="body2" component="span" title={id}>
+        you
+      </Typography>
+    );
   return (
-    <Typography variant="body2" component="span" title={id}>
-      {id === identity?.id ? 'you' : `user ${id.slice(0, 8)}`}
-    </Typography>
+    <ReferenceField source={source} reference={USER_NAMES} link={false} empty={`user ${id.slice(0, 8)}`}>
+      <TextField source="name" />
+    </ReferenceField>
   );
 }
