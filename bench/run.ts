@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: append and projection-replay throughput on embedded PGlite and on a real
- * PostgreSQL server (BENCH_DATABASE_URL, a throwaway database per run), through the service's own
- * event store, codec, runner and rebuild code.
+ * `npm run bench [-- store|graphql]`: append and projection-replay throughput on embedded PGlite and
+ * on a real PostgreSQL server (BENCH_DATABASE_URL, a throwaway database per run), through the
+ * service's own event store, codec, runner and rebuild code; and the GraphQL API against hand-written
+ * SQL on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL, kept between runs).
  */
 import os from 'node:os';
 import type { EventCodec } from '../src/events/codec.js';
@@ -10,6 +11,9 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, type AppendResult } from './appends.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
+import { benchGraphql, defaultGraphqlDatabaseUrl, GRAPHQL_CONNECTIONS, graphqlNotes } from './graphql/bench.js';
+import { checksOf, formatGraphqlChecks, formatGraphqlTable, GRAPHQL_TARGETS } from './graphql/report.js';
+import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options.js';
 import { benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
 import { formatTable, type StoreColumn, type StoreResults } from './report.js';
 import { formatMs, formatRate, formatSeconds } from './stats.js';
@@ -82,9 +86,8 @@ async function runOn(open: () => Promise<BenchDatabase>, codec: EventCodec, log:
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** The bench entry point: both stores, then the table, the environment and the target check. */
-export async function main(): Promise<void> {
-  const log = createLogger({ level: 'warn' });
+/** The store part: both stores, then the table, the environment and the target check; false when a store failed. */
+async function storePart(log: Logger): Promise<boolean> {
   const codec = benchCodec();
   const started = Date.now();
   const columns: StoreColumn[] = [];
@@ -143,7 +146,60 @@ export async function main(): Promise<void> {
   } else {
     say('issue targets on PostgreSQL: not checked (no PostgreSQL figures)');
   }
-  if (failed) process.exitCode = 1;
+  return !failed;
 }
 
-await main();
+/** The GraphQL part: the service against the floor on a seeded catalog, then the table and the targets. */
+async function graphqlPart(options: BenchOptions['graphql'], log: Logger): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  const url = process.env.BENCH_GRAPHQL_DATABASE_URL ?? defaultGraphqlDatabaseUrl(adminUrl);
+  say('infraledger bench: GraphQL (/api/graphql) against hand-written SQL behind a bare Fastify route (the floor)');
+  say('');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[graphql] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  const started = Date.now();
+  try {
+    const results = await benchGraphql({ ...options, databaseUrl: url, connections: GRAPHQL_CONNECTIONS }, log, say);
+    say('');
+    for (const line of formatGraphqlTable(results.measurements)) say(line);
+    say('');
+    for (const line of graphqlNotes(results, url, options)) say(line);
+    say(`total ${formatSeconds(Date.now() - started)}; figures are from one run on this machine; expect run-to-run variance`);
+    say('');
+    const checks = results.measurements.flatMap(checksOf);
+    say(`issue targets for GraphQL (at ${GRAPHQL_TARGETS.concurrency} clients): ${checks.every((c) => c.met) ? 'all met' : 'NOT all met'}`);
+    for (const line of formatGraphqlChecks(checks)) say(line);
+    return true;
+  } catch (error) {
+    say(`[graphql] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
+/** The bench entry point: the parts named on the command line (all by default), one after the other. */
+export async function main(argv: readonly string[]): Promise<void> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    if (error.cause === 'help') {
+      say(BENCH_USAGE);
+      return;
+    }
+    console.error(`${error.message}\n${BENCH_USAGE}`);
+    process.exitCode = 1;
+    return;
+  }
+  const log = createLogger({ level: 'warn' });
+  let ok = true;
+  if (options.parts.has('store')) ok = (await storePart(log)) && ok;
+  if (options.parts.has('store') && options.parts.has('graphql')) say('');
+  if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
+  if (!ok) process.exitCode = 1;
+}
+
+await main(process.argv.slice(2));

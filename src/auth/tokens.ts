@@ -55,9 +55,29 @@ const claimsShape = (payload: jose.JWTPayload): VerifiedToken => {
   return { userId: sub, sessionId: sid, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
 };
 
-/** Signs and verifies the service's own access tokens. */
+/** Seconds of clock skew allowed on `exp` (here and in jose's check). */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/** How many verified tokens are remembered (about 300 bytes each). */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * Signs and verifies the service's own access tokens. A signature check costs about 0.2 ms of CPU,
+ * as much as a whole simple read, and a token is presented on every request of its lifetime; the
+ * outcome of checking one exact token string never changes, so verified tokens are remembered (LRU,
+ * bounded). Only the time-dependent part, expiry, is checked again on each use; revocation and
+ * deactivation are the authenticator's per-request lookups and are never cached.
+ */
 export function createTokenService(key: SigningKey, issuer: string): TokenService {
   const keySet = jose.createLocalJWKSet({ keys: [key.publicJwk] });
+  const verified = new Map<string, VerifiedToken>();
+  const remember = (token: string, claims: VerifiedToken): void => {
+    if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+      const oldest = verified.keys().next();
+      if (!oldest.done) verified.delete(oldest.value);
+    }
+    verified.set(token, claims);
+  };
   return {
     jwks: { keys: [key.publicJwk] },
     async issue({ userId, sessionId, ttlSeconds, now }) {
@@ -75,6 +95,18 @@ export function createTokenService(key: SigningKey, issuer: string): TokenServic
       return { token, expiresAt: new Date((iat + ttlSeconds) * 1000), tokenId };
     },
     async verify(token, now = new Date()) {
+      const known = verified.get(token);
+      if (known) {
+        // jose's rule: expired once now - tolerance reaches exp (whole seconds).
+        if (Math.floor(now.getTime() / 1000) - CLOCK_TOLERANCE_SECONDS >= known.expiresAt.getTime() / 1000) {
+          verified.delete(token);
+          throw unauthenticated('token expired');
+        }
+        // Most recently used last, so the eviction above drops the least recently used.
+        verified.delete(token);
+        verified.set(token, known);
+        return known;
+      }
       try {
         const { payload } = await jose.jwtVerify(token, keySet, {
           algorithms: [TOKEN_ALGORITHM],
@@ -82,9 +114,11 @@ export function createTokenService(key: SigningKey, issuer: string): TokenServic
           audience: TOKEN_AUDIENCE,
           requiredClaims: ['sub', 'jti', 'iat', 'exp'],
           currentDate: now,
-          clockTolerance: 5,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
         });
-        return claimsShape(payload);
+        const claims = claimsShape(payload);
+        remember(token, claims);
+        return claims;
       } catch (error) {
         throw error instanceof AppError ? error : explain(error);
       }

@@ -1,0 +1,53 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import pg from 'pg';
+import { z } from 'zod';
+import type { BenchQuery } from './queries.js';
+
+/** The request body both servers read: GraphQL's `{query, variables}` (the floor ignores the query). */
+const floorBody = z.object({ variables: z.record(z.string(), z.unknown()).optional() });
+
+/** A bare Fastify with the hand-written routes, `POST /floor/<query name>`, and its own pool. */
+export interface FloorServer {
+  readonly app: FastifyInstance;
+  readonly pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** Resolves an Authorization header to a caller or throws (the service's authenticator). */
+export type Authenticate = (header: string) => Promise<unknown>;
+
+/**
+ * The floor: what the same answers cost without GraphQL, the service's plugins or authentication,
+ * at `POST /floor/<query>`. `POST /floor-auth/<query>` adds the service's per-request authentication
+ * (token check and its session lookup) in front, to show how much of the gap that is. The pool has
+ * the service's size (10), so both sides have the same database concurrency.
+ */
+export async function openFloor(databaseUrl: string, queries: readonly BenchQuery[], authenticate: Authenticate): Promise<FloorServer> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on('error', () => undefined); // an idle client dropping must not end the bench
+  const app = Fastify({ logger: false });
+  const variablesOf = (request: FastifyRequest): Record<string, unknown> => floorBody.parse(request.body).variables ?? {};
+  for (const query of queries) {
+    app.post(`/floor/${query.name}`, async (request) => query.floor(pool, variablesOf(request)));
+    app.post(`/floor-auth/${query.name}`, async (request) => {
+      await authenticate(request.headers.authorization ?? '');
+      return query.floor(pool, variablesOf(request));
+    });
+  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    pool,
+    async close() {
+      await app.close();
+      await pool.end();
+    },
+  };
+}
+
+/** `http://127.0.0.1:<port>` of a listening Fastify. */
+export function baseUrlOf(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new TypeError('the server is not listening on TCP');
+  return `http://127.0.0.1:${address.port}`;
+}

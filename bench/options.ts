@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { defaultCounts } from '../src/cli/seed/options.js';
+import type { CatalogSize } from './graphql/catalog.js';
+
+/** The parts `npm run bench` can run; without a part named, all of them. */
+export const BENCH_PARTS = ['store', 'graphql'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+
+export const BENCH_USAGE = `usage: npm run bench -- [store] [graphql] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N]
+  store                  event store appends and projection replay (PGlite and PostgreSQL)
+  graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL)
+  --graphql-resources N  catalog size to seed up to (default 100000; templates and executors as the seed's
+                         defaults for it: 1000 and 200)
+  --graphql-duration S   measured seconds per run (default 10, after a 3 s warm-up: --graphql-warmup)
+  --graphql-rounds N     runs per query, side and concurrency, the sides taking turns (default 2)
+Without a part, all parts run.`;
+
+export class BenchUsageError extends Error {
+  override readonly name = 'BenchUsageError';
+}
+
+/** What one `npm run bench` invocation runs. */
+export interface BenchOptions {
+  readonly parts: ReadonlySet<BenchPart>;
+  readonly graphql: {
+    readonly size: CatalogSize;
+    readonly warmupSeconds: number;
+    readonly durationSeconds: number;
+    readonly rounds: number;
+  };
+}
+
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const flagsSchema = z.strictObject({
+  'graphql-resources': whole(1, 10_000_000).default(100_000),
+  'graphql-templates': whole(1, 1000).optional(),
+  'graphql-executors': whole(1, 200).optional(),
+  'graphql-duration': whole(1, 600).default(10),
+  'graphql-warmup': whole(0, 600).default(3),
+  'graphql-rounds': whole(1, 20).default(2),
+});
+
+/** Parses the command line after `npm run bench --`; BenchUsageError names what is wrong. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const parts = new Set<BenchPart>();
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') throw new BenchUsageError('', { cause: 'help' });
+    const flag = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (flag?.[1]) {
+      const value = flag[2] ?? argv[++i];
+      if (value === undefined) throw new BenchUsageError(`--${flag[1]} needs a value`);
+      flags[flag[1]] = value;
+    } else if ((BENCH_PARTS as readonly string[]).includes(arg)) {
+      parts.add(arg as BenchPart);
+    } else {
+      throw new BenchUsageError(`unknown part "${arg}" (parts: ${BENCH_PARTS.join(', ')})`);
+    }
+  }
+  const parsed = flagsSchema.safeParse(flags);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown option ${issue.keys.map((k) => `--${k}`).join(', ')}`
+        : `--${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new BenchUsageError(lines.join('\n'));
+  }
+  const f = parsed.data;
+  // The seed's own proportions: 100,000 resources → 1,000 templates, 200 executors.
+  const defaults = defaultCounts(f['graphql-resources'], f['graphql-templates']);
+  return {
+    parts: parts.size > 0 ? parts : new Set(BENCH_PARTS),
+    graphql: {
+      size: { resources: f['graphql-resources'], templates: defaults.templates, executors: f['graphql-executors'] ?? defaults.executors },
+      warmupSeconds: f['graphql-warmup'],
+      durationSeconds: f['graphql-duration'],
+      rounds: f['graphql-rounds'],
+    },
+  };
+}
