@@ -207,7 +207,7 @@ export function graphqlNotes(
     `the servers (one process), autocannon (a child process) and PostgreSQL share these ${os.availableParallelism()} CPUs: at 32 clients the load generator takes CPU from the server`,
     `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}: other work on the machine makes the figures noisy`,
     `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request; floor: bare Fastify + pg, one statement, no auth;`,
-    `floor+auth: the floor behind the service's authenticator (EdDSA token check + 1 session lookup), i.e. what GraphQL could reach at best without changing authentication`,
+    `floor+auth: the floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup), i.e. what GraphQL could reach at best without changing authentication`,
     `SQL statements per GraphQL request (authentication included): ${statements}; the floor sends 1`,
     `each cell: ${options.rounds} round(s) per side, taking turns, each ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured; (a) rotates over ${number.format(1000)} resource ids; p50/p99 per response, in ms`,
     `targets (issue 5): at 32 clients GraphQL ≥ 50% of the floor's requests/s on every query, and p99 < 50 ms on the 100-row page (d)`,
