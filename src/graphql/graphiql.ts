@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { packageRoot, selfOnlyPolicy } from '../http/built-pages.js';
 
 /** Where the page and its assets are served (the built `index.html` refers to `/api/graphql/assets/…`). */
 const PAGE_PATH = '/api/graphql';
@@ -17,30 +17,11 @@ export const GRAPHIQL_NOT_BUILT =
  * fonts and icons are data: URLs inside its stylesheet; its editors style elements through the CSSOM,
  * which style-src does not govern, so neither 'unsafe-inline' nor 'unsafe-eval' is needed.
  */
-export const GRAPHIQL_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const GRAPHIQL_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:' });
 
 export interface GraphiqlOptions {
   /** The Vite build (index.html, assets/); default `dist/graphiql` under the package root. */
   readonly root?: string;
-}
-
-/** The directory holding package.json above this file: the built server runs from dist/src/graphql, tests from src/graphql. */
-function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new TypeError(`no package.json above ${from}`);
-  }
 }
 
 /** `dist/graphiql` under the package root, where `npm run build:graphiql` writes. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { packageRoot, selfOnlyPolicy } from './built-pages.js';
 
 /** Vite writes this into the built index.html (`html.cspNonce`); each answer replaces it with a fresh nonce. */
 export const CSP_NONCE_PLACEHOLDER = '__IL_CSP_NONCE__';
@@ -17,33 +17,10 @@ export interface WebUiOptions {
 }
 
 /**
- * The package root, found from this file rather than the working directory: the built server runs
- * from dist/src/http, the integration tests from src/http.
- */
-export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new TypeError(`no package.json above ${from}`);
-  }
-}
-
-/**
  * The UI's policy: everything from the service itself. Styles are injected at run time (emotion), so
  * they carry the page's nonce rather than opening `'unsafe-inline'`.
  */
-export const contentSecurityPolicy = (nonce: string): string =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+export const contentSecurityPolicy = (nonce: string): string => selfOnlyPolicy({ 'style-src': `'nonce-${nonce}'`, 'img-src': 'data:' });
 
 /** Paths the SPA never owns: their 404s stay problem details. */
 const isApiPath = (url: string): boolean => /^\/api(?:[/?#]|$)/.test(url);
