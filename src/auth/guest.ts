@@ -41,7 +41,7 @@ export async function guestLogin(deps: SignInDeps, address: string, context: Com
     });
     guest = await findUserByIdentifier(deps, GUEST_IDENTIFIER);
   }
-  if (!guest || guest.state.status !== 'active') throw new AppError('UNAVAILABLE', 'the guest identity could not be created; try again');
+  if (!guest) throw new AppError('UNAVAILABLE', 'the guest identity could not be created; try again');
   if (guest.state.deactivated) throw new AppError('UNAUTHENTICATED', 'user deactivated');
   if (guest.state.fields.roles.join() !== role) {
     await executeCommand(deps, userAggregate, guest.id, { type: 'UpdateUser', data: { changes: { roles: [role] } } }, context);

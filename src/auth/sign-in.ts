@@ -42,9 +42,9 @@ export async function recordSignIn(deps: SignInDeps, event: SignInEvent, context
   await deps.store.append(`signin-${day}`, [deps.codec.encode(event, metadata, deps.newId())], { expectedRevision: 'any' });
 }
 
-/** The user holding an identifier, found through its reservation stream (the write model, no lag). */
-export async function findUserByIdentifier(deps: CommandDeps, identifier: string): Promise<{ id: string; state: UserState } | undefined> {
-  const reservations = await deps.store.readStream(uniqueStreamId(`user-identifier:${identifier.toLowerCase()}`));
+/** The active user owning a unique user key (`user-identifier:…`, `user-subject:…`), through its reservation stream (the write model, no lag). */
+export async function findUserByUniqueKey(deps: CommandDeps, key: string): Promise<{ id: string; state: Extract<UserState, { status: 'active' }> } | undefined> {
+  const reservations = await deps.store.readStream(uniqueStreamId(key));
   const last = reservations.at(-1);
   if (!last) return undefined;
   const { event } = deps.codec.decode<UniqueValueEvent>(last);
@@ -53,6 +53,9 @@ export async function findUserByIdentifier(deps: CommandDeps, identifier: string
   const { state } = await loadAggregate(deps, userAggregate, id);
   return state.status === 'active' ? { id, state } : undefined;
 }
+
+/** The user holding an identifier (case-insensitive). */
+export const findUserByIdentifier = (deps: CommandDeps, identifier: string) => findUserByUniqueKey(deps, `user-identifier:${identifier.toLowerCase()}`);
 
 /**
  * Starts a session and issues its first access token. Every token the service issues belongs to a
@@ -120,12 +123,12 @@ export async function serviceAccountToken(deps: SignInDeps, input: { identifier:
   };
   const ttl = await serviceAccountTtl(deps.db);
   const found = await findUserByIdentifier(deps, input.identifier);
-  const hash = found?.state.status === 'active' && found.state.fields.kind === 'service_account' ? found.state.fields.passwordHash : null;
+  const hash = found?.state.fields.kind === 'service_account' ? found.state.fields.passwordHash : null;
   // Always spend the same work, whether or not the identifier exists.
   const valid = await verifyPassword(input.password, hash);
   if (ttl === undefined) return fail(found?.id ?? null, 'provider_disabled', 'service account sign-in is disabled');
   if (!found || !valid) return fail(found?.id ?? null, 'invalid_credentials', 'invalid identifier or password');
-  if (found.state.status === 'active' && found.state.deactivated) return fail(found.id, 'user_deactivated', 'user deactivated');
+  if (found.state.deactivated) return fail(found.id, 'user_deactivated', 'user deactivated');
   deps.limiter.succeeded(input.identifier);
   return startSession(deps, { userId: found.id, identifier: input.identifier, method: 'service_account', provider: 'svc_service_account', ttlSeconds: ttl, browser: false }, context);
 }

@@ -1,9 +1,8 @@
-import { executeCommand, loadAggregate, type CommandDeps } from '../../commands/handler.js';
-import { uniqueStreamId } from '../../commands/unique.js';
-import { userAggregate, type UserState } from '../../commands/user.js';
+import { executeCommand, type CommandDeps } from '../../commands/handler.js';
+import { userAggregate } from '../../commands/user.js';
 import { AppError } from '../../errors.js';
+import { findUserByUniqueKey } from '../sign-in.js';
 import type { CommandContext } from '../../events/define.js';
-import type { UniqueValueEvent } from '../../events/unique.js';
 
 /** A user an identity provider vouched for. */
 export interface ExternalUser {
@@ -22,16 +21,7 @@ export interface ExternalIdentity {
 }
 
 /** The user of (provider key, subject), through its reservation stream (the write model, no lag). */
-export async function findUserBySubject(deps: CommandDeps, provider: string, subject: string): Promise<{ id: string; state: Extract<UserState, { status: 'active' }> } | undefined> {
-  const reservations = await deps.store.readStream(uniqueStreamId(`user-subject:${provider}:${subject}`));
-  const last = reservations.at(-1);
-  if (!last) return undefined;
-  const { event } = deps.codec.decode<UniqueValueEvent>(last);
-  if (event.type !== 'UniqueValueReserved') return undefined;
-  const id = event.data.ownerStreamId.slice('user-'.length);
-  const { state } = await loadAggregate(deps, userAggregate, id);
-  return state.status === 'active' ? { id, state } : undefined;
-}
+export const findUserBySubject = (deps: CommandDeps, provider: string, subject: string) => findUserByUniqueKey(deps, `user-subject:${provider}:${subject}`);
 
 const conflictOn = (error: unknown, field: string): boolean => error instanceof AppError && error.code === 'CONFLICT' && error.errors.some((e) => e.field === field);
 
