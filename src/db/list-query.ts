@@ -18,4 +18,4 @@ export type {
 export { DEFAULT_LIST_LIMITS, isFilterable, isSortable } from './list-query/spec.js';
 export { OPERATORS } from './list-query/filter.js';
 export { parseListQuery } from './list-query/parse.js';
-export { applyFilters, applyPage, containsPattern, contentRange, listPage, type ListPage } from './list-query/sql.js';
+export { applyFilters, applyPage, containsPattern, contentRange, listPage, pageOrder, type ListPage } from './list-query/sql.js';

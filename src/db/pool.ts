@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../log.js';
+import { createStatementNamer, prepareRepeatedStatements } from './prepared.js';
 
 /** The result shape of node-postgres, which PGlite is adapted to. */
 export interface SqlResult<R> {
@@ -59,6 +60,8 @@ export interface PgPoolOptions {
 /** A real PostgreSQL server through node-postgres. */
 export function createPgPool(options: PgPoolOptions): SqlPool {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const namer = createStatementNamer();
+  pool.on('connect', (client) => prepareRepeatedStatements(client, namer));
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', (error) => options.log?.warn({ err: error }, 'idle database connection failed'));
   const listeners = new Set<pg.Client>();

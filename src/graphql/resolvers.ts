@@ -76,8 +76,9 @@ function singleResolver(root: RootEntity): Resolver {
     // the loader nulls the restricted fields unless the caller holds user:read or is that user.
     if (root.type !== 'User' && !mayList(load, root)) return null;
     const plan = planOf(root.type, info);
-    const rows = await selectPlan(load.db, plan).where(sql.ref(`${type.table}.id`), '=', id).execute();
-    const [object] = await loadObjects(load, plan, rows);
+    const { query, joins } = selectPlan(load, plan);
+    const rows = await query.where(sql.ref(`${type.table}.id`), '=', id).execute();
+    const [object] = await loadObjects(load, plan, rows, joins);
     return object ?? null;
   };
 }
@@ -89,9 +90,9 @@ function listResolver(root: RootEntity): Resolver {
     const query = parseList(root, context.services, args);
     const plan = planOf(root.type, info);
     // applyFilters adds the tombstone condition itself for soft-deleting specs.
-    const base = scoped(load, root, selectPlan(load.db, plan, plan.columns, { excludeDeleted: false }));
-    const rows = await applyPage(applyFilters(base, root.listSpec, query), root.listSpec, query).execute();
-    return loadObjects(load, plan, rows);
+    const selection = selectPlan(load, plan, { excludeDeleted: false });
+    const rows = await applyPage(applyFilters(scoped(load, root, selection.query), root.listSpec, query), root.listSpec, query).execute();
+    return loadObjects(load, plan, rows, selection.joins);
   };
 }
 
@@ -120,8 +121,9 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
   Query.me = async (_root, _args, context, info) => {
     const load = signedIn(context);
     const plan = planOf('User', info);
-    const rows = await selectPlan(load.db, plan).where(sql.ref('users.id'), '=', load.principal.userId).execute();
-    const [me] = await loadObjects(load, plan, rows);
+    const { query, joins } = selectPlan(load, plan);
+    const rows = await query.where(sql.ref('users.id'), '=', load.principal.userId).execute();
+    const [me] = await loadObjects(load, plan, rows, joins);
     if (!me) throw new AppError('UNAUTHENTICATED', 'the signed-in user no longer exists');
     return me;
   };

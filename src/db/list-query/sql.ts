@@ -73,11 +73,17 @@ export function applyPage<DB, TB extends keyof DB, O>(
   spec: ListSpec,
   query: ListQuery,
 ): SelectQueryBuilder<DB, TB, O> {
-  const direction = query.sort.direction === 'ASC' ? 'asc' : 'desc';
-  const idColumn = idColumnOf(spec);
-  const sorted = qb.orderBy(columnRef(spec, query.sort.column), direction);
-  const tieBroken = query.sort.column === idColumn ? sorted : sorted.orderBy(columnRef(spec, idColumn), direction);
-  return tieBroken.offset(query.offset).limit(query.limit);
+  const { column, idColumn, direction } = pageOrder(spec, query);
+  const sorted = qb.orderBy(columnRef(spec, column), direction);
+  const tieBroken = column === idColumn ? sorted : sorted.orderBy(columnRef(spec, idColumn), direction);
+  // Literals, not parameters: a prepared statement's generic plan does not know a parameter's value
+  // and may plan a LIMIT 100 page as if it read a tenth of the table (both are validated integers).
+  return tieBroken.offset(sql.lit(query.offset)).limit(sql.lit(query.limit));
+}
+
+/** The order applyPage gives a page: the sort column, then the id column, in one direction. */
+export function pageOrder(spec: ListSpec, query: ListQuery): { column: string; idColumn: string; direction: 'asc' | 'desc' } {
+  return { column: query.sort.column, idColumn: idColumnOf(spec), direction: query.sort.direction === 'ASC' ? 'asc' : 'desc' };
 }
 
 /**

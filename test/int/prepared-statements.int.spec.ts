@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets, type TestDatabase } from '../support/databases.js';
+
+const postgres = databaseTargets().find((target) => target.name === 'postgres');
+
+if (postgres)
+  describe('repeated statements are prepared on PostgreSQL', () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await postgres.create();
+    });
+    afterAll(() => db.close());
+
+    it('runs a repeated statement as a named prepared statement, with the same answers', async () => {
+      const client = await db.pool.connect();
+      try {
+        const text = 'select $1::int + 1 as "next"';
+        const answers = [];
+        for (const n of [1, 2, 3]) answers.push((await client.query<{ next: number }>(text, [n])).rows[0]?.next);
+        expect(answers).toEqual([2, 3, 4]);
+        const prepared = await client.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements');
+        const ours = prepared.rows.find((row) => row.statement === text);
+      expect(ours?.name).toMatch(/^il_\d+$/);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('keeps multi-statement texts on the simple protocol', async () => {
+      for (let i = 0; i < 3; i++) await db.pool.query('select 1; select 2');
+      const prepared = await db.pool.query<{ statement: string }>(
+        "select statement from pg_prepared_statements where statement like 'select 1;%'",
+      );
+      expect(prepared.rows).toEqual([]);
+    });
+  });
+
+if (!postgres) {
+  describe('prepared statements on PostgreSQL', () => {
+    it('was not run: TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)', () => {
+      console.warn('[skipped] prepared statements: set TEST_DATABASE_URL to run it');
+    });
+  });
+}
