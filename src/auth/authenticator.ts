@@ -45,25 +45,29 @@ function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal,
 export function createAuthenticator(deps: { db: Db; tokens: TokenService; backstage?: BackstageAuth }): Authenticator {
   const { db, tokens } = deps;
 
+  // Every request runs this lookup: compiled once, only its parameter changes.
+  const sessionLookup = db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'users.id',
+      'users.kind',
+      'users.identifier',
+      'users.roles',
+      'users.grants',
+      'users.deactivated',
+      'users.sessions_revoked_before',
+      'sessions.ended_at',
+      'sessions.method',
+      'sessions.user_id',
+    ])
+    .where('sessions.id', '=', '00000000-0000-0000-0000-000000000000')
+    .compile();
+
   async function viaServiceToken(token: string, now: Date): Promise<Principal> {
     const verified = await tokens.verify(token, now);
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'users.id',
-        'users.kind',
-        'users.identifier',
-        'users.roles',
-        'users.grants',
-        'users.deactivated',
-        'users.sessions_revoked_before',
-        'sessions.ended_at',
-        'sessions.method',
-        'sessions.user_id',
-      ])
-      .where('sessions.id', '=', verified.sessionId)
-      .executeTakeFirst();
+    const lookup: typeof sessionLookup = { ...sessionLookup, parameters: [verified.sessionId] };
+    const [row] = (await db.executeQuery(lookup)).rows;
     if (!row || row.user_id !== verified.userId) throw unauthenticated('token revoked: unknown session');
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
     // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.

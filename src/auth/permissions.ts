@@ -38,12 +38,25 @@ const ROLE_GRANTS: Record<Role, readonly Permission[]> = {
 const GRANT = /^([a-z_]+):(read|write|admin)$/;
 
 /** Parses a grant string; undefined when it is not one. */
-export function parseGrant(text: string): { resource: PermissionResource; level: PermissionLevel } | undefined {
+export function parseGrant(text: string): ParsedGrant | undefined {
+  const known = PARSED.get(text);
+  if (known) return known;
   const match = GRANT.exec(text);
   const resource = match?.[1] as PermissionResource | undefined;
   if (!match || !resource || !(RESOURCES as readonly string[]).includes(resource)) return undefined;
-  return { resource, level: match[2] as PermissionLevel };
+  const parsed = { resource, level: match[2] as PermissionLevel };
+  // Only valid grants are kept: at most resources × levels entries, whatever callers pass.
+  PARSED.set(text, parsed);
+  return parsed;
 }
+
+interface ParsedGrant {
+  readonly resource: PermissionResource;
+  readonly level: PermissionLevel;
+}
+
+/** Every check parses the held permissions (several per row of a GraphQL page), so each text is parsed once. */
+const PARSED = new Map<string, ParsedGrant>();
 
 /** The highest level per resource that roles and extra grants give, as a sorted list of permissions. */
 export function effectivePermissions(roles: readonly string[], grants: readonly string[]): Permission[] {

@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as jose from 'jose';
 import { AppError } from '../errors.js';
+import { Lru } from '../lru.js';
 
 /** The only algorithm the service signs with and accepts for its own tokens (no `none`, no HS*). */
 export const TOKEN_ALGORITHM = 'EdDSA';
@@ -70,14 +71,7 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  */
 export function createTokenService(key: SigningKey, issuer: string): TokenService {
   const keySet = jose.createLocalJWKSet({ keys: [key.publicJwk] });
-  const verified = new Map<string, VerifiedToken>();
-  const remember = (token: string, claims: VerifiedToken): void => {
-    if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
-      const oldest = verified.keys().next();
-      if (!oldest.done) verified.delete(oldest.value);
-    }
-    verified.set(token, claims);
-  };
+  const verified = new Lru<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE);
   return {
     jwks: { keys: [key.publicJwk] },
     async issue({ userId, sessionId, ttlSeconds, now }) {
@@ -102,9 +96,6 @@ export function createTokenService(key: SigningKey, issuer: string): TokenServic
           verified.delete(token);
           throw unauthenticated('token expired');
         }
-        // Most recently used last, so the eviction above drops the least recently used.
-        verified.delete(token);
-        verified.set(token, known);
         return known;
       }
       try {
@@ -117,7 +108,7 @@ export function createTokenService(key: SigningKey, issuer: string): TokenServic
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
         });
         const claims = claimsShape(payload);
-        remember(token, claims);
+        verified.set(token, claims);
         return claims;
       } catch (error) {
         throw error instanceof AppError ? error : explain(error);

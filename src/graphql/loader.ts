@@ -7,9 +7,12 @@ import { OBJECT_TYPES } from './model.js';
 import { withId, type LoadPlan } from './plan.js';
 
 /**
- * Runs load plans: presents stored rows as GraphQL objects. To-one relations are joined into their
- * parent's statement; list relations are loaded for all parent rows of a level in one statement
- * (seed rule 3). The number of statements depends on the query's shape, never on the number of rows.
+ * Runs load plans: presents stored rows as GraphQL objects. A root field's relations are read in its
+ * own statement: to-one relations (and theirs) as LEFT JOINs, list relations as a LATERAL json_agg
+ * per relation. List relations below that first level are loaded for all parent rows of a level in
+ * one statement per relation (seed rule 3). So `resources { template creator }`, `templates {
+ * executors }` and `executors { sourceCode storage integrationIds }` are one statement each, and the
+ * number of statements depends on the query's shape, never on the number of rows.
  */
 
 // Tables and columns are chosen at run time from the model, which Kysely's typed schema cannot express.
@@ -38,20 +41,58 @@ export interface Joined {
   readonly alias: string;
   readonly plan: LoadPlan;
   readonly nested: readonly Joined[];
+  /** The parent row's keys that make the target's row, and their names there (nested joins keep theirs). */
+  readonly keys: readonly (readonly [from: string, to: string])[];
 }
 
-/** A statement over a plan's table with its to-one relations joined in, for the caller to add WHERE/ORDER/LIMIT. */
-export interface PlanSelect {
-  readonly query: AnySelect;
+/**
+ * A list relation read in its parent's statement: `LEFT JOIN LATERAL (SELECT json_agg(…) …) AS <alias>`
+ * gives each parent row the related rows as a JSON array in `<alias>__items` (their to-one relations
+ * joined in, as above). JSON keeps every value the projections store (text, uuid, numbers, booleans,
+ * jsonb, text[]); timestamps arrive as ISO-8601 text, which the DateTime scalar takes as it takes a Date.
+ */
+export interface Aggregated {
+  readonly name: string;
+  readonly column: string;
+  readonly plan: LoadPlan;
   readonly joins: readonly Joined[];
+}
+
+/** The relations a statement read along with its rows. */
+export interface JoinedRelations {
+  readonly joins: readonly Joined[];
+  readonly aggregates: readonly Aggregated[];
+}
+
+const NOTHING_JOINED: JoinedRelations = { joins: [], aggregates: [] };
+
+/** A statement over a plan's table with its relations joined in, for the caller to add WHERE/ORDER/LIMIT. */
+export interface PlanSelect extends JoinedRelations {
+  readonly query: AnySelect;
+}
+
+/** A column a join adds: the reference and the name the row carries it under. */
+interface Selected {
+  readonly ref: string;
+  readonly as: string;
 }
 
 const joinedColumn = (alias: string, column: string): string => `${alias}__${column}`;
 
+/** json_build_object takes at most 100 arguments: larger selections are loaded by a statement of their own. */
+const MAX_AGGREGATED_KEYS = 50;
+
 /** Joins every readable to-one relation of `plan` (recursively) onto `query`, aliases j1, j2, … in order. */
-function joinToOne(context: LoadContext, plan: LoadPlan, parent: string, start: AnySelect, counter: { next: number }): PlanSelect {
+function joinToOne(
+  context: LoadContext,
+  plan: LoadPlan,
+  parent: string,
+  start: AnySelect,
+  counter: { next: number },
+): { query: AnySelect; joins: Joined[]; selected: Selected[] } {
   let query = start;
   const joins: Joined[] = [];
+  const selected: Selected[] = [];
   for (const [name, { field, plan: child }] of plan.relations) {
     // Unreadable targets are not joined: the relation answers null without reading them.
     if (field.kind !== 'toOne' || !canRead(context, child.type)) continue;
@@ -61,32 +102,137 @@ function joinToOne(context: LoadContext, plan: LoadPlan, parent: string, start: 
       const on = join.onRef(`${alias}.id`, '=', `${parent}.${field.column}`);
       return target.softDelete ? on.on(sql.ref(`${alias}.deleted_at`), 'is', null) : on;
     });
-    query = query.select([...withId(child)].map((c) => sql.ref(`${alias}.${c}`).as(joinedColumn(alias, c))));
+    const columns = [...withId(child)];
     const inner = joinToOne(context, child, alias, query, counter);
     query = inner.query;
-    joins.push({ name, alias, plan: child, nested: inner.joins });
+    selected.push(...columns.map((c) => ({ ref: `${alias}.${c}`, as: joinedColumn(alias, c) })), ...inner.selected);
+    const keys = [...columns.map((c) => [joinedColumn(alias, c), c] as const), ...inner.selected.map((c) => [c.as, c.as] as const)];
+    joins.push({ name, alias, plan: child, nested: inner.joins, keys });
   }
-  return { query, joins };
+  return { query, joins, selected };
 }
 
 /**
- * `SELECT <plan's columns> FROM <table>` with its to-one relations joined in, tombstones excluded
- * unless the caller's filters already exclude them.
+ * Adds a LATERAL json_agg for every readable list relation of `plan` onto `query` (aliases m1, m2, …),
+ * with the same rows and order as loading it by a statement of its own: live targets only, link
+ * tables in `ordinal` order, reverse relations by creation.
  */
-export function selectPlan(context: LoadContext, plan: LoadPlan, options: { columns?: ReadonlySet<string>; excludeDeleted?: boolean } = {}): PlanSelect {
+function aggregateToMany(
+  context: LoadContext,
+  plan: LoadPlan,
+  parent: string,
+  start: AnySelect,
+): { query: AnySelect; aggregates: Aggregated[] } {
+  let query = start;
+  let next = 1;
+  const aggregates: Aggregated[] = [];
+  const db = context.db as unknown as AnyDb;
+  for (const [name, { field, plan: child }] of plan.relations) {
+    if (field.kind === 'toOne' || !canRead(context, child.type)) continue;
+    const alias = `m${String(next++)}`;
+    const target = `${alias}_t`;
+    const table = child.type.table;
+    let sub: AnySelect;
+    let order: ReturnType<typeof sql>[];
+    if (field.kind === 'toMany') {
+      const link = `${alias}_l`;
+      sub = db
+        .selectFrom(`${field.table} as ${link}`)
+        .innerJoin(`${table} as ${target}`, (join) => {
+          const on = join.onRef(`${target}.id`, '=', `${link}.${field.targetColumn}`);
+          return child.type.softDelete ? on.on(sql.ref(`${target}.deleted_at`), 'is', null) : on;
+        })
+        .where(sql.ref(`${link}.${field.ownerColumn}`), '=', sql.ref(`${parent}.id`));
+      order = [sql`${sql.ref(`${link}.ordinal`)}`];
+    } else {
+      sub = db
+        .selectFrom(`${table} as ${target}`)
+        .where(sql.ref(`${target}.${field.column}`), '=', sql.ref(`${parent}.id`));
+      if (child.type.softDelete) sub = sub.where(sql.ref(`${target}.deleted_at`), 'is', null);
+      order = [sql`${sql.ref(`${target}.created_at`)}`, sql`${sql.ref(`${target}.id`)}`];
+    }
+    // The subquery is a scope of its own: its joins are numbered from j1 again.
+    const inner = joinToOne(context, child, target, sub, { next: 1 });
+    const keys = [...[...withId(child)].map((c) => ({ ref: `${target}.${c}`, as: c })), ...inner.selected];
+    if (keys.length > MAX_AGGREGATED_KEYS) continue;
+    const object = sql`json_build_object(${sql.join(keys.map((k) => sql`${sql.lit(k.as)}, ${sql.ref(k.ref)}`))})`;
+    const items = inner.query.select(sql`coalesce(json_agg(${object} order by ${sql.join(order)}), '[]'::json)`.as('items'));
+    query = query
+      .leftJoinLateral(items.as(alias), (join) => join.onTrue())
+      .select(sql.ref(`${alias}.items`).as(joinedColumn(alias, 'items')));
+    aggregates.push({ name, column: joinedColumn(alias, 'items'), plan: child, joins: inner.joins });
+  }
+  return { query, aggregates };
+}
+
+/** Joins the plan's relations onto a statement over its rows (`parent` names them) and selects what they add. */
+function joinRelations(context: LoadContext, plan: LoadPlan, parent: string, start: AnySelect): PlanSelect {
+  const joined = joinToOne(context, plan, parent, start, { next: 1 });
+  const query = joined.selected.length > 0 ? joined.query.select(joined.selected.map((c) => sql.ref(c.ref).as(c.as))) : joined.query;
+  const aggregated = aggregateToMany(context, plan, parent, query);
+  return { query: aggregated.query, joins: joined.joins, aggregates: aggregated.aggregates };
+}
+
+/** `SELECT <columns> FROM <table>`, tombstones excluded unless the caller's filters already exclude them. */
+function selectColumns(context: LoadContext, plan: LoadPlan, columns: ReadonlySet<string>, excludeDeleted: boolean): AnySelect {
   const table = plan.type.table;
-  const columns = options.columns ?? plan.columns;
   // A selection of only __typename still needs a column to count rows by.
   const names = columns.size > 0 ? [...columns] : ['id'];
-  let query = (context.db as unknown as AnyDb).selectFrom(table).select(names.map((c) => sql.ref(`${table}.${c}`).as(c))) as unknown as AnySelect;
-  if (plan.type.softDelete && (options.excludeDeleted ?? true)) query = query.where(sql.ref(`${table}.deleted_at`), 'is', null);
-  return joinToOne(context, plan, table, query, { next: 1 });
+  const query = (context.db as unknown as AnyDb)
+    .selectFrom(table)
+    .select(names.map((c) => sql.ref(`${table}.${c}`).as(c))) as unknown as AnySelect;
+  return plan.type.softDelete && excludeDeleted ? query.where(sql.ref(`${table}.deleted_at`), 'is', null) : query;
+}
+
+/** Whether any relation of the plan would be joined (one whose target the caller may read). */
+const joinsAny = (context: LoadContext, plan: LoadPlan): boolean =>
+  [...plan.relations.values()].some(({ plan: child }) => canRead(context, child.type));
+
+/**
+ * `SELECT <plan's columns> FROM <table>` with its relations joined in, tombstones excluded unless
+ * the caller's filters already exclude them, for the caller to add WHERE (not LIMIT: see selectPage).
+ */
+export function selectPlan(
+  context: LoadContext,
+  plan: LoadPlan,
+  options: { columns?: ReadonlySet<string>; excludeDeleted?: boolean } = {},
+): PlanSelect {
+  const query = selectColumns(context, plan, options.columns ?? plan.columns, options.excludeDeleted ?? true);
+  return joinRelations(context, plan, plan.type.table, query);
+}
+
+/** How a page is ordered: a column of the plan's table and the id column breaking ties, one direction. */
+export interface PageOrder {
+  readonly column: string;
+  readonly idColumn: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/**
+ * A page (`paged` adds WHERE, ORDER BY, OFFSET, LIMIT to the bare select) with the plan's relations
+ * joined onto the page's rows only: `SELECT page.<columns>, j1.… FROM (<page>) AS page LEFT JOIN …
+ * ORDER BY <the page's order>`. Joined inside the page, a sort on an unindexed column would join
+ * every matching row before it sorts and limits.
+ */
+export function selectPage(context: LoadContext, plan: LoadPlan, order: PageOrder, paged: (bare: AnySelect) => AnySelect): PlanSelect {
+  if (!joinsAny(context, plan)) return { ...NOTHING_JOINED, query: paged(selectColumns(context, plan, plan.columns, false)) };
+  // The outer statement re-applies the page's order, so the order columns ride along in the page.
+  const columns = new Set([...plan.columns, order.column, order.idColumn]);
+  const page = paged(selectColumns(context, plan, columns, false));
+  // Named columns, not `page.*`: a `*` select is never prepared (src/db/prepared.ts).
+  const names = [...columns].map((c) => sql.ref(`page.${c}`).as(c));
+  const outer = (context.db as unknown as AnyDb).selectFrom(page.as('page')).select(names) as unknown as AnySelect;
+  const joined = joinRelations(context, plan, 'page', outer);
+  let query = joined.query.orderBy(sql.ref(`page.${order.column}`), order.direction);
+  if (order.column !== order.idColumn) query = query.orderBy(sql.ref(`page.${order.idColumn}`), order.direction);
+  return { ...joined, query };
 }
 
 function present(plan: LoadPlan, row: Row, context: LoadContext): GraphObject {
   const object: GraphObject = {};
   const { type } = plan;
-  const hidden = type.restrictedTo !== undefined && !allows(context.principal.permissions, type.restrictedTo) && row.id !== context.principal.userId;
+  const hidden =
+    type.restrictedTo !== undefined && !allows(context.principal.permissions, type.restrictedTo) && row.id !== context.principal.userId;
   for (const name of plan.fields) {
     const field = type.fields[name];
     if (field?.kind === 'column') object[name] = field.restricted && hidden ? null : row[field.column];
@@ -98,12 +244,8 @@ function present(plan: LoadPlan, row: Row, context: LoadContext): GraphObject {
 /** The joined target's row inside a parent row (null when the left join matched nothing); nested joins' columns ride along. */
 function joinedRow(row: Row, join: Joined): Row | null {
   if (row[joinedColumn(join.alias, 'id')] == null) return null;
-  const prefix = `${join.alias}__`;
   const child: Row = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith(prefix)) child[key.slice(prefix.length)] = value;
-    else if (/^j\d+__/.test(key)) child[key] = value;
-  }
+  for (const [from, to] of join.keys) child[to] = row[from];
   return child;
 }
 
@@ -111,14 +253,29 @@ function joinedRow(row: Row, join: Joined): Row | null {
  * Presents rows of one level and loads their relations: joined to-one relations from the rows
  * themselves, every other relation in one statement for all the rows (recursively).
  */
-export async function loadObjects(context: LoadContext, plan: LoadPlan, rows: readonly Row[], joins: readonly Joined[] = []): Promise<GraphObject[]> {
+export async function loadObjects(
+  context: LoadContext,
+  plan: LoadPlan,
+  rows: readonly Row[],
+  { joins, aggregates }: JoinedRelations = NOTHING_JOINED,
+): Promise<GraphObject[]> {
   const objects = rows.map((row) => present(plan, row, context));
-  const joined = new Set(joins.map((join) => join.name));
+  const joined = new Set([...joins.map((join) => join.name), ...aggregates.map((aggregate) => aggregate.name)]);
   await Promise.all([
+    ...aggregates.map(async (aggregate) => {
+      const lists = rows.map((row) => (row[aggregate.column] as Row[] | null) ?? []);
+      // Their own list relations are loaded for all of them at once, by a statement per relation.
+      const loaded = await loadObjects(context, aggregate.plan, lists.flat(), { joins: aggregate.joins, aggregates: [] });
+      let next = 0;
+      lists.forEach((list, index) => {
+        const object = objects[index];
+        if (object) object[aggregate.name] = list.map(() => loaded[next++]);
+      });
+    }),
     ...joins.map(async (join) => {
       const children = rows.map((row) => joinedRow(row, join));
       const found = children.filter((child): child is Row => child !== null);
-      const loaded = await loadObjects(context, join.plan, found, join.nested);
+      const loaded = await loadObjects(context, join.plan, found, { joins: join.nested, aggregates: [] });
       let next = 0;
       children.forEach((child, index) => {
         const object = objects[index];
@@ -156,8 +313,14 @@ function loadToOne(context: LoadContext, field: ToOneField, parents: readonly Ro
 }
 
 /** Groups child objects under their parents' ids, keeping the statement's order within a parent. */
-async function grouped(context: LoadContext, plan: LoadPlan, parents: readonly Row[], rows: readonly Row[], joins: readonly Joined[]): Promise<unknown[]> {
-  const objects = await loadObjects(context, plan, rows, joins);
+async function grouped(
+  context: LoadContext,
+  plan: LoadPlan,
+  parents: readonly Row[],
+  rows: readonly Row[],
+  read: JoinedRelations,
+): Promise<unknown[]> {
+  const objects = await loadObjects(context, plan, rows, read);
   const byOwner = new Map<string, GraphObject[]>();
   rows.forEach((row, index) => {
     const owner = row.__owner as string;
@@ -172,7 +335,7 @@ async function loadToMany(context: LoadContext, field: ToManyField, plan: LoadPl
   if (ids.length === 0 || !canRead(context, OBJECT_TYPES[field.target])) return parents.map(() => []);
   const target = plan.type.table;
   const link = field.table;
-  const { query, joins } = selectPlan(context, plan, { columns: withId(plan) });
+  const { query, ...read } = selectPlan(context, plan, { columns: withId(plan) });
   const rows = (await query
     .innerJoin(link, `${link}.${field.targetColumn}`, `${target}.id`)
     .select(sql.ref(`${link}.${field.ownerColumn}`).as('__owner'))
@@ -180,19 +343,19 @@ async function loadToMany(context: LoadContext, field: ToManyField, plan: LoadPl
     .orderBy(sql.ref(`${link}.${field.ownerColumn}`))
     .orderBy(sql.ref(`${link}.ordinal`))
     .execute()) as Row[];
-  return grouped(context, plan, parents, rows, joins);
+  return grouped(context, plan, parents, rows, read);
 }
 
 async function loadReverse(context: LoadContext, field: ReverseField, plan: LoadPlan, parents: readonly Row[]): Promise<unknown[]> {
   const ids = distinct(parents.map((p) => p.id));
   if (ids.length === 0 || !canRead(context, OBJECT_TYPES[field.target])) return parents.map(() => []);
   const table = plan.type.table;
-  const { query, joins } = selectPlan(context, plan, { columns: withId(plan) });
+  const { query, ...read } = selectPlan(context, plan, { columns: withId(plan) });
   const rows = (await query
     .select(sql.ref(`${table}.${field.column}`).as('__owner'))
     .where(sql.ref(`${table}.${field.column}`), 'in', ids)
     .orderBy(sql.ref(`${table}.created_at`))
     .orderBy(sql.ref(`${table}.id`))
     .execute()) as Row[];
-  return grouped(context, plan, parents, rows, joins);
+  return grouped(context, plan, parents, rows, read);
 }

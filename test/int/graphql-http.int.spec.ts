@@ -215,6 +215,9 @@ for (const target of databaseTargets()) {
         expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
         const page = (await data('{ templates(sort: ["name", "ASC"], range: [1, 2]) { name } }')).templates;
         expect(page).toEqual(names.slice(1, 3).map((name) => ({ name })));
+        // With a to-one relation the page is joined after its LIMIT and re-ordered: same rows, same order.
+        const joinedPage = (await data('{ templates(sort: ["name", "DESC"], range: [1, 3]) { name creator { name } } }')).templates;
+        expect(joinedPage).toEqual([...names].reverse().slice(1, 4).map((name) => ({ name, creator: { name: 'Administrator' } })));
         const template = templates[0] as { id: string; name: string };
         const filtered = await data('query ($f: JSON) { resources(filter: $f, range: [0, 1000]) { template { id } } resourcesCount(filter: $f) }', {
           variables: { f: { templateId: template.id } },
@@ -403,26 +406,44 @@ for (const target of databaseTargets()) {
         expect(joined).toEqual(['j1.id', 'j1.name', 'j2.display_name', 'j2.id', 'j2.identifier']);
       });
 
-      it('executors { sourceCode storage integrationIds } runs one statement per relation, whatever the row count', async () => {
+      it('executors { sourceCode storage integrationIds } is one statement, whatever the row count', async () => {
         const query = (limit: number) =>
           `{ executors(range: [0, ${limit}]) { sourceCode { sourceCodeUrl identifier } storage { name } integrationIds { name integrationProvider } } }`;
         const all = await statementsOf(query(100));
         const one = await statementsOf(query(1));
         expect(all.body.errors).toBeUndefined();
-        // The executors with sourceCode and storage joined in, then the integrations of all of them.
-        expect(all.sql).toHaveLength(2);
-        expect(one.sql).toHaveLength(2);
-        expect(all.sql.some((s) => s.includes('"executor_integrations"'))).toBe(true);
+        // sourceCode and storage joined in, the integrations of each executor aggregated by a LATERAL join.
+        expect(all.sql).toHaveLength(1);
+        expect(one.sql).toHaveLength(1);
+        expect(all.sql[0]).toMatch(
+          /left join lateral \(select coalesce\(json_agg\(json_build_object\('id', "m1_t"\."id", 'name', "m1_t"\."name", 'integration_provider'/,
+        );
       });
 
-      it('nested relations add one statement per list level, not per row', async () => {
+      it('nested relations add one statement per list level below the first, not per row', async () => {
         const { body, sql } = await statementsOf('{ templates(range: [0, 100]) { executors { integrationIds { name } sourceCode { integration { name } } } } }');
         expect(body.errors).toBeUndefined();
-        // templates; their executors with sourceCode and its integration joined in; the executors' integrations.
-        expect(sql).toHaveLength(3);
+        // templates with their executors (sourceCode and its integration joined in) aggregated; the executors' integrations.
+        expect(sql).toHaveLength(2);
         const executors = ((body.data?.templates ?? []) as { executors: { sourceCode: { integration: { name: string } | null } }[] }[]).flatMap((t) => t.executors);
         expect(executors.length).toBeGreaterThan(0);
         expect(executors.some((e) => typeof e.sourceCode.integration?.name === 'string')).toBe(true);
+      });
+
+      it('a list relation read in its parent statement answers what its own statement answers, in the same order', async () => {
+        const fields = 'id name createdAt updatedAt labels revision integrationProvider';
+        // First level: aggregated into the executors' statement; second level: a statement of its own.
+        const top = await data(`{ executors(range: [0, 100]) { id integrationIds { ${fields} } } }`);
+        const nested = await data(`{ templates(range: [0, 20]) { executors { id integrationIds { ${fields} } } } }`);
+        const direct = new Map((top.executors as { id: string; integrationIds: Json[] }[]).map((e) => [e.id, e.integrationIds]));
+        const viaTemplates = (nested.templates as { executors: { id: string; integrationIds: Json[] }[] }[]).flatMap((t) => t.executors);
+        expect(viaTemplates.length).toBeGreaterThan(0);
+        for (const executor of viaTemplates) expect(direct.get(executor.id)).toEqual(executor.integrationIds);
+        const first = [...direct.values()].find((list) => list.length > 0)?.[0] as Json;
+        expect(first.createdAt).toMatch(ISO);
+        // The REST list names the same integrations in the same order.
+        const rest = (await harness.inject({ method: 'GET', url: '/api/executors?range=[0,1000]' })).json<{ id: string; integrationIds: string[] }[]>();
+        for (const executor of rest) expect(direct.get(executor.id)?.map((i) => i.id)).toEqual(executor.integrationIds);
       });
     });
 
