@@ -98,7 +98,8 @@ async function verify(
     const graphql = await post(`${service.baseUrl}/api/graphql`, body, headers);
     statements = Math.min(statements, service.statements() - before);
     const expected = await post(floorUrl, body, {});
-    if (!isDeepStrictEqual(graphql, expected)) {
+    const prepared = await post(floorUrl.replace('/floor/', '/floor-prepared/'), body, {});
+    if (!isDeepStrictEqual(graphql, expected) || !isDeepStrictEqual(prepared, expected)) {
       throw new Error(
         `query ${query.name}: the GraphQL answer differs from the floor's:\n${JSON.stringify(graphql).slice(0, 400)}\n${JSON.stringify(expected).slice(0, 400)}`,
       );
@@ -146,30 +147,35 @@ export async function benchGraphql(options: GraphqlBenchOptions, log: Logger, sa
         const graphqlUrl = `${service.baseUrl}/api/graphql`;
         const floorUrl = `${baseUrlOf(floor.app)}/floor/${query.name}`;
         const floorAuthUrl = `${baseUrlOf(floor.app)}/floor-auth/${query.name}`;
+        const floorPreparedUrl = `${baseUrlOf(floor.app)}/floor-prepared/${query.name}`;
         // The sides take turns, round after round, so a burst of other work on the machine lands on all of them.
-        const runs = { graphql: [] as RawRun[], floor: [] as RawRun[], floorAuth: [] as RawRun[] };
+        const runs = { graphql: [] as RawRun[], floor: [] as RawRun[], floorPrepared: [] as RawRun[], floorAuth: [] as RawRun[] };
         for (let round = 0; round < options.rounds; round++) {
           runs.graphql.push(await runLoad(spec(graphqlUrl, headers)));
           runs.floor.push(await runLoad(spec(floorUrl, {})));
+          // The floor with prepared statements, as the service runs its own: the best plain pg can do.
+          runs.floorPrepared.push(await runLoad(spec(floorPreparedUrl, {})));
           // The floor behind the service's authentication: how much of the gap authentication is.
           runs.floorAuth.push(await runLoad(spec(floorAuthUrl, headers)));
         }
         const graphql = combine(runs.graphql);
         const floorResult = combine(runs.floor);
+        const floorPrepared = combine(runs.floorPrepared);
         const floorAuth = combine(runs.floorAuth);
         for (const [side, result] of [
           ['graphql', graphql],
           ['floor', floorResult],
+          ['floor prepared', floorPrepared],
           ['floor+auth', floorAuth],
         ] as const) {
           if (result.requests === 0) throw new Error(`query ${query.name}, ${connections} clients, ${side}: no request was answered`);
           if (result.failures > 0)
             throw new Error(`query ${query.name}, ${connections} clients, ${side}: ${result.failures} failed requests`);
         }
-        measurements.push({ query: query.name, connections, graphql, floor: floorResult, floorAuth });
+        measurements.push({ query: query.name, connections, graphql, floor: floorResult, floorPrepared, floorAuth });
         say(
           `[graphql] ${query.name} × ${connections}: graphql ${Math.round(graphql.requestsPerSecond)} rps (p99 ${graphql.p99.toFixed(1)} ms), ` +
-            `floor ${Math.round(floorResult.requestsPerSecond)} rps (p99 ${floorResult.p99.toFixed(1)} ms), floor+auth ${Math.round(floorAuth.requestsPerSecond)} rps in ${formatSeconds(Date.now() - started)}`,
+            `floor ${Math.round(floorResult.requestsPerSecond)} rps (p99 ${floorResult.p99.toFixed(1)} ms), prepared ${Math.round(floorPrepared.requestsPerSecond)} rps, floor+auth ${Math.round(floorAuth.requestsPerSecond)} rps in ${formatSeconds(Date.now() - started)}`,
         );
       }
     }
@@ -206,7 +212,8 @@ export function graphqlNotes(
     `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`,
     `the servers (one process), autocannon (a child process) and PostgreSQL share these ${os.availableParallelism()} CPUs: at 32 clients the load generator takes CPU from the server`,
     `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}: other work on the machine makes the figures noisy`,
-    `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request; floor: bare Fastify + pg, one statement, no auth;`,
+    `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request, its statements prepared; floor: bare Fastify + pg, one statement, no auth;`,
+    `floor prep.: the floor's statement prepared once per connection (the target is against the floor, as issue 5 defines it; this column shows what preparing gives plain pg)`,
     `floor+auth: the floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup), i.e. what GraphQL could reach at best without changing authentication`,
     `SQL statements per GraphQL request (authentication included): ${statements}; the floor sends 1`,
     `each cell: ${options.rounds} round(s) per side, taking turns, each ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured; (a) rotates over ${number.format(1000)} resource ids; p50/p99 per response, in ms`,

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { z } from 'zod';
+import { createStatementNamer, prepareRepeatedStatements } from '../../src/db/prepared.js';
 import type { BenchQuery } from './queries.js';
 
 /** The request body both servers read: GraphQL's `{query, variables}` (the floor ignores the query). */
@@ -10,6 +11,8 @@ const floorBody = z.object({ variables: z.record(z.string(), z.unknown()).option
 export interface FloorServer {
   readonly app: FastifyInstance;
   readonly pool: pg.Pool;
+  /** The same server, its statements prepared once per connection as the service's are (src/db/prepared.ts). */
+  readonly preparedPool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -19,16 +22,23 @@ export type Authenticate = (header: string) => Promise<unknown>;
 /**
  * The floor: what the same answers cost without GraphQL, the service's plugins or authentication,
  * at `POST /floor/<query>`. `POST /floor-auth/<query>` adds the service's per-request authentication
- * (token check and its session lookup) in front, to show how much of the gap that is. The pool has
- * the service's size (10), so both sides have the same database concurrency.
+ * (token check and its session lookup) in front, to show how much of the gap that is, and
+ * `POST /floor-prepared/<query>` runs the floor's statements as named prepared statements, as the
+ * service runs its own. The pools have the service's size (10), so every side has the same database
+ * concurrency.
  */
 export async function openFloor(databaseUrl: string, queries: readonly BenchQuery[], authenticate: Authenticate): Promise<FloorServer> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   pool.on('error', () => undefined); // an idle client dropping must not end the bench
+  const preparedPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  preparedPool.on('error', () => undefined);
+  const namer = createStatementNamer();
+  preparedPool.on('connect', (client) => prepareRepeatedStatements(client, namer));
   const app = Fastify({ logger: false });
   const variablesOf = (request: FastifyRequest): Record<string, unknown> => floorBody.parse(request.body).variables ?? {};
   for (const query of queries) {
     app.post(`/floor/${query.name}`, async (request) => query.floor(pool, variablesOf(request)));
+    app.post(`/floor-prepared/${query.name}`, async (request) => query.floor(preparedPool, variablesOf(request)));
     app.post(`/floor-auth/${query.name}`, async (request) => {
       await authenticate(request.headers.authorization ?? '');
       return query.floor(pool, variablesOf(request));
@@ -38,9 +48,10 @@ export async function openFloor(databaseUrl: string, queries: readonly BenchQuer
   return {
     app,
     pool,
+    preparedPool,
     async close() {
       await app.close();
-      await pool.end();
+      await Promise.all([pool.end(), preparedPool.end()]);
     },
   };
 }

@@ -15,6 +15,8 @@ export interface Measurement {
   readonly connections: number;
   readonly graphql: LoadResult;
   readonly floor: LoadResult;
+  /** The floor with its statement prepared, as the service prepares its own. */
+  readonly floorPrepared: LoadResult;
   /** The floor behind the service's authentication. */
   readonly floorAuth: LoadResult;
 }
@@ -66,6 +68,9 @@ const HEADER = [
   '|',
   'ratio',
   '|',
+  'floor prep. rps',
+  'ratio',
+  '|',
   'floor+auth rps',
   'p99 ms',
   '|',
@@ -83,6 +88,9 @@ function cells(m: Measurement): string[] {
     ...side(m.floor),
     '|',
     ratioOf(m).toFixed(2),
+    '|',
+    formatRate(m.floorPrepared.requestsPerSecond),
+    (m.graphql.requestsPerSecond / m.floorPrepared.requestsPerSecond).toFixed(2),
     '|',
     formatRate(m.floorAuth.requestsPerSecond),
     formatMs(m.floorAuth.p99),
