@@ -83,7 +83,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
         closers.push(await acquireDataDirLock(config.DATA_DIR));
         pool = await createPglitePool(path.join(config.DATA_DIR, 'pgdata'));
       } else {
-        pool = createPgPool({ connectionString: config.DATABASE_URL ?? '', log });
+        pool = createPgPool({ connectionString: config.DATABASE_URL ?? '', log, prepareStatements: config.DATABASE_PREPARED_STATEMENTS });
       }
       const owned = pool;
       closers.push(() => owned.end());

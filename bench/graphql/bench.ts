@@ -214,7 +214,7 @@ export function graphqlNotes(
     `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}: other work on the machine makes the figures noisy`,
     `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request, its statements prepared; floor: bare Fastify + pg, one statement, no auth;`,
     `floor prep.: the floor's statement prepared once per connection (the target is against the floor, as issue 5 defines it; this column shows what preparing gives plain pg)`,
-    `floor+auth: the floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup), i.e. what GraphQL could reach at best without changing authentication`,
+    `floor+auth: the plain floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup): what authentication costs`,
     `SQL statements per GraphQL request (authentication included): ${statements}; the floor sends 1`,
     `each cell: ${options.rounds} round(s) per side, taking turns, each ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured; (a) rotates over ${number.format(1000)} resource ids; p50/p99 per response, in ms`,
     `targets (issue 5): at 32 clients GraphQL ≥ 50% of the floor's requests/s on every query, and p99 < 50 ms on the 100-row page (d)`,

@@ -55,13 +55,17 @@ export interface PgPoolOptions {
   readonly connectionString: string;
   readonly max?: number;
   readonly log?: Logger;
+  /** Prepare repeated statements (default true; see ./prepared.ts). */
+  readonly prepareStatements?: boolean;
 }
 
 /** A real PostgreSQL server through node-postgres. */
 export function createPgPool(options: PgPoolOptions): SqlPool {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
-  const namer = createStatementNamer();
-  pool.on('connect', (client) => prepareRepeatedStatements(client, namer));
+  if (options.prepareStatements ?? true) {
+    const namer = createStatementNamer();
+    pool.on('connect', (client) => prepareRepeatedStatements(client, namer));
+  }
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', (error) => options.log?.warn({ err: error }, 'idle database connection failed'));
   const listeners = new Set<pg.Client>();

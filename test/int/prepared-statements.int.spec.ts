@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgPool } from '../../src/db/pool.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');
@@ -26,7 +27,22 @@ if (postgres)
       }
     });
 
-    it('keeps multi-statement texts on the simple protocol', async () => {
+    it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false (for poolers that cannot keep them)', async () => {
+    const unprepared = createPgPool({ connectionString: db.url ?? '', max: 1, prepareStatements: false });
+    try {
+      const client = await unprepared.connect();
+      try {
+        for (const n of [1, 2, 3]) await client.query('select $1::int * 2 as "twice"', [n]);
+        expect((await client.query('select name from pg_prepared_statements')).rows).toEqual([]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await unprepared.end();
+    }
+  });
+
+  it('keeps multi-statement texts on the simple protocol', async () => {
       for (let i = 0; i < 3; i++) await db.pool.query('select 1; select 2');
       const prepared = await db.pool.query<{ statement: string }>(
         "select statement from pg_prepared_statements where statement like 'select 1;%'",

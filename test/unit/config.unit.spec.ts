@@ -63,6 +63,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ APPROVAL_FLOW: 'false' }).APPROVAL_FLOW).toBe(false);
     });
 
+    it('prepares repeated statements unless DATABASE_PREPARED_STATEMENTS=false', () => {
+      expect(loadConfig({}).DATABASE_PREPARED_STATEMENTS).toBe(true);
+      expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).DATABASE_PREPARED_STATEMENTS).toBe(false);
+    });
+
     it('leaves embedded mode when DATABASE_URL and SECRET_KEY are set', () => {
       const config = loadConfig({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY, TOKEN_SIGNING_KEY: '{}' });
       expect(config.embedded).toBe(false);
