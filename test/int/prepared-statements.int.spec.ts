@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgPool } from '../../src/db/pool.js';
+import { createPgPool, withTransaction } from '../../src/db/pool.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');
@@ -40,6 +40,13 @@ if (postgres)
     } finally {
       await unprepared.end();
     }
+  });
+
+  it('plans statements inside transactions (the write paths) afresh each time, never from a kept plan', async () => {
+    const mode = await withTransaction(db.pool, async (tx) => (await tx.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]);
+    expect(mode).toEqual({ plan_cache_mode: 'force_custom_plan' });
+    // Outside a transaction the server's default applies again.
+    expect((await db.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]).toEqual({ plan_cache_mode: 'auto' });
   });
 
   it('keeps multi-statement texts on the simple protocol', async () => {
