@@ -67,10 +67,20 @@ export interface PgPoolOptions {
   readonly prepareStatements?: boolean;
 }
 
+/** How long a connection that keeps prepared statements lives (see createPgPool). */
+const PREPARED_CONNECTION_LIFETIME_SECONDS = 300;
+
 /** A real PostgreSQL server through node-postgres. */
 export function createPgPool(options: PgPoolOptions): SqlPool {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
-  if (options.prepareStatements ?? true) {
+  const prepare = options.prepareStatements ?? true;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    // A connection's kept plans are replanned when ANALYZE sees their tables change; where autovacuum
+    // is off nothing would, so connections are renewed every few minutes and plan again.
+    ...(prepare ? { maxLifetimeSeconds: PREPARED_CONNECTION_LIFETIME_SECONDS } : {}),
+  });
+  if (prepare) {
     const namer = createStatementNamer();
     pool.on('connect', (client) => prepareRepeatedStatements(client, namer));
   }
