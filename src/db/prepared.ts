@@ -11,8 +11,8 @@ import type pg from 'pg';
  * Bounded: at most `maxNames` distinct texts get a name (the first ones repeated; the service's
  * texts are a fixed set, a GraphQL selection adding a few), others run unnamed as before. Only
  * single statements are named (a text with `;` may hold several, which only the simple protocol
- * runs), and never a `*` select: a column added by a newer replica's migration would fail a
- * prepared `SELECT *` with "cached plan must not change result type".
+ * runs), and never a `*` select or `RETURNING *`: a column added by a newer replica's migration
+ * would fail such a prepared statement with "cached plan must not change result type".
  */
 export interface StatementNamer {
   /** The name to prepare `text` under, or undefined to run it unnamed. */
@@ -22,7 +22,7 @@ export interface StatementNamer {
 }
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
-const STAR_SELECT = /(?:^|[\s,])(?:"?\w+"?\.)?\*\s*(?:,|from\b)/i;
+const STAR_SELECT = /(?:^|[\s,])(?:"?\w+"?\.)?\*\s*(?:,|from\b|$)/i;
 /** First sightings kept to tell a repeated text from a one-off; forgotten in bulk past this many. */
 const SEEN_LIMIT = 10_000;
 

@@ -30,11 +30,12 @@ describe('which statements are prepared (src/db/prepared.ts)', () => {
     }
   });
 
-  it('never names a * select, a text holding several statements, or anything but DML', () => {
+  it('never names a * select or RETURNING *, a text holding several statements, or anything but DML', () => {
     const namer = createStatementNamer();
     for (const text of [
       'select * from "users" where "id" = $1',
       'select "t".* from "t" where "id" = $1',
+      'insert into "t" ("a") values ($1) returning *',
       'select 1; select 2',
       'BEGIN',
       'LISTEN "x"',
