@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { Lru } from '../../src/lru.js';
+
+describe('Lru (src/lru.ts)', () => {
+  it('forgets the least recently used entry when full; a read counts as a use', () => {
+    const lru = new Lru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('a')).toBe(1);
+    lru.set('c', 3);
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBe(1);
+    expect(lru.get('c')).toBe(3);
+    expect(lru.size).toBe(2);
+  });
+
+  it('replaces a key without growing, and deletes', () => {
+    const lru = new Lru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('a', 2);
+    expect(lru.size).toBe(1);
+    expect(lru.get('a')).toBe(2);
+    lru.delete('a');
+    expect(lru.get('a')).toBeUndefined();
+  });
+});
