@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import pg from 'pg';
 import { z } from 'zod';
-import { createStatementNamer, prepareRepeatedStatements } from '../../src/db/prepared.js';
+import { createPgPool, type SqlPool } from '../../src/db/pool.js';
 import type { BenchQuery } from './queries.js';
 
 /** The request body both servers read: GraphQL's `{query, variables}` (the floor ignores the query). */
@@ -10,9 +9,9 @@ const floorBody = z.object({ variables: z.record(z.string(), z.unknown()).option
 /** A bare Fastify with the hand-written routes, `POST /floor/<query name>`, and its own pool. */
 export interface FloorServer {
   readonly app: FastifyInstance;
-  readonly pool: pg.Pool;
+  readonly pool: SqlPool;
   /** The same server, its statements prepared once per connection as the service's are (src/db/prepared.ts). */
-  readonly preparedPool: pg.Pool;
+  readonly preparedPool: SqlPool;
   close(): Promise<void>;
 }
 
@@ -28,12 +27,9 @@ export type Authenticate = (header: string) => Promise<unknown>;
  * concurrency.
  */
 export async function openFloor(databaseUrl: string, queries: readonly BenchQuery[], authenticate: Authenticate): Promise<FloorServer> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  pool.on('error', () => undefined); // an idle client dropping must not end the bench
-  const preparedPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  preparedPool.on('error', () => undefined);
-  const namer = createStatementNamer();
-  preparedPool.on('connect', (client) => prepareRepeatedStatements(client, namer));
+  // The service's own pool, without and with its statement preparing.
+  const pool = createPgPool({ connectionString: databaseUrl, max: 10, prepareStatements: false });
+  const preparedPool = createPgPool({ connectionString: databaseUrl, max: 10, prepareStatements: true });
   const app = Fastify({ logger: false });
   const variablesOf = (request: FastifyRequest): Record<string, unknown> => floorBody.parse(request.body).variables ?? {};
   for (const query of queries) {

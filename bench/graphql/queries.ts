@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { SqlPool } from '../../src/db/pool.js';
 
 /**
  * The seed's example queries, each with its floor: the same data in the same JSON shape, read by
@@ -14,7 +14,7 @@ export interface BenchQuery {
   /** The request bodies sent in turn: `{query, variables}`, the floor reads the same bodies. */
   bodies(ids: QueryIds): string[];
   /** The floor: `{data: {…}}` exactly as the GraphQL answer's, for the variables of one body. */
-  floor(pool: pg.Pool, variables: Readonly<Record<string, unknown>>): Promise<unknown>;
+  floor(pool: SqlPool, variables: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
 /** Ids the single-row query rotates through (drawn from the seeded catalog). */

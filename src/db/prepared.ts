@@ -51,13 +51,16 @@ export function createStatementNamer(maxNames = 1000): StatementNamer {
 }
 
 /**
- * Makes `client.query(text, values[, callback])` (what Kysely and pg.Pool call) run named statements
- * from `namer`; every other call shape passes through unchanged.
+ * Makes `client.query(text[, values][, callback])` (what Kysely and pg.Pool call) run named
+ * statements from `namer`; a query config object passes through unchanged.
  */
 export function prepareRepeatedStatements(client: pg.Client, namer: StatementNamer): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const patched = (...args: unknown[]): unknown => {
-    const [text, values, callback] = args;
+    const [text, second, third] = args;
+    // pg's shapes: (text), (text, values), (text, callback), (text, values, callback).
+    const values = typeof second === 'function' || second === undefined ? [] : second;
+    const callback = typeof second === 'function' ? second : third;
     if (typeof text === 'string' && Array.isArray(values)) {
       const name = namer.nameOf(text);
       if (name !== undefined) {

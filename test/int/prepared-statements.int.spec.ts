@@ -22,6 +22,18 @@ if (postgres)
         const prepared = await client.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements');
         const ours = prepared.rows.find((row) => row.statement === text);
       expect(ours?.name).toMatch(/^il_\d+$/);
+      // pg's other call shapes: text alone, and text with a callback.
+      const bare = 'select 41 + 1 as "answer"';
+      await client.query(bare);
+      await client.query(bare);
+      const viaCallback = await new Promise<unknown>((resolve, reject) => {
+        (client as unknown as { query(text: string, callback: (error: Error | null, result: { rows: unknown[] }) => void): void }).query(bare, (error, result) =>
+          error ? reject(error) : resolve(result.rows),
+        );
+      });
+      expect(viaCallback).toEqual([{ answer: 42 }]);
+      const named = await client.query<{ statement: string }>('select statement from pg_prepared_statements');
+      expect(named.rows.map((row) => row.statement)).toContain(bare);
       } finally {
         client.release();
       }
