@@ -18,8 +18,13 @@ import { OBJECT_TYPES, type ObjectTypeDef, type RelationField, type TypeName } f
  */
 export interface LoadPlan {
   readonly type: ObjectTypeDef;
-  /** Stored columns to select (always including those the relations and visibility checks need). */
+  /** Stored columns the objects are presented from (and the ids that relations and visibility checks need). */
   readonly columns: ReadonlySet<string>;
+  /**
+   * Foreign keys of the requested to-one relations: statements join on them but never return them,
+   * since a to-one relation is read by that join (or answers null when its kind is not readable).
+   */
+  readonly foreignKeys: ReadonlySet<string>;
   /** Requested scalar fields (column and computed), by GraphQL field name. */
   readonly fields: readonly string[];
   /** Requested relations by field name (aliases of one relation share one plan: the union of their selections). */
@@ -56,6 +61,7 @@ function collectFields(selectionSet: SelectionSetNode | undefined, walk: Walk, i
 function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): LoadPlan {
   const type = OBJECT_TYPES[typeName];
   const columns = new Set<string>();
+  const foreignKeys = new Set<string>();
   const fields: string[] = [];
   const relations = new Map<string, { field: RelationField; plan: LoadPlan }>();
   const selected = new Map<string, FieldNode[]>();
@@ -75,7 +81,7 @@ function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): L
         fields.push(name);
         break;
       case 'toOne':
-        columns.add(field.column);
+        foreignKeys.add(field.column);
         relations.set(name, { field, plan: planFor(field.target, fieldNodes, walk) });
         break;
       case 'toMany':
@@ -85,7 +91,7 @@ function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): L
         break;
     }
   }
-  return { type, columns, fields, relations };
+  return { type, columns, foreignKeys, fields, relations };
 }
 
 /** The plan for the object (or list of objects) a root field returns. */

@@ -17,10 +17,14 @@ export const UUID = new GraphQLScalarType<string, string>({
   parseLiteral: (node) => parseUuid(node.kind === Kind.STRING ? node.value : undefined),
 });
 
-/** Timestamps come from the database as Date objects or ISO strings; both leave as ISO-8601. */
+/** Date#toISOString's form, which the loader's timestamps already have (./timestamps.ts). */
+const CANONICAL_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** Timestamps leave as ISO-8601 in Date#toISOString's form, whether they come as Date objects or text. */
 export const DateTime = new GraphQLScalarType<string, string>({
   name: 'DateTime',
-  serialize: (value) => (value instanceof Date ? value : new Date(String(value))).toISOString(),
+  serialize: (value) =>
+    typeof value === 'string' && CANONICAL_DATE_TIME.test(value) ? value : (value instanceof Date ? value : new Date(String(value))).toISOString(),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('expected an ISO-8601 date-time', { extensions: { code: 'BAD_USER_INPUT' } });
