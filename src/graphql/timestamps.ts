@@ -16,6 +16,8 @@ const parseTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, '
 
 const DASH = 45;
 const SPACE = 32;
+const DOT = 46;
+const NINE = 57;
 
 /**
  * The ISO-8601 text (`2026-11-21T20:45:24.855Z`) of a `utcText` value. Microseconds are truncated
@@ -26,8 +28,9 @@ const SPACE = 32;
 export function isoFromUtcText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const length = value.length;
-  // `YYYY-MM-DD HH:MM:SS`, then `.` and 1 to 6 fraction digits when the fraction is not zero.
-  if (length >= 19 && length <= 26 && value.charCodeAt(4) === DASH && value.charCodeAt(10) === SPACE) {
+  // `YYYY-MM-DD HH:MM:SS`, then `.` and 1 to 6 fraction digits when the fraction is not zero (BC years end in ` BC`).
+  const shaped = length === 19 || (length >= 21 && length <= 26 && value.charCodeAt(19) === DOT && value.charCodeAt(length - 1) <= NINE);
+  if (shaped && value.charCodeAt(4) === DASH && value.charCodeAt(10) === SPACE) {
     const millis = length === 19 ? '000' : value.slice(20, 23).padEnd(3, '0');
     return `${value.slice(0, 10)}T${value.slice(11, 19)}.${millis}Z`;
   }

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../../src/cli/seed/catalog.js';
 import { waitForProjections } from '../../src/cli/seed/catch-up.js';
+import { OBJECT_TYPES, type TypeName } from '../../src/graphql/model.js';
 import { NOT_AUTHENTICATED } from '../../src/http/authorize.js';
 import { databaseTargets } from '../support/databases.js';
 import { ADMIN_PASSWORD, openHttpApp, type HttpHarness } from '../support/http-app.js';
@@ -201,6 +202,8 @@ for (const target of databaseTargets()) {
           const byId = rows.find((row) => row.id === first.id) as Json;
           expect(first[field]).toBe(byId[field]);
           expect(first.revision).toBe(byId.revision);
+          // Read as UTC text and cut into ISO-8601 (src/graphql/timestamps.ts): the same instants REST shows.
+          expect([first.createdAt, first.updatedAt]).toEqual([byId.createdAt, byId.updatedAt]);
           expect(first.creator).toEqual({ id: byId.creatorId, name: 'Administrator' });
           const one = await data(`query ($id: UUID!) { ${single}(id: $id) { id ${field} } }`, { variables: { id: String(first.id).toUpperCase() } });
           expect(one[single]).toEqual({ id: first.id, [field]: first[field] });
@@ -454,6 +457,34 @@ for (const target of databaseTargets()) {
         const rest = (await harness.inject({ method: 'GET', url: '/api/executors?range=[0,1000]' })).json<{ id: string; integrationIds: string[] }[]>();
         for (const executor of rest) expect(direct.get(executor.id)?.map((i) => i.id)).toEqual(executor.integrationIds);
       });
+    });
+
+    /** Every scalar field of a type (columns and computed values), for the widest selections. */
+    const scalarsOf = (type: TypeName): string =>
+      Object.entries(OBJECT_TYPES[type].fields)
+        .filter(([, field]) => field.kind === 'column' || field.kind === 'computed')
+        .map(([name]) => name)
+        .join(' ');
+
+    it('a list relation too wide for json_build_object (over 50 keys with its joins) is read by a statement of its own, with the same answers', async () => {
+      const wide = `id ${scalarsOf('Executor')} sourceCode { ${scalarsOf('SourceCode')} integration { ${scalarsOf('Integration')} } } storage { ${scalarsOf('Storage')} }`;
+      const narrow = 'id name';
+      const { body, sql } = await statementsOf(`{ templates(range: [0, 20]) { id executors { ${wide} } } }`);
+      // The templates, then the executors of all of them with their to-one relations joined: two statements, not one per template.
+      expect(sql).toHaveLength(2);
+      expect(sql[0]).not.toMatch(/json_agg/);
+      expect(sql[1]).toMatch(/"template_executors"/);
+      const templates = body.data?.templates as { id: string; executors: Json[] }[];
+      const aggregated = await data(`{ templates(range: [0, 20]) { id executors { ${narrow} } } }`);
+      const byTemplate = new Map((aggregated.templates as { id: string; executors: Json[] }[]).map((t) => [t.id, t.executors]));
+      expect(templates.some((t) => t.executors.length > 0)).toBe(true);
+      for (const template of templates) {
+        expect(template.executors.map((e) => ({ id: e.id, name: e.name }))).toEqual(byTemplate.get(template.id));
+      }
+      // The wide rows hold what the executors root field answers for them.
+      const roots = await data(`{ executors(range: [0, 500]) { ${wide} } }`);
+      const rootById = new Map((roots.executors as Json[]).map((e) => [e.id, e]));
+      for (const executor of templates.flatMap((t) => t.executors)) expect(executor).toEqual(rootById.get(executor.id as string));
     });
 
     describe('limits, refused before anything runs', () => {
