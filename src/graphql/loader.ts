@@ -9,7 +9,7 @@ import { isoFromUtcText, utcText } from './timestamps.js';
 
 /**
  * Runs load plans: presents stored rows as GraphQL objects. A root field's relations are read in its
- * own statement: to-one relations (and theirs) as LEFT JOINs, list relations as a LATERAL json_agg
+ * own statement: to-one relations (and theirs) as LATERAL lookups, list relations as a LATERAL json_agg
  * per relation. List relations below that first level are loaded for all parent rows of a level in
  * one statement per relation (seed rule 3). So `resources { template creator }`, `templates {
  * executors }` and `executors { sourceCode storage integrationIds }` are one statement each, and the
@@ -34,8 +34,9 @@ export function canRead(context: LoadContext, type: ObjectTypeDef): boolean {
 }
 
 /**
- * A to-one relation read in its parent's statement: `LEFT JOIN <target> AS <alias>`, its columns
- * selected as `<alias>__<column>`; to-one relations of the target nest the same way.
+ * A to-one relation read in its parent's statement: `LEFT JOIN LATERAL (SELECT … FROM <target> …
+ * LIMIT 1) AS <alias>`, its columns selected as `<alias>__<column>`; to-one relations of the target
+ * nest the same way.
  */
 export interface Joined {
   readonly name: string;
