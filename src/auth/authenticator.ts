@@ -1,18 +1,83 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
+import { Lru } from '../lru.js';
 import type { Db } from '../db/kysely.js';
 import { AppError } from '../errors.js';
 import { isBackstageToken, type BackstageAuth } from './backstage.js';
 import { verifyPersonalAccessToken } from './personal-access-tokens.js';
 import { effectivePermissions } from './permissions.js';
 import type { AuthMethod, Principal } from './principal.js';
-import type { TokenService } from './tokens.js';
+import type { TokenService, VerifiedToken } from './tokens.js';
 
 export interface Authenticator {
   /** Resolves an Authorization header value to the caller, or throws UNAUTHENTICATED naming why. */
   authenticate(header: string, now: Date): Promise<Principal>;
+  /**
+   * The caller of a service token as its session looked at this replica's last lookup, without a
+   * statement: undefined when not remembered (or not a service token). Unconfirmed: whoever uses it
+   * must have `guard` checked by a statement of the same request, or call `authenticate`, before
+   * answering (see sessionGuardSql).
+   */
+  recall(header: string, now: Date): Promise<Recalled | undefined>;
+}
+
+/** What a statement checks to confirm a recalled caller: the session still looks exactly as remembered. */
+export interface SessionGuard {
+  readonly sessionId: string;
+  readonly fingerprint: string;
+}
+
+export interface Recalled {
+  readonly principal: Principal;
+  readonly guard: SessionGuard;
+}
+
+/** How many sessions' last lookups are remembered for `recall` (a few hundred bytes each). */
+export const RECALLED_SESSIONS = 10_000;
+
+/**
+ * A digest of every session and user column the authenticator decides on: equal digests mean the same
+ * decision. Computed by PostgreSQL on both sides (the lookup and the guard), so its text forms agree.
+ */
+const fingerprintOf = (session: string, user: string): string =>
+  `md5(row(${session}.user_id, ${session}.method, ${session}.ended_at, ${user}.kind, ${user}.identifier, ${user}.roles, ${user}.grants, ${user}.deactivated, ${user}.sessions_revoked_before)::text)`;
+
+/** By first parameter number: a statement has a few dozen parameters at most. */
+const guardTexts = new Map<number, string>();
+
+/**
+ * A boolean SQL expression, true only while the session still looks as `guard` remembers it (ended,
+ * deleted, deactivated, revoked or re-roled sessions all change it). Its two parameters are numbered
+ * from `first`; it is an uncorrelated subquery, so PostgreSQL evaluates it once per statement.
+ */
+export function sessionGuardSql(first: number): string {
+  let text = guardTexts.get(first);
+  if (text === undefined) {
+    text =
+      `coalesce((select ${fingerprintOf('guard_s', 'guard_u')} from sessions as guard_s inner join users as guard_u on guard_u.id = guard_s.user_id` +
+      ` where guard_s.id = $${first}) = $${first + 1}, false)`;
+    guardTexts.set(first, text);
+  }
+  return text;
+}
+
+/** Whether two principals of one request would be answered alike (the same user, roles and permissions). */
+export function samePrincipal(a: Principal, b: Principal): boolean {
+  return (
+    a.userId === b.userId &&
+    a.kind === b.kind &&
+    a.identifier === b.identifier &&
+    a.method === b.method &&
+    a.sessionId === b.sessionId &&
+    a.tokenId === b.tokenId &&
+    isDeepStrictEqual(a.roles, b.roles) &&
+    isDeepStrictEqual(a.permissions, b.permissions)
+  );
 }
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
+
+const bearerOf = (header: string): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 
 interface UserRow {
   id: string;
@@ -22,6 +87,13 @@ interface UserRow {
   grants: string[];
   deactivated: boolean;
   sessions_revoked_before: Date | null;
+}
+
+interface SessionRow extends UserRow {
+  ended_at: Date | null;
+  method: string;
+  user_id: string;
+  fingerprint: string;
 }
 
 function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal, 'sessionId' | 'tokenId'>): Principal {
@@ -60,14 +132,16 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       'sessions.ended_at',
       'sessions.method',
       'sessions.user_id',
+      sql<string>`${sql.raw(fingerprintOf('sessions', 'users'))}`.as('fingerprint'),
     ])
     .where('sessions.id', '=', '00000000-0000-0000-0000-000000000000')
     .compile();
 
-  async function viaServiceToken(token: string, now: Date): Promise<Principal> {
-    const verified = await tokens.verify(token, now);
-    const lookup: typeof sessionLookup = { ...sessionLookup, parameters: [verified.sessionId] };
-    const [row] = (await db.executeQuery(lookup)).rows;
+  /** Sessions whose lookup found a caller, by session id: what `recall` answers from. */
+  const remembered = new Lru<string, SessionRow>(RECALLED_SESSIONS);
+
+  /** The caller a session row allows for a verified token; throws UNAUTHENTICATED naming why not. */
+  function decide(row: SessionRow | undefined, verified: VerifiedToken): Principal {
     if (!row || row.user_id !== verified.userId) throw unauthenticated('token revoked: unknown session');
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
     // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.
@@ -77,7 +151,16 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     if (row.sessions_revoked_before !== null && verified.issuedAt.getTime() <= Math.floor(new Date(row.sessions_revoked_before).getTime() / 1000) * 1000) {
       throw unauthenticated("token revoked: the user's sessions were revoked");
     }
-    if (row.method === 'guest' || row.method === 'backstage') {
+    return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
+  }
+
+  async function viaServiceToken(token: string, now: Date): Promise<Principal> {
+    const verified = await tokens.verify(token, now);
+    const lookup: typeof sessionLookup = { ...sessionLookup, parameters: [verified.sessionId] };
+    const [row] = (await db.executeQuery(lookup)).rows as SessionRow[];
+    remembered.delete(verified.sessionId);
+    const principal = decide(row, verified);
+    if (row?.method === 'guest' || row?.method === 'backstage') {
       // Guest and Backstage access lasts only while such a provider is enabled, whatever sessions exist.
       const enabled = await db
         .selectFrom('auth_providers')
@@ -87,8 +170,11 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (!enabled) throw unauthenticated(`${row.method === 'guest' ? 'guest' : 'Backstage'} sign-in is disabled`);
+    } else if (row) {
+      // Guest and Backstage sessions also depend on their provider, which the guard does not cover.
+      remembered.set(verified.sessionId, row);
     }
-    return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
+    return principal;
   }
 
   async function viaPersonalAccessToken(token: string, now: Date): Promise<Principal> {
@@ -112,13 +198,25 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
 
   return {
     async authenticate(header, now) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const token = match?.[1];
+      const token = bearerOf(header);
       if (!token) throw unauthenticated("malformed Authorization header: expected 'Bearer <token>'");
       if (token.startsWith('ilpat_')) return viaPersonalAccessToken(token, now);
       // A developer portal's user token says so in its header (SPEC §5); everything else is ours.
       if (deps.backstage && isBackstageToken(token)) return principalFrom(await deps.backstage.userOf(token, now), 'backstage', {});
       return viaServiceToken(token, now);
+    },
+    async recall(header, now) {
+      const token = bearerOf(header);
+      if (!token || token.startsWith('ilpat_') || (deps.backstage && isBackstageToken(token))) return undefined;
+      try {
+        const verified = await tokens.verify(token, now);
+        const row = remembered.get(verified.sessionId);
+        if (!row) return undefined;
+        return { principal: decide(row, verified), guard: { sessionId: verified.sessionId, fingerprint: row.fingerprint } };
+      } catch {
+        // Whatever is wrong, `authenticate` finds it again and names it.
+        return undefined;
+      }
     },
   };
 }

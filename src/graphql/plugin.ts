@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
 import { NOT_AUTHENTICATED, setPrincipal } from '../http/authorize.js';
@@ -12,15 +12,26 @@ import { enforceDocumentSize, enforceLimits, type GraphLimits } from './limits.j
 import { isPublicDocument } from './operation.js';
 import { buildResolvers, type GraphContext } from './resolvers.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
+import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { buildSchemaDocument } from './sdl.js';
 
 export const GRAPHQL_PATH = '/api/graphql';
 
 const PROJECTIONS = allProjections.map((projection) => projection.name);
 
+/** SPEC §4's refusal of a bad token, naming the reason the authenticator gave. */
+const notAuthenticated = (reason: AppError): AppError =>
+  new AppError('UNAUTHENTICATED', `Not authenticated: ${reason.message}. Please provide a valid bearer token in the Authorization header.`);
+
+/** Only reads are answered for a recalled caller: a mutation's effects could not be taken back. */
+const onlyQueries = (document: DocumentNode): boolean =>
+  document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY);
+
 /**
  * SPEC §4: a non-public operation needs a valid bearer token (the REST authenticator: service tokens,
  * personal access tokens, portal tokens). Public operations ignore a bad token rather than failing.
+ * A query whose service-token session this replica has read before starts with the caller as it
+ * was, confirmed by its first statement or after execution (./speculation.ts).
  */
 async function authenticate(services: Services, context: GraphContext, document: DocumentNode): Promise<void> {
   const header = context.request.headers.authorization;
@@ -29,16 +40,59 @@ async function authenticate(services: Services, context: GraphContext, document:
     if (isPublic) return;
     throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
   }
+  const recalled = isPublic || !onlyQueries(document) ? undefined : await services.authenticator.recall(header, services.now());
+  if (recalled) {
+    context.principal = recalled.principal;
+    context.speculation = speculate(header, recalled);
+    setPrincipal(context.request, context.principal);
+    return;
+  }
   try {
     context.principal = await services.authenticator.authenticate(header, services.now());
     setPrincipal(context.request, context.principal);
   } catch (error) {
     if (isPublic) return;
-    if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
-      throw new AppError('UNAUTHENTICATED', `Not authenticated: ${error.message}. Please provide a valid bearer token in the Authorization header.`);
-    }
+    if (error instanceof AppError && error.code === 'UNAUTHENTICATED') throw notAuthenticated(error);
     throw error;
   }
+}
+
+type HookContext = GraphContext & { reply: FastifyReply; operation?: Operation };
+
+/** The operation's name as the request gave it (POST body or GET query string), for running it again. */
+function operationNameOf(request: FastifyRequest): string | undefined {
+  const source = (request.method === 'GET' ? request.query : request.body) as { operationName?: unknown } | undefined;
+  return typeof source?.operationName === 'string' ? source.operationName : undefined;
+}
+
+/** Replaces what execution produced (onResolution runs after Mercurius formatted it). */
+function replaceExecution(execution: ExecutionResult, result: ExecutionResult, context: HookContext): void {
+  const formatted = result.errors ? formatErrors(result, context) : undefined;
+  (execution as { data?: unknown }).data = formatted ? formatted.response.data : result.data;
+  (execution as { errors?: unknown }).errors = formatted?.response.errors;
+  context.reply.code(formatted?.statusCode ?? 200);
+}
+
+/**
+ * Before a recalled caller's answer leaves: confirmed → as executed; otherwise the session is read
+ * now, and the request is refused, answered as executed, or executed again for the caller as they
+ * are now (./speculation.ts, `settle`).
+ */
+async function settleRecalled(services: Services, execution: ExecutionResult, context: HookContext): Promise<void> {
+  const speculation = context.speculation;
+  if (!speculation || !context.operation) return;
+  const settled = await settle(speculation, (header) => services.authenticator.authenticate(header, services.now()));
+  context.speculation = undefined;
+  if (settled.outcome === 'answer') return;
+  if (settled.outcome === 'refuse') {
+    const error = notAuthenticated(settled.error);
+    context.request.log.info({ reason: settled.error.message }, 'recalled caller refused after execution: answer withheld');
+    replaceExecution(execution, { data: null, errors: [new GraphQLError(error.message, { originalError: error })] }, context);
+    return;
+  }
+  context.principal = settled.principal;
+  setPrincipal(context.request, settled.principal);
+  replaceExecution(execution, await rerun(context.operation, context), context);
 }
 
 export interface GraphqlOptions {
@@ -92,9 +146,15 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
       enforceLimits(schema, document, { ...variables }, limits);
-      const graphContext = context as unknown as GraphContext & { reply: FastifyReply };
+      const graphContext = context as unknown as HookContext;
       await authenticate(services, graphContext, document);
+      if (graphContext.speculation) {
+        graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
+      }
       await awaitMinPosition(graphContext.request, services, PROJECTIONS);
+    });
+    scope.graphql.addHook('onResolution', async (execution, context) => {
+      await settleRecalled(services, execution, context as unknown as HookContext);
     });
   });
 }

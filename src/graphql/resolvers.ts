@@ -18,13 +18,16 @@ import { canRead, loadObjects, selectPage, selectPlan, type AnySelect, type Join
 import { OBJECT_TYPES } from './model.js';
 import { planOf, type LoadPlan } from './plan.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
+import { guarded, noteGuard, type Speculation } from './speculation.js';
 
 /** What every resolver receives (Mercurius adds `reply` and `app`). */
 export interface GraphContext {
   readonly services: Services;
   readonly request: FastifyRequest;
-  /** Set before execution for every operation that is not public (see auth.ts). */
+  /** Set before execution for every operation that is not public (plugin.ts, `authenticate`). */
   principal?: Principal;
+  /** Set when `principal` is recalled, not yet read this request (./speculation.ts). */
+  speculation?: Speculation;
 }
 
 interface ListArgs {
@@ -35,8 +38,18 @@ interface ListArgs {
 
 type Resolver = (root: unknown, args: Record<string, unknown>, context: GraphContext, info: GraphQLResolveInfo) => unknown;
 
+/**
+ * Runs a root field's statement; while the caller is recalled and unconfirmed, the statement also
+ * checks their session (./speculation.ts), saving authentication's own round trip.
+ */
+async function rootRows(context: GraphContext, compiled: CompiledQuery<Record<string, unknown>>): Promise<Record<string, unknown>[]> {
+  const { rows } = await context.services.db.executeQuery(guarded(compiled, context.speculation));
+  noteGuard(rows, context.speculation);
+  return rows;
+}
+
 function signedIn(context: GraphContext): LoadContext {
-  // auth.ts refuses non-public operations without a caller before execution; this is the backstop.
+  // plugin.ts refuses non-public operations without a caller before execution; this is the backstop.
   if (!context.principal) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
   return { db: context.services.db, principal: context.principal, baseUrl: context.services.config.BASE_URL };
 }
@@ -78,7 +91,7 @@ function singleResolver(root: RootEntity): Resolver {
     if (root.type !== 'User' && !mayList(load, root)) return null;
     const plan = planOf(root.type, info);
     const { query, ...read } = selectPlan(load, plan);
-    const rows = await query.where(sql.ref(`${type.table}.id`), '=', id).execute();
+    const rows = await rootRows(context, query.where(sql.ref(`${type.table}.id`), '=', id).compile());
     const [object] = await loadObjects(load, plan, rows, read);
     return object ?? null;
   };
@@ -127,8 +140,7 @@ function listResolver(root: RootEntity, compiledLists: Lru<string, CompiledList>
     const key = listKey(root, load, args, info);
     let list = compiledLists.get(key);
     if (!list) compiledLists.set(key, (list = compileList(root, load, context.services, args, info)));
-    const { rows } = await load.db.executeQuery(list.compiled);
-    return loadObjects(load, list.plan, rows, list.read);
+    return loadObjects(load, list.plan, await rootRows(context, list.compiled), list.read);
   };
 }
 
@@ -141,7 +153,8 @@ function countResolver(root: RootEntity): Resolver {
     const base = (load.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
       .selectFrom(table)
       .select(sql<string>`count(*)`.as('total')) as unknown as AnySelect;
-    const row = await applyFilters(scoped(load, root, base), root.listSpec, query).executeTakeFirstOrThrow();
+    const [row] = await rootRows(context, applyFilters(scoped(load, root, base), root.listSpec, query).compile());
+    if (!row) throw new Error('count(*) answered no row');
     return Number(row.total);
   };
 }
@@ -160,7 +173,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     const load = signedIn(context);
     const plan = planOf('User', info);
     const { query, ...read } = selectPlan(load, plan);
-    const rows = await query.where(sql.ref('users.id'), '=', load.principal.userId).execute();
+    const rows = await rootRows(context, query.where(sql.ref('users.id'), '=', load.principal.userId).compile());
     const [me] = await loadObjects(load, plan, rows, read);
     if (!me) throw new AppError('UNAUTHENTICATED', 'the signed-in user no longer exists');
     return me;
