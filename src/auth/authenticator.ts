@@ -113,11 +113,13 @@ function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal,
  * Every request is checked against the read model (one statement): an ended session, a deactivated
  * user or revoked sessions are refused on the very next request, on every replica. Writes that end
  * sessions wait for their projection before answering, so "next request" holds across replicas too.
+ * `recall` answers from the last lookup of a session instead, for callers that check the session in
+ * a statement of their own before answering (GraphQL queries: src/graphql/speculation.ts).
  */
 export function createAuthenticator(deps: { db: Db; tokens: TokenService; backstage?: BackstageAuth }): Authenticator {
   const { db, tokens } = deps;
 
-  // Every request runs this lookup: compiled once, only its parameter changes.
+  // Every request that is not answered from `recall` runs this lookup: compiled once, only its parameter changes.
   const sessionLookup = db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -171,7 +173,8 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
         .executeTakeFirst();
       if (!enabled) throw unauthenticated(`${row.method === 'guest' ? 'guest' : 'Backstage'} sign-in is disabled`);
     } else if (row) {
-      // Guest and Backstage sessions also depend on their provider, which the guard does not cover.
+      // For `recall`. Guest and Backstage sessions are not remembered: they also depend on their
+      // provider being enabled, which the guard does not check.
       remembered.set(verified.sessionId, row);
     }
     return principal;
