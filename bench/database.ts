@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { migrate } from '../src/db/migrate.js';
-import { createPgPool, createPglitePool, type SqlPool } from '../src/db/pool.js';
+import { migrate } from '../src/storage/migrate.js';
+import { createPgPool, createPglitePool, type SqlPool } from '../src/storage/pool.js';
 import type { Logger } from '../src/log.js';
 
 /** Which database a bench run talks to. */

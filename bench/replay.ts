@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { SqlPool } from '../src/db/pool.js';
+import type { SqlPool } from '../src/storage/pool.js';
 import type { EventCodec } from '../src/events/codec.js';
 import type { EventStore, StreamWrite } from '../src/events/store/port.js';
 import type { Logger } from '../src/log.js';

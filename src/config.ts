@@ -26,7 +26,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
-  // Named prepared statements for repeated statements (src/db/prepared.ts); off behind a pooler that
+  // Named prepared statements for repeated statements (src/storage/prepared.ts); off behind a pooler that
   // cannot keep them (PgBouncer in transaction mode before 1.21).
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),

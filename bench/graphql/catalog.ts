@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { defaultCounts } from '../../src/cli/seed/options.js';
-import type { SqlPool } from '../../src/db/pool.js';
+import type { SqlPool } from '../../src/storage/pool.js';
 
 /** How large a catalog the GraphQL bench wants (at least). */
 export interface CatalogSize {

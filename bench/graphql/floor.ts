@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { createPgPool, type SqlPool } from '../../src/db/pool.js';
+import { createPgPool, type SqlPool } from '../../src/storage/pool.js';
 import type { BenchQuery } from './queries.js';
 
 /** The request body both servers read: GraphQL's `{query, variables}` (the floor ignores the query). */

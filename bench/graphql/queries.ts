@@ -1,4 +1,4 @@
-import type { SqlPool } from '../../src/db/pool.js';
+import type { SqlPool } from '../../src/storage/pool.js';
 
 /**
  * The seed's example queries, each with its floor: the same data in the same JSON shape, read by

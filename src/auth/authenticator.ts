@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { Lru } from '../lru.js';
-import type { Db } from '../db/kysely.js';
+import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
 import { isBackstageToken, type BackstageAuth } from './backstage.js';
 import { verifyPersonalAccessToken } from './personal-access-tokens.js';
-import { effectivePermissions } from './permissions.js';
-import type { AuthMethod, Principal } from './principal.js';
+import { effectivePermissions } from '../model/permissions.js';
+import type { AuthMethod, Principal } from '../model/principal.js';
 import type { TokenService, VerifiedToken } from './tokens.js';
 
 export interface Authenticator {

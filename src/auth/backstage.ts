@@ -1,8 +1,8 @@
 import * as jose from 'jose';
-import type { Db } from '../db/kysely.js';
+import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
 import type { CommandContext } from '../events/define.js';
-import type { ProviderConfiguration } from './provider-config.js';
+import type { ProviderConfiguration } from '../commands/auth-provider-config.js';
 import { recordSignIn, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
 import type { LoadedProvider, ProviderConfigurations } from './sso/providers.js';
 import { findOrCreateUser } from './sso/users.js';

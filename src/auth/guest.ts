@@ -2,7 +2,7 @@ import { executeCommand } from '../commands/handler.js';
 import { userAggregate } from '../commands/user.js';
 import { AppError } from '../errors.js';
 import type { CommandContext } from '../events/define.js';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../model/permissions.js';
 import { findUserByIdentifier, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
 
 /** The one predefined identity every guest shares. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/kysely.js';
+import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
 import { parsePersonalAccessToken } from './pat-format.js';
 

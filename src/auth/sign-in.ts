@@ -3,14 +3,14 @@ import { executeCommand, loadAggregate, type CommandDeps } from '../commands/han
 import { sessionAggregate } from '../commands/session.js';
 import { uniqueStreamId } from '../commands/unique.js';
 import { userAggregate, type UserState } from '../commands/user.js';
-import type { Db } from '../db/kysely.js';
+import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
 import type { CommandContext } from '../events/define.js';
 import type { SignInEvent } from '../events/identity.js';
 import type { UniqueValueEvent } from '../events/unique.js';
 import type { Logger } from '../log.js';
 import { verifyPassword } from './passwords.js';
-import type { AuthMethod } from './principal.js';
+import type { AuthMethod } from '../model/principal.js';
 import type { SignInLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/kysely.js';
+import type { Db } from '../storage/kysely.js';
 
 /**
  * Whether some active `super` could still sign in once provider `providerId` is disabled or deleted:

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { SessionEvent } from '../events/identity.js';
-import type { AuthMethod } from '../auth/principal.js';
+import type { AuthMethod } from '../model/principal.js';
 import type { Aggregate } from './decider.js';
 
 export type SessionCommand =

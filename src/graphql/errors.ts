@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { ExecutionResult } from 'graphql';
-import { isTransientDatabaseError } from '../db/errors.js';
+import { isTransientDatabaseError } from '../storage/errors.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { GraphContext } from './resolvers.js';
 

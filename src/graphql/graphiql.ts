@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { packageRoot, selfOnlyPolicy } from '../http/built-pages.js';
+import { packageRoot, selfOnlyPolicy } from '../edge/built-pages.js';
 
 /** Where the page and its assets are served (the built `index.html` refers to `/api/graphql/assets/…`). */
 const PAGE_PATH = '/api/graphql';

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { allows } from '../auth/permissions.js';
-import type { Principal } from '../auth/principal.js';
-import type { Db } from '../db/kysely.js';
+import { allows } from '../model/permissions.js';
+import type { Principal } from '../model/principal.js';
+import type { Db } from '../storage/kysely.js';
 import type { ObjectTypeDef, RelationField, ToManyField, ToOneField, ReverseField } from './model.js';
 import { OBJECT_TYPES } from './model.js';
 import { withId, type LoadPlan } from './plan.js';
@@ -256,7 +256,7 @@ export interface PageOrder {
 export function selectPage(context: LoadContext, plan: LoadPlan, order: PageOrder, paged: (bare: AnySelect) => AnySelect): PlanSelect {
   if (!joinsAny(context, plan)) return { ...NOTHING_JOINED, query: paged(selectColumns(context, plan, plan.columns, false)) };
   // The page carries what the outer statement joins on and orders by; the outer one returns only
-  // the plan's columns (named, not `page.*`: a `*` select is never prepared, src/db/prepared.ts).
+  // the plan's columns (named, not `page.*`: a `*` select is never prepared, src/storage/prepared.ts).
   const carried = new Set([...plan.columns, ...plan.foreignKeys, order.column, order.idColumn]);
   const page = paged(selectColumns(context, plan, carried, false, true));
   const outer = (context.db as unknown as AnyDb).selectFrom(page.as('page')).select(outputColumns(plan, 'page', plan.columns)) as unknown as AnySelect;

@@ -1,4 +1,4 @@
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../model/permissions.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**

@@ -1,17 +1,17 @@
-import type { Permission } from '../auth/permissions.js';
-import type { ListSpec } from '../db/list-query.js';
-import { auditLogListSpec } from '../db/list-specs/audit-log.js';
-import { authProviderListSpec } from '../db/list-specs/auth-providers.js';
-import { executorListSpec } from '../db/list-specs/executors.js';
-import { integrationListSpec } from '../db/list-specs/integrations.js';
-import { resourceListSpec } from '../db/list-specs/resources.js';
-import { secretListSpec } from '../db/list-specs/secrets.js';
-import { sourceCodeVersionListSpec } from '../db/list-specs/source-code-versions.js';
-import { sourceCodeListSpec } from '../db/list-specs/source-codes.js';
-import { storageListSpec } from '../db/list-specs/storages.js';
-import { templateListSpec } from '../db/list-specs/templates.js';
-import { userListSpec } from '../db/list-specs/users.js';
-import { workspaceListSpec } from '../db/list-specs/workspaces.js';
+import type { Permission } from '../model/permissions.js';
+import type { ListSpec } from '../read/list-query.js';
+import { auditLogListSpec } from '../read/list-specs/audit-log.js';
+import { authProviderListSpec } from '../read/list-specs/auth-providers.js';
+import { executorListSpec } from '../read/list-specs/executors.js';
+import { integrationListSpec } from '../read/list-specs/integrations.js';
+import { resourceListSpec } from '../read/list-specs/resources.js';
+import { secretListSpec } from '../read/list-specs/secrets.js';
+import { sourceCodeVersionListSpec } from '../read/list-specs/source-code-versions.js';
+import { sourceCodeListSpec } from '../read/list-specs/source-codes.js';
+import { storageListSpec } from '../read/list-specs/storages.js';
+import { templateListSpec } from '../read/list-specs/templates.js';
+import { userListSpec } from '../read/list-specs/users.js';
+import { workspaceListSpec } from '../read/list-specs/workspaces.js';
 import type { TypeName } from './model.js';
 
 /**

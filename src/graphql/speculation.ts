@@ -1,7 +1,7 @@
 import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'kysely';
 import { samePrincipal, sessionGuardSql, type Recalled, type SessionGuard } from '../auth/authenticator.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../model/principal.js';
 import { AppError } from '../errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.js';
 import { AppError } from '../errors.js';
-import { NOT_AUTHENTICATED, setPrincipal } from './authorize.js';
+import { NOT_AUTHENTICATED, setPrincipal } from '../edge/authorize.js';
 
 /** Route options: `config: { public: true }` needs no token; `optionalAuth` still reads one if sent. */
 export interface RouteAuthConfig {

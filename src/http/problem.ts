@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isTransientDatabaseError } from '../db/errors.js';
+import { isTransientDatabaseError } from '../storage/errors.js';
 import { AppError, type ErrorCode, type FieldIssue } from '../errors.js';
-import { NOT_AUTHENTICATED } from './authorize.js';
+import { NOT_AUTHENTICATED } from '../edge/authorize.js';
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { packageRoot, selfOnlyPolicy } from './built-pages.js';
+import { packageRoot, selfOnlyPolicy } from '../edge/built-pages.js';
 
 /** Vite writes this into the built index.html (`html.cspNonce`); each answer replaces it with a fresh nonce. */
 export const CSP_NONCE_PLACEHOLDER = '__IL_CSP_NONCE__';

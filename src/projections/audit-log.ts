@@ -1,4 +1,4 @@
-import type { SqlClient } from '../db/pool.js';
+import type { SqlClient } from '../storage/pool.js';
 import { allEventDefinitions } from '../events/catalog.js';
 import type { DecodedEvent } from '../events/codec.js';
 import type { EventDefinition } from '../events/define.js';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AuthProvidersTable } from '../db/schema.js';
+import type { AuthProvidersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from '../events/auth-provider.js';
 import { REDACTED } from '../events/secret-fields.js';

@@ -1,4 +1,4 @@
-import type { ReadLink } from '../db/read/catalog.js';
+import type { ReadLink } from '../read/catalog.js';
 import { catalogProjection } from './catalog-projection.js';
 
 /** The executors' two ordered lists (migration 014), shared by the projection and the reader. */

@@ -1,4 +1,4 @@
-import type { SqlClient } from '../db/pool.js';
+import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 
 /**

@@ -1,4 +1,4 @@
-import { withTransaction, type SqlPool } from '../db/pool.js';
+import { withTransaction, type SqlPool } from '../storage/pool.js';
 import type { EventCodec } from '../events/codec.js';
 import type { EventStore } from '../events/store/port.js';
 import type { Logger } from '../log.js';

@@ -1,4 +1,4 @@
-import type { ReadLink } from '../db/read/catalog.js';
+import type { ReadLink } from '../read/catalog.js';
 import { REDACTED } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
 

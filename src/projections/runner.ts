@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isTransientDatabaseError } from '../db/errors.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../db/pool.js';
+import { isTransientDatabaseError } from '../storage/errors.js';
+import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';

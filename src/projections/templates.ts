@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { TemplatesTable } from '../db/schema.js';
+import type { TemplatesTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import type { TemplateEvent } from '../events/template.js';
 import { templateEvents } from '../events/template.js';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { UsersTable } from '../db/schema.js';
+import type { UsersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { identityEvents, type UserEvent } from '../events/identity.js';
 import { actorUserId } from './metadata.js';

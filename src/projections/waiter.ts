@@ -1,4 +1,4 @@
-import type { SqlPool } from '../db/pool.js';
+import type { SqlPool } from '../storage/pool.js';
 import { AppError } from '../errors.js';
 import type { ProjectionRunner } from './runner.js';
 

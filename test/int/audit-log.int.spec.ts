@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { executeCommand } from '../../src/commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
-import { withTransaction } from '../../src/db/pool.js';
+import { withTransaction } from '../../src/storage/pool.js';
 import type { DecodedEvent } from '../../src/events/codec.js';
 import { defineEvent } from '../../src/events/define.js';
 import type { RecordedEvent } from '../../src/events/store/port.js';

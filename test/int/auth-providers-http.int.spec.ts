@@ -2,10 +2,10 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProviderAggregate, LAST_SUPER_SIGN_IN } from '../../src/commands/auth-provider.js';
 import { loadAggregate } from '../../src/commands/handler.js';
-import type { AuthProviderView, LoginOption } from '../../src/db/read/auth-providers.js';
+import type { AuthProviderView, LoginOption } from '../../src/read/auth-providers.js';
 import type { ErrorCode, FieldIssue } from '../../src/errors.js';
 import type { AuthProviderType } from '../../src/events/auth-provider.js';
-import { NOT_AUTHENTICATED } from '../../src/http/authorize.js';
+import { NOT_AUTHENTICATED } from '../../src/edge/authorize.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 

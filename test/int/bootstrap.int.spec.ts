@@ -4,7 +4,7 @@ import { bootstrap } from '../../src/auth/bootstrap.js';
 import { SignInLimiter } from '../../src/auth/rate-limit.js';
 import { findUserByIdentifier, serviceAccountToken, type SignInDeps } from '../../src/auth/sign-in.js';
 import { createTokenService, generateSigningJwk, importSigningKey } from '../../src/auth/tokens.js';
-import { createDb } from '../../src/db/kysely.js';
+import { createDb } from '../../src/storage/kysely.js';
 import { ProjectionRunner } from '../../src/projections/runner.js';
 import { allProjections } from '../../src/projections/registry.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';

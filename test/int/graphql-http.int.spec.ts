@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../../src/cli/seed/catalog.js';
 import { waitForProjections } from '../../src/cli/seed/catch-up.js';
 import { OBJECT_TYPES, type TypeName } from '../../src/graphql/model.js';
-import { NOT_AUTHENTICATED } from '../../src/http/authorize.js';
+import { NOT_AUTHENTICATED } from '../../src/edge/authorize.js';
 import { databaseTargets } from '../support/databases.js';
 import { ADMIN_PASSWORD, openHttpApp, type HttpHarness } from '../support/http-app.js';
 

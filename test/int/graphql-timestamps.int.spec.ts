@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/kysely.js';
+import { createDb } from '../../src/storage/kysely.js';
 import { isoFromUtcText, utcText } from '../../src/graphql/timestamps.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 

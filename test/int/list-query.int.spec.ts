@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../src/db/kysely.js';
-import { contentRange, listPage, parseListQuery, type ListInput } from '../../src/db/list-query.js';
-import { templateListSpec as spec } from '../../src/db/list-specs/templates.js';
+import { createDb, type Db } from '../../src/storage/kysely.js';
+import { contentRange, listPage, parseListQuery, type ListInput } from '../../src/read/list-query.js';
+import { templateListSpec as spec } from '../../src/read/list-specs/templates.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 // Ids in ascending order, so the expected tie-break order is readable: T1 < T2 < … < DEAD.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgPool, withTransaction } from '../../src/db/pool.js';
+import { createPgPool, withTransaction } from '../../src/storage/pool.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');

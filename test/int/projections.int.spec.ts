@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../../src/db/pool.js';
+import { withTransaction, type SqlClient, type SqlPool } from '../../src/storage/pool.js';
 import { rebuildProjection } from '../../src/projections/rebuild.js';
 import { applyEvents, ProjectionRunner } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthProviderView } from '../../src/db/read/auth-providers.js';
+import type { AuthProviderView } from '../../src/read/auth-providers.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { TestBrowser } from '../support/idp/browser.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { leavesSuperSignIn } from '../../src/auth/super-sign-in.js';
-import { createDb, type Db } from '../../src/db/kysely.js';
+import { createDb, type Db } from '../../src/storage/kysely.js';
 import type { AuthProviderType } from '../../src/events/auth-provider.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 

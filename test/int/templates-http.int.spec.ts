@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TemplateView } from '../../src/db/read/templates.js';
+import type { TemplateView } from '../../src/read/templates.js';
 import type { ErrorCode, FieldIssue } from '../../src/errors.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../../src/db/migrate.js';
-import { createPgPool, createPglitePool, type SqlPool } from '../../src/db/pool.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { createPgPool, createPglitePool, type SqlPool } from '../../src/storage/pool.js';
 
 /** A fresh, migrated database for one test (or one describe block). */
 export interface TestDatabase {

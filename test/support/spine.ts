@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CommandDeps } from '../../src/commands/handler.js';
-import type { SqlClient, SqlPool } from '../../src/db/pool.js';
+import type { SqlClient, SqlPool } from '../../src/storage/pool.js';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import { createEventCodec, type EventCodec } from '../../src/events/codec.js';
 import { createKeyring } from '../../src/events/crypto.js';

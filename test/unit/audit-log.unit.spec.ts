@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { effectivePermissions, ENTITY_RESOURCES } from '../../src/auth/permissions.js';
-import { parseListQuery, type ListQuery } from '../../src/db/list-query.js';
-import { auditLogListSpec as spec, ensureWholePositions } from '../../src/db/list-specs/audit-log.js';
+import { effectivePermissions, ENTITY_RESOURCES } from '../../src/model/permissions.js';
+import { parseListQuery, type ListQuery } from '../../src/read/list-query.js';
+import { auditLogListSpec as spec, ensureWholePositions } from '../../src/read/list-specs/audit-log.js';
 import { AppError } from '../../src/errors.js';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import type { DecodedEvent } from '../../src/events/codec.js';
 import { defineEvent } from '../../src/events/define.js';
-import { auditLogVisibility } from '../../src/db/read/audit-log.js';
+import { auditLogVisibility } from '../../src/read/audit-log.js';
 import { toAuditLogView } from '../../src/http/routes/audit-log.js';
 import { auditEntityOf, auditLogProjection, auditRowOf, INTERNAL_EVENT_TYPES } from '../../src/projections/audit-log.js';
 

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { samePrincipal, type Recalled } from '../../src/auth/authenticator.js';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/model/principal.js';
 import { AppError } from '../../src/errors.js';
 import { guarded, noteGuard, settle, speculate, type Speculation } from '../../src/graphql/speculation.js';
 

@@ -9,9 +9,9 @@ import {
   type ListInput,
   type ListLimits,
   type ListQuery,
-} from '../../src/db/list-query.js';
-import { templateListSpec as spec } from '../../src/db/list-specs/templates.js';
-import type { Database } from '../../src/db/schema.js';
+} from '../../src/read/list-query.js';
+import { templateListSpec as spec } from '../../src/read/list-specs/templates.js';
+import type { Database } from '../../src/storage/schema.js';
 
 // Compiles PostgreSQL without a connection, to look at the SQL and its parameters.
 const db = new Kysely<Database>({

@@ -8,7 +8,7 @@ import {
   RESOURCES,
   type Permission,
   type PermissionLevel,
-} from '../../src/auth/permissions.js';
+} from '../../src/model/permissions.js';
 import { AppError } from '../../src/errors.js';
 
 const every = (resources: readonly string[], level: PermissionLevel): Permission[] =>

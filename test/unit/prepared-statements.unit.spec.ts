@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStatementNamer } from '../../src/db/prepared.js';
+import { createStatementNamer } from '../../src/storage/prepared.js';
 
 const LOOKUP = 'select "id", "name" from "templates" where "id" = $1';
 

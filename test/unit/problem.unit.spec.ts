@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTransientDatabaseError } from '../../src/db/errors.js';
+import { isTransientDatabaseError } from '../../src/storage/errors.js';
 import { AppError } from '../../src/errors.js';
 import { toProblem } from '../../src/http/problem.js';
 

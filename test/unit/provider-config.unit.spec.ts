@@ -7,7 +7,7 @@ import {
   microsoftDefaultIssuer,
   parseFilterByDomain,
   parseProviderConfiguration,
-} from '../../src/auth/provider-config.js';
+} from '../../src/commands/auth-provider-config.js';
 import { AppError, type FieldIssue } from '../../src/errors.js';
 import type { AuthProviderType } from '../../src/events/auth-provider.js';
 

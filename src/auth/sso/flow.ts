@@ -5,7 +5,7 @@ import { sessionAggregate } from '../../commands/session.js';
 import { SsoLoginRefused, ssoLoginAggregate } from '../../commands/sso-login.js';
 import { AppError, notFound } from '../../errors.js';
 import type { CommandContext } from '../../events/define.js';
-import { SSO_TYPES, type ProviderConfiguration } from '../provider-config.js';
+import { SSO_TYPES, type ProviderConfiguration } from '../../commands/auth-provider-config.js';
 import { recordSignIn, sha256, startSession, type IssuedToken, type SignInDeps } from '../sign-in.js';
 import type { SsoAdapter } from './adapter.js';
 import { SsoError } from './errors.js';

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { GITHUB_DEFAULT_ENDPOINTS, type ProviderConfiguration } from '../provider-config.js';
+import { GITHUB_DEFAULT_ENDPOINTS, type ProviderConfiguration } from '../../commands/auth-provider-config.js';
 import { normalisedEmail, openidOptions, translateOpenidError, type SsoAdapter, type SsoIdentity } from './adapter.js';
 import { SsoError } from './errors.js';
 import { allowsPlainHttp } from './http-policy.js';

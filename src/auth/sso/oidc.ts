@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { ProviderConfiguration } from '../provider-config.js';
+import type { ProviderConfiguration } from '../../commands/auth-provider-config.js';
 import { normalisedEmail, openidOptions, translateOpenidError, type SsoAdapter, type SsoChecks, type SsoIdentity } from './adapter.js';
 import { SsoError } from './errors.js';
 import { allowsPlainHttp } from './http-policy.js';

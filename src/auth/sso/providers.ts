@@ -1,9 +1,9 @@
 import { loadAggregate, type CommandDeps } from '../../commands/handler.js';
 import { authProviderAggregate } from '../../commands/auth-provider.js';
-import type { Db } from '../../db/kysely.js';
+import type { Db } from '../../storage/kysely.js';
 import { AppError } from '../../errors.js';
 import type { AuthProviderType } from '../../events/auth-provider.js';
-import { providerConfigurationSchemas, type ProviderConfiguration } from '../provider-config.js';
+import { providerConfigurationSchemas, type ProviderConfiguration } from '../../commands/auth-provider-config.js';
 
 /** A provider as sign-in needs it: the decrypted, validated configuration of its type. */
 export interface LoadedProvider<T extends AuthProviderType = AuthProviderType> {

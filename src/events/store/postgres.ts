@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
-import type { SqlClient, SqlPool } from '../../db/pool.js';
+import type { SqlClient, SqlPool } from '../../storage/pool.js';
 import {
   StreamRevisionConflictError,
   type AppendResult,

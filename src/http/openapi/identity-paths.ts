@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { providerConfigurationSchemas } from '../../auth/provider-config.js';
-import { credentials } from '../routes/auth.js';
+import { providerConfigurationSchemas } from '../../commands/auth-provider-config.js';
+import { credentials } from '../../auth/credentials.js';
 import { createAuthProviderBody, patchAuthProviderBody } from '../routes/auth-providers.js';
 import { createPersonalAccessTokenBody, DEFAULT_PAT_MAX_LIFETIME_DAYS } from '../routes/personal-access-tokens.js';
 import { actionParams as userActionParams, createUserBody, patchUserBody } from '../routes/users.js';

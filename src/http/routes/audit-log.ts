@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
-import { auditLogScope, auditLogVisibility } from '../../db/read/audit-log.js';
-import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../db/list-specs/audit-log.js';
+import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { auditLogScope, auditLogVisibility } from '../../read/audit-log.js';
+import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../read/list-specs/audit-log.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { awaitMinPosition } from '../headers.js';
+import { authorize } from '../../edge/authorize.js';
+import { awaitMinPosition } from '../../edge/headers.js';
 
 const PROJECTIONS = ['audit_log'] as const;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { checkFilterByDomain, checkProviderConfiguration, invalid } from '../../auth/provider-config.js';
+import { checkFilterByDomain, checkProviderConfiguration, invalid } from '../../commands/auth-provider-config.js';
 import { leavesSuperSignIn } from '../../auth/super-sign-in.js';
 import {
   authProviderAggregate,
@@ -9,22 +9,22 @@ import {
   type AuthProviderState,
 } from '../../commands/auth-provider.js';
 import { executeCommand, loadAggregate } from '../../commands/handler.js';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
-import { authProviderListSpec } from '../../db/list-specs/auth-providers.js';
+import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { authProviderListSpec } from '../../read/list-specs/auth-providers.js';
 import {
   authProviderViewColumns,
   findAuthProvider,
   listLoginOptions,
   toAuthProviderView,
   type AuthProviderView,
-} from '../../db/read/auth-providers.js';
+} from '../../read/auth-providers.js';
 import { AppError, notFound, unprocessable, type FieldIssue } from '../../errors.js';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../events/auth-provider.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { commandContext } from '../context.js';
-import { awaitMinPosition, parseIfMatch } from '../headers.js';
-import { parseInput, zodIssues } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { commandContext } from '../../edge/context.js';
+import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
+import { parseInput, zodIssues } from '../../validation.js';
 
 const PROJECTIONS = ['auth_providers'] as const;
 const ADMIN = 'auth_provider:admin';

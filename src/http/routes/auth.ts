@@ -1,22 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { executeCommand } from '../../commands/handler.js';
 import { sessionAggregate } from '../../commands/session.js';
+import { credentials } from '../../auth/credentials.js';
 import { guestLogin } from '../../auth/guest.js';
 import { serviceAccountToken, sha256, type IssuedToken, type SignInDeps } from '../../auth/sign-in.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { commandContext } from '../context.js';
-import { parseInput } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { commandContext } from '../../edge/context.js';
+import { parseInput } from '../../validation.js';
 
 export const REFRESH_COOKIE = 'il_refresh';
-
-export const credentials = z.strictObject({
-  identifier: z.string().min(1, 'must not be empty').max(200, 'at most 200 characters'),
-  password: z.string().min(1, 'must not be empty').max(1024, 'at most 1024 characters'),
-});
 
 /** The refresh cookie: HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https. */
 export function refreshCookie(services: Services, value: string, maxAgeSeconds: number): string {

@@ -1,20 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { PermissionResource } from '../../auth/permissions.js';
+import type { PermissionResource } from '../../model/permissions.js';
 import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/catalog-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
 import { executeCommand, loadAggregate } from '../../commands/handler.js';
-import { contentRange, parseListQuery, type ListSpec } from '../../db/list-query.js';
-import type { catalogReader, CatalogView } from '../../db/read/catalog.js';
-import { nameReferrers } from '../../db/read/referrers.js';
+import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
+import type { catalogReader, CatalogView } from '../../read/catalog.js';
+import { nameReferrers } from '../../read/referrers.js';
 import { notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
 import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { commandContext } from '../context.js';
-import { awaitMinPosition, parseIfMatch } from '../headers.js';
-import { parseInput } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { commandContext } from '../../edge/context.js';
+import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
+import { parseInput } from '../../validation.js';
 
 /** Ids are canonical lower case everywhere (stream ids are built from them). */
 export const uuidParam = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());

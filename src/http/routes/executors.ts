@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { executorAggregate } from '../../commands/executor.js';
-import { executorListSpec } from '../../db/list-specs/executors.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { executorListSpec } from '../../read/list-specs/executors.js';
+import { catalogReader } from '../../read/catalog.js';
 import { EXECUTOR_RUNTIMES, type ExecutorFields } from '../../events/executor.js';
 import { executorLinks } from '../../projections/executors.js';
 import type { Services } from '../../services.js';
-import { parseInput } from '../validate.js';
+import { parseInput } from '../../validation.js';
 import { uuidParam } from './catalog.js';
 import { lifecycleRoutes } from './lifecycle.js';
 import { descriptionField, gitRefName, labelsField, repositoryFolder } from './fields.js';

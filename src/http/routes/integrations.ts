@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { integrationAggregate } from '../../commands/integration.js';
-import { integrationListSpec } from '../../db/list-specs/integrations.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { integrationListSpec } from '../../read/list-specs/integrations.js';
+import { catalogReader } from '../../read/catalog.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { INTEGRATION_PROVIDERS, INTEGRATION_SECRET_KEYS, type IntegrationFields } from '../../events/integration.js';
 import { REDACTED } from '../../events/secret-fields.js';
 import type { Services } from '../../services.js';
-import { zodIssues } from '../validate.js';
+import { zodIssues } from '../../validation.js';
 import { catalogRoutes } from './catalog.js';
 
 const value = z.string().trim().min(1, 'must not be empty').max(500, 'at most 500 characters');

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { allows, type PermissionResource } from '../../auth/permissions.js';
+import { allows, type PermissionResource } from '../../model/permissions.js';
 import { ACTION_ACTORS, LIFECYCLE_ACTIONS, type LifecycleAction } from '../../commands/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
 import { AppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { parseInput } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { parseInput } from '../../validation.js';
 import { answerCommand, registerEntityReads, registerEntityWrites, uuidParam, type EntitySurface } from './catalog.js';
 
 /** A lifecycle entity's REST surface (storages, executors): reads as every entity, writes and actions. */

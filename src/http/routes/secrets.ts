@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadAggregate } from '../../commands/handler.js';
 import { secretAggregate } from '../../commands/secret.js';
-import { secretListSpec } from '../../db/list-specs/secrets.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { secretListSpec } from '../../read/list-specs/secrets.js';
+import { catalogReader } from '../../read/catalog.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { SECRET_PROVIDERS, SECRET_TYPES, type SecretFields } from '../../events/secret.js';
 import { REDACTED } from '../../events/secret-fields.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { parseInput, zodIssues } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { parseInput, zodIssues } from '../../validation.js';
 import { requireIntegrationKind } from './integration-kind.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sourceCodeVersionAggregate, sourceCodeVersionIdentifier } from '../../commands/source-code-version.js';
-import { sourceCodeVersionListSpec } from '../../db/list-specs/source-code-versions.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { sourceCodeVersionListSpec } from '../../read/list-specs/source-code-versions.js';
+import { catalogReader } from '../../read/catalog.js';
 import { LIFECYCLE_STATES, type SourceCodeVersionFields } from '../../events/source-code-version.js';
 import type { Services } from '../../services.js';
-import { parseInput } from '../validate.js';
+import { parseInput } from '../../validation.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 import { descriptionField, gitRefName, labelsField, repositoryFolder } from './fields.js';
 

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { loadAggregate, type CommandDeps } from '../../commands/handler.js';
 import { integrationAggregate } from '../../commands/integration.js';
 import { sourceCodeAggregate } from '../../commands/source-code.js';
-import { sourceCodeListSpec } from '../../db/list-specs/source-codes.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { sourceCodeListSpec } from '../../read/list-specs/source-codes.js';
+import { catalogReader } from '../../read/catalog.js';
 import { AppError } from '../../errors.js';
 import { SOURCE_CODE_LANGUAGES, SOURCE_CODE_PROVIDERS, type SourceCodeFields, type SourceCodeProvider } from '../../events/source-code.js';
 import type { Services } from '../../services.js';
-import { parseInput } from '../validate.js';
+import { parseInput } from '../../validation.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 import { descriptionField, gitRefName, labelsField } from './fields.js';
 

@@ -5,7 +5,7 @@ import { SsoError } from '../../auth/sso/errors.js';
 import { AppError, notFound } from '../../errors.js';
 import type { CommandContext } from '../../events/define.js';
 import type { Services } from '../../services.js';
-import { commandContext } from '../context.js';
+import { commandContext } from '../../edge/context.js';
 import { readCookie, refreshCookie } from './auth.js';
 
 /** The state cookie of a browser sign-in: `<sign-in id>.<state>`, for the callback only, used once. */

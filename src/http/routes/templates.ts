@@ -2,16 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { executeCommand } from '../../commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../commands/template.js';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../db/list-query.js';
-import { templateListSpec } from '../../db/list-specs/templates.js';
-import { nameReferrers } from '../../db/read/referrers.js';
-import { findTemplate, templateViewColumns, toTemplateView, type TemplateView } from '../../db/read/templates.js';
+import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { templateListSpec } from '../../read/list-specs/templates.js';
+import { nameReferrers } from '../../read/referrers.js';
+import { findTemplate, templateViewColumns, toTemplateView, type TemplateView } from '../../read/templates.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { commandContext } from '../context.js';
-import { awaitMinPosition, parseIfMatch } from '../headers.js';
-import { parseInput } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { commandContext } from '../../edge/context.js';
+import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
+import { parseInput } from '../../validation.js';
 
 const PROJECTIONS = ['templates'] as const;
 

@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadAggregate } from '../../commands/handler.js';
 import { workspaceAggregate } from '../../commands/workspace.js';
-import { workspaceListSpec } from '../../db/list-specs/workspaces.js';
-import { catalogReader } from '../../db/read/catalog.js';
+import { workspaceListSpec } from '../../read/list-specs/workspaces.js';
+import { catalogReader } from '../../read/catalog.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { WORKSPACE_PROVIDERS, type WorkspaceFields } from '../../events/workspace.js';
 import type { Services } from '../../services.js';
-import { authorize } from '../authorize.js';
-import { parseInput, zodIssues } from '../validate.js';
+import { authorize } from '../../edge/authorize.js';
+import { parseInput, zodIssues } from '../../validation.js';
 import { requireIntegrationKind } from './integration-kind.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
 

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { AuthProviderView } from '../../../src/db/read/auth-providers.js';
+import type { AuthProviderView } from '../../../src/read/auth-providers.js';
 import type { AuditLogView } from '../../../src/http/routes/audit-log.js';
 import type { HttpHarness } from '../http-app.js';
 

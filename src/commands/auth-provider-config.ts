@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, type FieldIssue } from '../errors.js';
 import type { AuthProviderType } from '../events/auth-provider.js';
 import { REDACTED } from '../events/secret-fields.js';
-import { zodIssues } from '../http/validate.js';
+import { zodIssues } from '../validation.js';
 
 /**
  * What each auth provider type accepts as `configuration` (SPEC §5), validated at the REST edge.

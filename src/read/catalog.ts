@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from '../list-query.js';
-import type { Db } from '../kysely.js';
+import { applyFilters, applyPage, type ListQuery, type ListSpec } from './list-query.js';
+import type { Db } from '../storage/kysely.js';
 
 /** A link list of a catalog table, returned as an id array under the camelCase of `field`. */
 export interface ReadLink {

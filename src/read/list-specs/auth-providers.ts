@@ -1,6 +1,6 @@
 import { AUTH_PROVIDER_TYPES } from '../../events/auth-provider.js';
 import type { ListSpec } from '../list-query.js';
-import type { AuthProvidersTable } from '../schema.js';
+import type { AuthProvidersTable } from '../../storage/schema.js';
 
 type AuthProviderColumn = keyof AuthProvidersTable;
 

@@ -1,7 +1,7 @@
-import type { Referrer } from '../../commands/references.js';
-import { AppError } from '../../errors.js';
+import type { Referrer } from '../commands/references.js';
+import { AppError } from '../errors.js';
 import { sql } from 'kysely';
-import type { Db } from '../kysely.js';
+import type { Db } from '../storage/kysely.js';
 
 /** A referrer as a client sees it in a 409: its kind, id, the field that points, and its name. */
 export interface NamedReferrer {

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import { callbackUrl, SSO_TYPES } from '../../auth/provider-config.js';
-import type { AuthProviderType } from '../../events/auth-provider.js';
-import { maskConfiguration } from '../../projections/auth-providers.js';
-import type { Db } from '../kysely.js';
-import type { AuthProvidersTable } from '../schema.js';
+import { callbackUrl, SSO_TYPES } from '../commands/auth-provider-config.js';
+import type { AuthProviderType } from '../events/auth-provider.js';
+import { maskConfiguration } from '../projections/auth-providers.js';
+import type { Db } from '../storage/kysely.js';
+import type { AuthProvidersTable } from '../storage/schema.js';
 
 /** An auth provider as administrators see it: secrets masked, plus the URL to register at the IdP. */
 export interface AuthProviderView {

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../kysely.js';
-import type { TemplatesTable } from '../schema.js';
+import type { Db } from '../storage/kysely.js';
+import type { TemplatesTable } from '../storage/schema.js';
 
 /** A template as the REST API shows it (camelCase; relations as id lists). */
 export interface TemplateView {

@@ -1,5 +1,5 @@
 import type { ListSpec } from '../list-query.js';
-import type { UsersTable } from '../schema.js';
+import type { UsersTable } from '../../storage/schema.js';
 
 /** The users list (super only): filters, sorts and search over the `users` read table. */
 export const userListSpec: ListSpec<'users', keyof UsersTable> = {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal.js';
-import { ensureAllowed, type Permission } from '../auth/permissions.js';
+import type { Principal } from '../model/principal.js';
+import { ensureAllowed, type Permission } from '../model/permissions.js';
 import { AppError } from '../errors.js';
 
 /** The message SPEC §4 fixes for a request without a bearer token (REST uses it too). */

@@ -1,5 +1,5 @@
 import type { ListSpec } from '../list-query.js';
-import type { TemplatesTable } from '../schema.js';
+import type { TemplatesTable } from '../../storage/schema.js';
 
 type TemplateColumn = keyof TemplatesTable;
 

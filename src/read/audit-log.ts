@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { allows, ENTITY_RESOURCES, type Permission } from '../../auth/permissions.js';
+import { allows, ENTITY_RESOURCES, type Permission } from '../model/permissions.js';
 
 /** Which entries a caller may read: all of them, or those of the listed entity types. */
 export type AuditLogVisibility = { readonly all: true } | { readonly all: false; readonly entityTypes: readonly string[] };

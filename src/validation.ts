@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type FieldIssue } from '../errors.js';
+import { AppError, type FieldIssue } from './errors.js';
 
 /** `parentIds.0` → `parentIds[0]`, so a field path reads like the JSON it points into. */
 export function fieldPath(path: readonly PropertyKey[], prefix?: string): string {
