@@ -13,6 +13,7 @@ import { verifyPassword } from './passwords.js';
 import type { AuthMethod } from '../model/principal.js';
 import type { SignInLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';
+import { STREAMS } from '../events/streams.js';
 
 export interface SignInDeps extends CommandDeps {
   readonly db: Db;
@@ -49,7 +50,7 @@ export async function findUserByUniqueKey(deps: CommandDeps, key: string): Promi
   if (!last) return undefined;
   const { event } = deps.codec.decode<UniqueValueEvent>(last);
   if (event.type !== 'UniqueValueReserved') return undefined;
-  const id = event.data.ownerStreamId.slice('user-'.length);
+  const id = STREAMS.user.parse(event.data.ownerStreamId);
   const { state } = await loadAggregate(deps, userAggregate, id);
   return state.status === 'active' ? { id, state } : undefined;
 }

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors.js';
 import type { AuthProviderEvent, AuthProviderType } from '../events/auth-provider.js';
 import type { Aggregate, UniqueKey } from './decider.js';
+import { STREAMS } from '../events/streams.js';
 
 export interface AuthProviderFields {
   readonly key: string;
@@ -113,7 +114,7 @@ function uniqueKeys(state: AuthProviderState): UniqueKey[] {
 
 export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = {
   kind: 'auth_provider',
-  streamId: (id) => `auth_provider-${id}`,
+  streamId: STREAMS.auth_provider.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

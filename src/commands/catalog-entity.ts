@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { AppError, notFound, type FieldIssue } from '../errors.js';
 import type { DomainEvent } from '../events/codec.js';
-import { defineEvent, type EventDefinition } from '../events/define.js';
+import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
+import { streamName } from '../events/streams.js';
 import type { Aggregate, Ref, UniqueKey } from './decider.js';
 
 /**
@@ -29,8 +29,8 @@ export type CatalogState<F> = { readonly status: 'absent' } | (Existing<F> & { r
 export interface CatalogEntityConfig<F extends Record<string, unknown>> {
   /** Stream prefix, permission resource and reference kind, e.g. `integration`. */
   readonly kind: string;
-  /** Event type prefix, e.g. `Integration` → IntegrationCreated … */
-  readonly eventPrefix: string;
+  /** The entity's event type names (e.g. `integrationEventTypes`: IntegrationCreated …). */
+  readonly events: CatalogEventTypes<string> | LifecycleEventTypes<string>;
   /** Fields that never change after creation (a PATCH changing one is a 422). */
   readonly immutable: readonly (keyof F & string)[];
   readonly uniqueKeys: (fields: F) => UniqueKey[];
@@ -91,7 +91,7 @@ export function entityBasics<F extends Record<string, unknown>, X>(config: Catal
     },
     members: {
       kind: config.kind,
-      streamId: (id: string) => `${config.kind}-${id}`,
+      streamId: streamName(config.kind).build,
       initialState: { status: 'absent' } as EntityState<F, X>,
       uniqueKeys: (state: EntityState<F, X>) => (state.status === 'active' ? config.uniqueKeys(state.fields) : []),
       references: (state: EntityState<F, X>) => (state.status === 'active' ? config.references(state.fields) : []),
@@ -100,25 +100,11 @@ export function entityBasics<F extends Record<string, unknown>, X>(config: Catal
   };
 }
 
-/** The event type names of an entity. */
-export const catalogEventTypes = (prefix: string) =>
-  ({ created: `${prefix}Created`, updated: `${prefix}Updated`, enabled: `${prefix}Enabled`, disabled: `${prefix}Disabled`, deleted: `${prefix}Deleted` }) as const;
-
-/** The five event definitions of an entity; `secretPaths` are paths inside its fields. */
-export function catalogEvents(prefix: string, fields: z.ZodObject, secretPaths: readonly string[] = []): EventDefinition[] {
-  const names = catalogEventTypes(prefix);
-  return [
-    defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(['enabled', 'disabled']) }), { secretPaths }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
-    defineEvent(names.enabled, z.object({})),
-    defineEvent(names.disabled, z.object({})),
-    defineEvent(names.deleted, z.object({})),
-  ];
-}
-
 /** The aggregate of a catalog entity, generated from its configuration. */
-export function catalogAggregate<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>): Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>> {
-  const names = catalogEventTypes(config.eventPrefix);
+export function catalogAggregate<F extends Record<string, unknown>>(
+  config: CatalogEntityConfig<F> & { readonly events: CatalogEventTypes<string> },
+): Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>> {
+  const names = config.events;
   const { requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly enabled: EntityStatus }>(config, names.updated);
 
   return {

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import type { ExecutorFields } from '../events/executor.js';
+import { type ExecutorFields, executorEventTypes } from '../events/executor.js';
 import type { Ref } from './decider.js';
 import { lifecycleAggregate } from './lifecycle-entity.js';
 
@@ -32,7 +32,7 @@ export function executorReferences(f: ExecutorFields): Ref[] {
 /** Executors (how modules are run): unique names, case-insensitive; provisioned through the lifecycle without approval. */
 export const executorAggregate = lifecycleAggregate<ExecutorFields>({
   kind: 'executor',
-  eventPrefix: 'Executor',
+  events: executorEventTypes,
   approvals: false,
   immutable: [],
   uniqueKeys: (f) => [{ key: `executor-name:${f.name.toLowerCase()}`, field: 'name', message: `an executor named "${f.name}" already exists` }],

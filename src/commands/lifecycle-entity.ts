@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import type { DomainEvent } from '../events/codec.js';
-import { defineEvent, type EventDefinition } from '../events/define.js';
+import type { LifecycleEventTypes } from '../events/kits.js';
 import type { Aggregate } from './decider.js';
 import { entityBasics, type CatalogEntityConfig } from './catalog-entity.js';
-import {
-  initialPosition,
-  LIFECYCLE_ACTIONS,
-  LIFECYCLE_STATES,
-  LIFECYCLE_STATUSES,
-  transition,
-  type LifecycleAction,
-  type LifecyclePosition,
-  type LifecycleRules,
-} from './lifecycle.js';
+import { initialPosition, transition, type LifecycleRules } from './lifecycle.js';
+import { LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES, type LifecycleAction, type LifecyclePosition } from '../model/lifecycle.js';
 
 /**
  * Catalog entities that are provisioned (storages, executors, resources): instead of
@@ -37,34 +29,16 @@ interface Existing<F> {
 export type LifecycleEntityState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
 
 export interface LifecycleEntityConfig<F extends Record<string, unknown>> extends CatalogEntityConfig<F> {
+  readonly events: LifecycleEventTypes<string>;
   /** Resources have approve/reject; executors and storages do not. */
   readonly approvals: boolean;
-}
-
-export const lifecycleEventTypes = (prefix: string) =>
-  ({ created: `${prefix}Created`, updated: `${prefix}Updated`, transitioned: `${prefix}Transitioned`, deleted: `${prefix}Deleted` }) as const;
-
-const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STATUSES) };
-
-/** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
-export function lifecycleEvents(prefix: string, fields: z.ZodObject, secretPaths: readonly string[] = []): EventDefinition[] {
-  const names = lifecycleEventTypes(prefix);
-  return [
-    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
-    defineEvent(
-      names.transitioned,
-      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional() }),
-    ),
-    defineEvent(names.deleted, z.object({})),
-  ];
 }
 
 /** The aggregate of a lifecycle entity, generated from its configuration. */
 export function lifecycleAggregate<F extends Record<string, unknown>>(
   config: LifecycleEntityConfig<F>,
 ): Aggregate<LifecycleCommand<F>, DomainEvent, LifecycleEntityState<F>> {
-  const names = lifecycleEventTypes(config.eventPrefix);
+  const names = config.events;
   const rules = (approvalFlow: boolean): LifecycleRules => ({ approvals: config.approvals, approvalFlow });
   const { label, requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly position: LifecyclePosition }>(config, names.updated);
 

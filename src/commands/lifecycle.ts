@@ -1,23 +1,11 @@
 import { AppError } from '../errors.js';
+import { LIFECYCLE_ACTIONS, type LifecycleAction, type LifecyclePosition, type LifecycleState, type LifecycleStatus } from '../model/lifecycle.js';
 
 /**
- * The provisioning state machine of SPEC §2 ("Resource lifecycle"), shared by resources (with the
+ * The provisioning state machine of docs/contract.md §2 ("Resource lifecycle"), shared by resources (with the
  * approval steps) and by executors and storages (without them). Pure: the deciders ask it where an
  * action leads and refuse with the allowed actions when it leads nowhere.
  */
-export const LIFECYCLE_STATES = ['provision', 'provisioned', 'destroy', 'destroyed'] as const;
-export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'queued', 'in_progress', 'done', 'error'] as const;
-export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
-
-export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
-export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
-export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
-
-export interface LifecyclePosition {
-  readonly state: LifecycleState;
-  readonly status: LifecycleStatus;
-}
-
 export interface LifecycleRules {
   /** Resources have approve/reject; executors and storages do not. */
   readonly approvals: boolean;

@@ -1,5 +1,6 @@
 import { AppError, notFound } from '../errors.js';
-import { personalAccessTokenStreamId, type PersonalAccessTokenEvent } from '../events/personal-access-token.js';
+import type { PersonalAccessTokenEvent } from '../events/personal-access-token.js';
+import { STREAMS } from '../events/streams.js';
 import type { Aggregate } from './decider.js';
 
 export type PersonalAccessTokenCommand =
@@ -48,7 +49,7 @@ function evolve(state: PersonalAccessTokenState, event: PersonalAccessTokenEvent
 /** A personal access token: created once, revoked at most once, never deleted (its row stays for the list). */
 export const personalAccessTokenAggregate: Aggregate<PersonalAccessTokenCommand, PersonalAccessTokenEvent, PersonalAccessTokenState> = {
   kind: 'personal_access_token',
-  streamId: personalAccessTokenStreamId,
+  streamId: STREAMS.personal_access_token.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

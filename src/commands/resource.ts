@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import type { ResourceFields } from '../events/resource.js';
+import { type ResourceFields, resourceEventTypes } from '../events/resource.js';
 import type { Ref } from './decider.js';
 import { lifecycleAggregate } from './lifecycle-entity.js';
 
@@ -19,7 +19,7 @@ function check(fields: ResourceFields, id: string): FieldIssue[] {
 /** Resources: names unique per template, provisioned through the lifecycle with approval (SPEC §2). */
 export const resourceAggregate = lifecycleAggregate<ResourceFields>({
   kind: 'resource',
-  eventPrefix: 'Resource',
+  events: resourceEventTypes,
   approvals: true,
   immutable: ['templateId', 'abstract', 'creatorId'],
   uniqueKeys: (f) => [

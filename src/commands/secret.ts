@@ -1,4 +1,4 @@
-import type { SecretFields } from '../events/secret.js';
+import { type SecretFields, secretEventTypes } from '../events/secret.js';
 import { catalogAggregate } from './catalog-entity.js';
 
 /**
@@ -7,7 +7,7 @@ import { catalogAggregate } from './catalog-entity.js';
  */
 export const secretAggregate = catalogAggregate<SecretFields>({
   kind: 'secret',
-  eventPrefix: 'Secret',
+  events: secretEventTypes,
   immutable: ['secretProvider'],
   uniqueKeys: (f) => [{ key: `secret-name:${f.name.toLowerCase()}`, field: 'name', message: `a secret named "${f.name}" already exists` }],
   references: (f) => (f.integrationId === null ? [] : [{ kind: 'integration', id: f.integrationId, field: 'integrationId' }]),

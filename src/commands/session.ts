@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import type { SessionEvent } from '../events/identity.js';
 import type { AuthMethod } from '../model/principal.js';
 import type { Aggregate } from './decider.js';
+import { STREAMS } from '../events/streams.js';
 
 export type SessionCommand =
   | {
@@ -96,7 +97,7 @@ function evolve(state: SessionState, event: SessionEvent): SessionState {
 
 export const sessionAggregate: Aggregate<SessionCommand, SessionEvent, SessionState> = {
   kind: 'session',
-  streamId: (id) => `session-${id}`,
+  streamId: STREAMS.session.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import type { SourceCodeVersionFields } from '../events/source-code-version.js';
+import { type SourceCodeVersionFields, sourceCodeVersionEventTypes } from '../events/source-code-version.js';
 import { catalogAggregate } from './catalog-entity.js';
 
 type IdentifierParts = Pick<SourceCodeVersionFields, 'sourceCodeFolder' | 'sourceCodeVersion' | 'sourceCodeBranch'>;
@@ -37,7 +37,7 @@ function check(fields: SourceCodeVersionFields): FieldIssue[] {
  */
 export const sourceCodeVersionAggregate = catalogAggregate<SourceCodeVersionFields>({
   kind: 'source_code_version',
-  eventPrefix: 'SourceCodeVersion',
+  events: sourceCodeVersionEventTypes,
   immutable: ['sourceCodeId', 'templateId'],
   uniqueKeys: (f) => [
     {

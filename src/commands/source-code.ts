@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import type { SourceCodeFields } from '../events/source-code.js';
+import { type SourceCodeFields, sourceCodeEventTypes } from '../events/source-code.js';
 import { catalogAggregate } from './catalog-entity.js';
 
 // `scheme://[user@]host[:port]/path` and scp-like `user@host:path` (what `git clone` accepts).
@@ -37,7 +37,7 @@ function check(fields: SourceCodeFields): FieldIssue[] {
  */
 export const sourceCodeAggregate = catalogAggregate<SourceCodeFields>({
   kind: 'source_code',
-  eventPrefix: 'SourceCode',
+  events: sourceCodeEventTypes,
   immutable: ['sourceCodeProvider'],
   uniqueKeys: (f) => [
     { key: `source-code-url:${normaliseSourceCodeUrl(f.sourceCodeUrl)}`, field: 'sourceCodeUrl', message: `a source code with the URL "${f.sourceCodeUrl}" already exists` },

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import type { SsoLoginEvent } from '../events/identity.js';
 import type { Aggregate } from './decider.js';
+import { STREAMS } from '../events/streams.js';
 
 /**
  * One browser sign-in through an identity provider: started by `GET /api/auth/{key}/login`, used
@@ -71,7 +72,7 @@ function evolve(state: SsoLoginState, event: SsoLoginEvent): SsoLoginState {
 
 export const ssoLoginAggregate: Aggregate<SsoLoginCommand, SsoLoginEvent, SsoLoginState> = {
   kind: 'sso_login',
-  streamId: (id) => `sso_login-${id}`,
+  streamId: STREAMS.sso_login.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors.js';
 import type { TemplateChanges, TemplateEvent, TemplateFields } from '../events/template.js';
 import type { Aggregate, Ref, UniqueKey } from './decider.js';
+import { STREAMS } from '../events/streams.js';
 
 export type TemplateStatus = 'enabled' | 'disabled';
 
@@ -110,7 +111,7 @@ function references(state: TemplateState): Ref[] {
 
 export const templateAggregate: Aggregate<TemplateCommand, TemplateEvent, TemplateState> = {
   kind: 'template',
-  streamId: (id) => `template-${id}`,
+  streamId: STREAMS.template.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors.js';
 import type { UserEvent } from '../events/identity.js';
 import type { Aggregate, UniqueKey } from './decider.js';
+import { STREAMS } from '../events/streams.js';
 
 export type UserKind = 'human' | 'service_account' | 'guest';
 
@@ -106,7 +107,7 @@ function uniqueKeys(state: UserState): UniqueKey[] {
 
 export const userAggregate: Aggregate<UserCommand, UserEvent, UserState> = {
   kind: 'user',
-  streamId: (id) => `user-${id}`,
+  streamId: STREAMS.user.build,
   initialState: { status: 'absent' },
   decide,
   evolve,

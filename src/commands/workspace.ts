@@ -1,10 +1,10 @@
-import type { WorkspaceFields } from '../events/workspace.js';
+import { type WorkspaceFields, workspaceEventTypes } from '../events/workspace.js';
 import { catalogAggregate } from './catalog-entity.js';
 
 /** Workspaces: a name is unique within its integration (case-insensitive); the provider is fixed at creation. */
 export const workspaceAggregate = catalogAggregate<WorkspaceFields>({
   kind: 'workspace',
-  eventPrefix: 'Workspace',
+  events: workspaceEventTypes,
   immutable: ['workspaceProvider'],
   uniqueKeys: (f) => [
     {

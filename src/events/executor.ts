@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lifecycleEvents } from '../commands/lifecycle-entity.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 /** The tools an executor can run modules with (SPEC §2). */
 export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
@@ -26,4 +27,15 @@ export const executorFields = z.object({
 
 export type ExecutorFields = z.infer<typeof executorFields>;
 
-export const executorEvents = lifecycleEvents('Executor', executorFields);
+/** The Executor event types, spelled out. */
+export const executorEventTypes = {
+  created: 'ExecutorCreated',
+  updated: 'ExecutorUpdated',
+  transitioned: 'ExecutorTransitioned',
+  deleted: 'ExecutorDeleted',
+} as const satisfies LifecycleEventTypes<'Executor'>;
+
+export const executorEvents = lifecycleEvents(executorEventTypes, executorFields);
+
+/** Every Executor event, typed by its literal name. */
+export type ExecutorEvent = EventOf<(typeof executorEvents)[number]>;

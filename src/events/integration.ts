@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { catalogEvents } from '../commands/catalog-entity.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 export const INTEGRATION_PROVIDERS = {
   cloud: ['aws', 'azurerm', 'gcp', 'mongodb_atlas', 'datadog'],
@@ -21,8 +22,20 @@ export const integrationFields = z.object({
 
 export type IntegrationFields = z.infer<typeof integrationFields>;
 
+/** The Integration event types, spelled out. */
+export const integrationEventTypes = {
+  created: 'IntegrationCreated',
+  updated: 'IntegrationUpdated',
+  enabled: 'IntegrationEnabled',
+  disabled: 'IntegrationDisabled',
+  deleted: 'IntegrationDeleted',
+} as const satisfies CatalogEventTypes<'Integration'>;
+
 export const integrationEvents = catalogEvents(
-  'Integration',
+  integrationEventTypes,
   integrationFields,
   INTEGRATION_SECRET_KEYS.map((k) => `configuration.${k}`),
 );
+
+/** Every Integration event, typed by its literal name. */
+export type IntegrationEvent = EventOf<(typeof integrationEvents)[number]>;

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventDefinition, type EventOf } from './define.js';
 
-/** Streams of this aggregate are `personal_access_token-<id>`; the projection strips the prefix again. */
-export const PERSONAL_ACCESS_TOKEN_STREAM_PREFIX = 'personal_access_token-';
-
-/** The one place a personal access token's stream id is built. */
-export const personalAccessTokenStreamId = (id: string): string => `${PERSONAL_ACCESS_TOKEN_STREAM_PREFIX}${id}`;
-
 export const PersonalAccessTokenCreated = defineEvent(
   'PersonalAccessTokenCreated',
   z.object({

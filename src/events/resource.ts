@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lifecycleEvents } from '../commands/lifecycle-entity.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 /**
  * Where variable values sit inside a resource's fields. The codec cannot select only sensitive
@@ -33,4 +34,15 @@ export const resourceFields = z.object({
 
 export type ResourceFields = z.infer<typeof resourceFields>;
 
-export const resourceEvents = lifecycleEvents('Resource', resourceFields, RESOURCE_SECRET_PATHS);
+/** The Resource event types, spelled out. */
+export const resourceEventTypes = {
+  created: 'ResourceCreated',
+  updated: 'ResourceUpdated',
+  transitioned: 'ResourceTransitioned',
+  deleted: 'ResourceDeleted',
+} as const satisfies LifecycleEventTypes<'Resource'>;
+
+export const resourceEvents = lifecycleEvents(resourceEventTypes, resourceFields, RESOURCE_SECRET_PATHS);
+
+/** Every Resource event, typed by its literal name. */
+export type ResourceEvent = EventOf<(typeof resourceEvents)[number]>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { catalogEvents } from '../commands/catalog-entity.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
 export const SECRET_TYPES = ['tofu'] as const;
@@ -20,4 +21,16 @@ export const secretFields = z.object({
 
 export type SecretFields = z.infer<typeof secretFields>;
 
-export const secretEvents = catalogEvents('Secret', secretFields, SECRET_VALUE_PATHS);
+/** The Secret event types, spelled out. */
+export const secretEventTypes = {
+  created: 'SecretCreated',
+  updated: 'SecretUpdated',
+  enabled: 'SecretEnabled',
+  disabled: 'SecretDisabled',
+  deleted: 'SecretDeleted',
+} as const satisfies CatalogEventTypes<'Secret'>;
+
+export const secretEvents = catalogEvents(secretEventTypes, secretFields, SECRET_VALUE_PATHS);
+
+/** Every Secret event, typed by its literal name. */
+export type SecretEvent = EventOf<(typeof secretEvents)[number]>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { catalogEvents } from '../commands/catalog-entity.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 /** Where a version stands in its life (SPEC §2); new versions start as `preview`. */
 export const LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
@@ -43,4 +44,16 @@ export type SourceCodeVersionFields = z.infer<typeof sourceCodeVersionFields>;
 export type SourceCodeVariable = z.infer<typeof sourceCodeVariable>;
 export type SourceCodeOutput = z.infer<typeof sourceCodeOutput>;
 
-export const sourceCodeVersionEvents = catalogEvents('SourceCodeVersion', sourceCodeVersionFields);
+/** The SourceCodeVersion event types, spelled out. */
+export const sourceCodeVersionEventTypes = {
+  created: 'SourceCodeVersionCreated',
+  updated: 'SourceCodeVersionUpdated',
+  enabled: 'SourceCodeVersionEnabled',
+  disabled: 'SourceCodeVersionDisabled',
+  deleted: 'SourceCodeVersionDeleted',
+} as const satisfies CatalogEventTypes<'SourceCodeVersion'>;
+
+export const sourceCodeVersionEvents = catalogEvents(sourceCodeVersionEventTypes, sourceCodeVersionFields);
+
+/** Every SourceCodeVersion event, typed by its literal name. */
+export type SourceCodeVersionEvent = EventOf<(typeof sourceCodeVersionEvents)[number]>;

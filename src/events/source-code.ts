@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { catalogEvents } from '../commands/catalog-entity.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 /** Git hosts a source code may live on (SPEC §2); `git_public` needs no integration. */
 export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'] as const;
@@ -25,4 +26,16 @@ export const sourceCodeFields = z.object({
 
 export type SourceCodeFields = z.infer<typeof sourceCodeFields>;
 
-export const sourceCodeEvents = catalogEvents('SourceCode', sourceCodeFields);
+/** The SourceCode event types, spelled out. */
+export const sourceCodeEventTypes = {
+  created: 'SourceCodeCreated',
+  updated: 'SourceCodeUpdated',
+  enabled: 'SourceCodeEnabled',
+  disabled: 'SourceCodeDisabled',
+  deleted: 'SourceCodeDeleted',
+} as const satisfies CatalogEventTypes<'SourceCode'>;
+
+export const sourceCodeEvents = catalogEvents(sourceCodeEventTypes, sourceCodeFields);
+
+/** Every SourceCode event, typed by its literal name. */
+export type SourceCodeEvent = EventOf<(typeof sourceCodeEvents)[number]>;

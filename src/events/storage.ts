@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lifecycleEvents } from '../commands/lifecycle-entity.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
 
@@ -15,4 +16,15 @@ export const storageFields = z.object({
 
 export type StorageFields = z.infer<typeof storageFields>;
 
-export const storageEvents = lifecycleEvents('Storage', storageFields);
+/** The Storage event types, spelled out. */
+export const storageEventTypes = {
+  created: 'StorageCreated',
+  updated: 'StorageUpdated',
+  transitioned: 'StorageTransitioned',
+  deleted: 'StorageDeleted',
+} as const satisfies LifecycleEventTypes<'Storage'>;
+
+export const storageEvents = lifecycleEvents(storageEventTypes, storageFields);
+
+/** Every Storage event, typed by its literal name. */
+export type StorageEvent = EventOf<(typeof storageEvents)[number]>;

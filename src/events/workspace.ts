@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { catalogEvents } from '../commands/catalog-entity.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { EventOf } from './define.js';
 
 export const WORKSPACE_PROVIDERS = ['github', 'bitbucket', 'azure_devops'] as const;
 
@@ -14,4 +15,16 @@ export const workspaceFields = z.object({
 
 export type WorkspaceFields = z.infer<typeof workspaceFields>;
 
-export const workspaceEvents = catalogEvents('Workspace', workspaceFields);
+/** The Workspace event types, spelled out. */
+export const workspaceEventTypes = {
+  created: 'WorkspaceCreated',
+  updated: 'WorkspaceUpdated',
+  enabled: 'WorkspaceEnabled',
+  disabled: 'WorkspaceDisabled',
+  deleted: 'WorkspaceDeleted',
+} as const satisfies CatalogEventTypes<'Workspace'>;
+
+export const workspaceEvents = catalogEvents(workspaceEventTypes, workspaceFields);
+
+/** Every Workspace event, typed by its literal name. */
+export type WorkspaceEvent = EventOf<(typeof workspaceEvents)[number]>;

@@ -5,6 +5,7 @@ import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from
 import { REDACTED } from '../events/secret-fields.js';
 import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
+import { STREAMS } from '../events/streams.js';
 
 /** An `auth_providers` row; secret configuration values are stored masked, never in clear. */
 export type AuthProviderRow = Omit<Selectable<AuthProvidersTable>, 'created_at' | 'updated_at' | 'deleted_at'> & {
@@ -86,6 +87,6 @@ export const authProvidersProjection = rowProjection<AuthProviderRow>({
   },
   links: [],
   handles: authProviderEvents.map((d) => d.type),
-  rowId: (event) => event.streamId.slice('auth_provider-'.length),
+  rowId: (event) => STREAMS.auth_provider.parse(event.streamId),
   evolve,
 });

@@ -1,5 +1,6 @@
-import { catalogEventTypes } from '../commands/catalog-entity.js';
-import { lifecycleEventTypes } from '../commands/lifecycle-entity.js';
+import type { z } from 'zod';
+import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
+import { streamName } from '../events/streams.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
@@ -24,7 +25,14 @@ export interface CatalogProjectionSpec {
   /** Projection and table name, e.g. `integrations`. */
   readonly table: string;
   readonly kind: string;
-  readonly eventPrefix: string;
+  /** The entity's event type names (e.g. `integrationEventTypes`). */
+  readonly events: CatalogEventTypes<string> | LifecycleEventTypes<string>;
+  /**
+   * The entity's event fields: every one must land in a column or a link table. Checked when the
+   * projection is built, so a field added to the events without a column fails at start-up instead
+   * of being dropped silently.
+   */
+  readonly fields: z.ZodObject;
   /** The entity's own columns (not the common ones). */
   readonly columns: Readonly<Record<string, ColumnType>>;
   /** List fields kept in link tables; `field` is the snake_case of the input field (`integration_ids`). */
@@ -43,10 +51,12 @@ export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) =>
 
 /** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
 export function catalogProjection(spec: CatalogProjectionSpec): Projection {
-  const names = catalogEventTypes(spec.eventPrefix);
-  const transitioned = lifecycleEventTypes(spec.eventPrefix).transitioned;
+  const names: Partial<CatalogEventTypes<string> & LifecycleEventTypes<string>> = spec.events;
   const links = spec.links ?? [];
   const targets = new Set([...Object.keys(spec.columns), ...Object.keys(COMMON_COLUMNS), ...links.map((l) => l.field)]);
+  const unmapped = Object.keys(spec.fields.shape).filter((field) => !targets.has(snakeCase(field)));
+  if (unmapped.length > 0) throw new TypeError(`projection ${spec.table}: event fields without a column: ${unmapped.join(', ')}`);
+  const stream = streamName(spec.kind);
   const toColumns = (fields: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(spec.mask ? spec.mask(fields) : fields)) {
@@ -85,7 +95,7 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
         return { ...next, status: 'enabled' };
       case names.disabled:
         return { ...next, status: 'disabled' };
-      case transitioned: {
+      case names.transitioned: {
         const columns = spec.columns;
         return {
           ...next,
@@ -108,26 +118,8 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
     table: spec.table,
     columns: { ...COMMON_COLUMNS, ...spec.columns },
     links,
-    handles: [...Object.values(names), ...(spec.lifecycle ? [transitioned] : [])],
-    rowId: (event) => event.streamId.slice(spec.kind.length + 1),
+    handles: Object.values(spec.events),
+    rowId: (event) => stream.parse(event.streamId),
     evolve,
   });
 }
-
-/** The SQL of the common columns, for a migration: `CREATE TABLE x (${catalogCommonColumnsSql}, …)`. */
-export const catalogCommonColumnsSql = `id uuid PRIMARY KEY,
-  description text NOT NULL DEFAULT '',
-  labels text[] NOT NULL DEFAULT '{}',
-  status text NOT NULL DEFAULT 'enabled',
-  creator_id uuid,
-  revision integer NOT NULL,
-  created_at timestamptz NOT NULL,
-  updated_at timestamptz NOT NULL,
-  deleted_at timestamptz`;
-
-/** Indexes every catalog table gets (created_at/updated_at for sorting, status, labels). */
-export const catalogCommonIndexesSql = (table: string): string => `
-CREATE INDEX ${table}_created_at_idx ON ${table} (created_at, id) WHERE deleted_at IS NULL;
-CREATE INDEX ${table}_updated_at_idx ON ${table} (updated_at, id) WHERE deleted_at IS NULL;
-CREATE INDEX ${table}_status_idx ON ${table} (status) WHERE deleted_at IS NULL;
-CREATE INDEX ${table}_labels_idx ON ${table} USING gin (labels);`;

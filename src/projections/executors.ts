@@ -1,3 +1,4 @@
+import { executorEventTypes, executorFields } from '../events/executor.js';
 import type { ReadLink } from '../read/catalog.js';
 import { catalogProjection } from './catalog-projection.js';
 
@@ -11,7 +12,8 @@ export const executorLinks: readonly ReadLink[] = [
 export const executorsProjection = catalogProjection({
   table: 'executors',
   kind: 'executor',
-  eventPrefix: 'Executor',
+  events: executorEventTypes,
+  fields: executorFields,
   lifecycle: true,
   columns: {
     name: 'text',

@@ -1,3 +1,4 @@
+import { integrationEventTypes, integrationFields } from '../events/integration.js';
 import { INTEGRATION_SECRET_KEYS } from '../events/integration.js';
 import { REDACTED } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
@@ -12,7 +13,8 @@ export function maskIntegrationConfiguration(configuration: Readonly<Record<stri
 export const integrationsProjection = catalogProjection({
   table: 'integrations',
   kind: 'integration',
-  eventPrefix: 'Integration',
+  events: integrationEventTypes,
+  fields: integrationFields,
   columns: { name: 'text', integration_type: 'text', integration_provider: 'text', configuration: 'jsonb' },
   mask: (fields) => (fields.configuration ? { ...fields, configuration: maskIntegrationConfiguration(fields.configuration as Record<string, unknown>) } : fields),
 });

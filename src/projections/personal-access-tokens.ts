@@ -1,5 +1,6 @@
 import type { DecodedEvent } from '../events/codec.js';
-import { PERSONAL_ACCESS_TOKEN_STREAM_PREFIX, personalAccessTokenEvents, type PersonalAccessTokenEvent } from '../events/personal-access-token.js';
+import { personalAccessTokenEvents, type PersonalAccessTokenEvent } from '../events/personal-access-token.js';
+import { STREAMS } from '../events/streams.js';
 import { rowProjection } from './row-projection.js';
 
 /**
@@ -51,6 +52,6 @@ export const personalAccessTokensProjection = rowProjection<PersonalAccessTokenR
   },
   links: [],
   handles: personalAccessTokenEvents.map((d) => d.type),
-  rowId: (event) => event.streamId.slice(PERSONAL_ACCESS_TOKEN_STREAM_PREFIX.length),
+  rowId: (event) => STREAMS.personal_access_token.parse(event.streamId),
   evolve,
 });

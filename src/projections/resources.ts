@@ -1,3 +1,4 @@
+import { resourceEventTypes, resourceFields } from '../events/resource.js';
 import type { ReadLink } from '../read/catalog.js';
 import { REDACTED } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
@@ -23,7 +24,8 @@ export function maskSensitiveVariables(fields: Record<string, unknown>): Record<
 export const resourcesProjection = catalogProjection({
   table: 'resources',
   kind: 'resource',
-  eventPrefix: 'Resource',
+  events: resourceEventTypes,
+  fields: resourceFields,
   lifecycle: true,
   columns: {
     name: 'text',

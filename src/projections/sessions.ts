@@ -1,6 +1,7 @@
 import type { DecodedEvent } from '../events/codec.js';
 import type { SessionEvent } from '../events/identity.js';
 import { rowProjection } from './row-projection.js';
+import { STREAMS } from '../events/streams.js';
 
 /** A `sessions` row: what the authenticator checks on every request (ended? expired?). */
 export interface SessionRow {
@@ -46,6 +47,6 @@ export const sessionsProjection = rowProjection<SessionRow>({
   },
   links: [],
   handles: ['SessionStarted', 'SessionRefreshed', 'SessionEnded'],
-  rowId: (event) => event.streamId.slice('session-'.length),
+  rowId: (event) => STREAMS.session.parse(event.streamId),
   evolve,
 });

@@ -1,10 +1,12 @@
+import { sourceCodeVersionEventTypes, sourceCodeVersionFields } from '../events/source-code-version.js';
 import { catalogProjection } from './catalog-projection.js';
 
 /** The source_code_versions read model (migration 012). */
 export const sourceCodeVersionsProjection = catalogProjection({
   table: 'source_code_versions',
   kind: 'source_code_version',
-  eventPrefix: 'SourceCodeVersion',
+  events: sourceCodeVersionEventTypes,
+  fields: sourceCodeVersionFields,
   columns: {
     source_code_version: 'text',
     source_code_branch: 'text',

@@ -1,10 +1,12 @@
+import { sourceCodeEventTypes, sourceCodeFields } from '../events/source-code.js';
 import { catalogProjection } from './catalog-projection.js';
 
 /** The source_codes read model (migration 011). */
 export const sourceCodesProjection = catalogProjection({
   table: 'source_codes',
   kind: 'source_code',
-  eventPrefix: 'SourceCode',
+  events: sourceCodeEventTypes,
+  fields: sourceCodeFields,
   columns: {
     source_code_url: 'text',
     identifier: 'text',

@@ -1,9 +1,11 @@
+import { storageEventTypes, storageFields } from '../events/storage.js';
 import { catalogProjection } from './catalog-projection.js';
 
 export const storagesProjection = catalogProjection({
   table: 'storages',
   kind: 'storage',
-  eventPrefix: 'Storage',
+  events: storageEventTypes,
+  fields: storageFields,
   lifecycle: true,
   columns: { name: 'text', storage_provider: 'text', storage_type: 'text', configuration: 'jsonb', integration_id: 'uuid', state: 'text', last_error: 'text' },
 });

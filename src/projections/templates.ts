@@ -5,6 +5,7 @@ import type { TemplateEvent } from '../events/template.js';
 import { templateEvents } from '../events/template.js';
 import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
+import { STREAMS } from '../events/streams.js';
 
 /**
  * A `templates` row plus its two link lists, as the projection folds it in memory (timestamps stay
@@ -96,6 +97,6 @@ export const templatesProjection = rowProjection<TemplateRow>({
     { table: 'template_parents', ownerColumn: 'template_id', targetColumn: 'parent_id', field: 'parent_ids' },
   ],
   handles: templateEvents.map((d) => d.type),
-  rowId: (event) => event.streamId.slice('template-'.length),
+  rowId: (event) => STREAMS.template.parse(event.streamId),
   evolve,
 });

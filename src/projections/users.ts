@@ -4,6 +4,7 @@ import type { DecodedEvent } from '../events/codec.js';
 import { identityEvents, type UserEvent } from '../events/identity.js';
 import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
+import { STREAMS } from '../events/streams.js';
 
 /** A `users` row as the projection folds it (no password hash: it never leaves the event store). */
 export type UserRow = Omit<Selectable<UsersTable>, 'sessions_revoked_before' | 'created_at' | 'updated_at'> & {
@@ -84,6 +85,6 @@ export const usersProjection = rowProjection<UserRow>({
   },
   links: [],
   handles: identityEvents.map((d) => d.type).filter((t) => USER_EVENTS.has(t)),
-  rowId: (event) => event.streamId.slice('user-'.length),
+  rowId: (event) => STREAMS.user.parse(event.streamId),
   evolve,
 });

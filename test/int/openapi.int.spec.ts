@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { LIFECYCLE_ACTIONS } from '../../src/commands/lifecycle.js';
+import { LIFECYCLE_ACTIONS } from '../../src/model/lifecycle.js';
 import { buildOpenApiDocument } from '../../src/http/openapi.js';
 import type { OpenApiDocument, Operation } from '../../src/http/openapi/components.js';
 import * as integrations from '../../src/http/routes/integrations.js';

@@ -2,7 +2,7 @@ import { findUserByIdentifier } from '../../auth/sign-in.js';
 import { executorAggregate } from '../../commands/executor.js';
 import { integrationAggregate } from '../../commands/integration.js';
 import type { Aggregate } from '../../commands/decider.js';
-import type { LifecycleAction } from '../../commands/lifecycle.js';
+import type { LifecycleAction } from '../../model/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import type { DomainEvent } from '../../events/codec.js';
 import { secretAggregate } from '../../commands/secret.js';

@@ -1,5 +1,5 @@
 import type { CommandDeps } from '../../commands/handler.js';
-import type { LifecycleAction } from '../../commands/lifecycle.js';
+import type { LifecycleAction } from '../../model/lifecycle.js';
 import { resourceAggregate } from '../../commands/resource.js';
 import type { ResourceFields } from '../../events/resource.js';
 import { childrenDestroyedGuard } from '../../http/routes/resources.js';

@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
-import { LIFECYCLE_ACTIONS } from '../../commands/lifecycle.js';
+import { LIFECYCLE_ACTIONS } from '../../model/lifecycle.js';
 import * as executors from '../routes/executors.js';
 import * as integrations from '../routes/integrations.js';
 import { failBody, succeedBody } from '../routes/lifecycle.js';

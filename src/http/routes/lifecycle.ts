@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows, type PermissionResource } from '../../model/permissions.js';
-import { ACTION_ACTORS, LIFECYCLE_ACTIONS, type LifecycleAction } from '../../commands/lifecycle.js';
+import { ACTION_ACTORS } from '../../commands/lifecycle.js';
+import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../model/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
 import { AppError } from '../../errors.js';

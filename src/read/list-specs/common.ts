@@ -1,4 +1,4 @@
-import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../commands/lifecycle.js';
+import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
 import type { FieldSpec } from '../list-query.js';
 
 /** The list fields every catalog table offers (SPEC §2 common fields; `status` enabled/disabled). */

@@ -1,12 +1,18 @@
-import { catalogCommonColumnsSql, catalogCommonIndexesSql } from '../../projections/catalog-projection.js';
-
 /**
  * Executors read model: `status` is the lifecycle status, `state` the lifecycle state; the
  * integration and secret lists live in ordered link tables, indexed both ways for the link filters.
  */
 export const sql = `
 CREATE TABLE executors (
-  ${catalogCommonColumnsSql},
+  id uuid PRIMARY KEY,
+  description text NOT NULL DEFAULT '',
+  labels text[] NOT NULL DEFAULT '{}',
+  status text NOT NULL DEFAULT 'enabled',
+  creator_id uuid,
+  revision integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  deleted_at timestamptz,
   name text NOT NULL,
   runtime text NOT NULL,
   command_args text NOT NULL DEFAULT '',
@@ -19,7 +25,11 @@ CREATE TABLE executors (
   state text NOT NULL,
   last_error text
 );
-${catalogCommonIndexesSql('executors')}
+
+CREATE INDEX executors_created_at_idx ON executors (created_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX executors_updated_at_idx ON executors (updated_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX executors_status_idx ON executors (status) WHERE deleted_at IS NULL;
+CREATE INDEX executors_labels_idx ON executors USING gin (labels);
 CREATE INDEX executors_name_idx ON executors (name, id) WHERE deleted_at IS NULL;
 CREATE INDEX executors_lower_name_idx ON executors (lower(name)) WHERE deleted_at IS NULL;
 CREATE INDEX executors_runtime_idx ON executors (runtime) WHERE deleted_at IS NULL;

@@ -1,5 +1,3 @@
-import { catalogCommonColumnsSql, catalogCommonIndexesSql } from '../../projections/catalog-projection.js';
-
 /**
  * Resources read model: `status`/`state` are the lifecycle position; sensitive variable values are
  * stored masked. Link tables hold the integration, secret and parent lists; `resource_parents` read
@@ -7,7 +5,15 @@ import { catalogCommonColumnsSql, catalogCommonIndexesSql } from '../../projecti
  */
 export const sql = `
 CREATE TABLE resources (
-  ${catalogCommonColumnsSql},
+  id uuid PRIMARY KEY,
+  description text NOT NULL DEFAULT '',
+  labels text[] NOT NULL DEFAULT '{}',
+  status text NOT NULL DEFAULT 'enabled',
+  creator_id uuid,
+  revision integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  deleted_at timestamptz,
   name text NOT NULL,
   abstract boolean NOT NULL DEFAULT false,
   variables jsonb NOT NULL DEFAULT '[]',
@@ -20,7 +26,11 @@ CREATE TABLE resources (
   state text NOT NULL,
   last_error text
 );
-${catalogCommonIndexesSql('resources')}
+
+CREATE INDEX resources_created_at_idx ON resources (created_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX resources_updated_at_idx ON resources (updated_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX resources_status_idx ON resources (status) WHERE deleted_at IS NULL;
+CREATE INDEX resources_labels_idx ON resources USING gin (labels);
 CREATE INDEX resources_name_idx ON resources (name, id) WHERE deleted_at IS NULL;
 CREATE INDEX resources_template_idx ON resources (template_id) WHERE deleted_at IS NULL;
 CREATE INDEX resources_state_idx ON resources (state, status) WHERE deleted_at IS NULL;

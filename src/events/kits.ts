@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ENABLED_STATUSES, LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../model/lifecycle.js';
+import { defineEvent } from './define.js';
+
+/**
+ * The event types of the two entity kits. Names are typed literals (`'IntegrationCreated'`), and each
+ * entity's events file spells them out once, so a reader can grep for any of them.
+ */
+
+/** The five event names of a catalog entity with an enabled/disabled status. */
+export interface CatalogEventTypes<P extends string> {
+  readonly created: `${P}Created`;
+  readonly updated: `${P}Updated`;
+  readonly enabled: `${P}Enabled`;
+  readonly disabled: `${P}Disabled`;
+  readonly deleted: `${P}Deleted`;
+}
+
+/** The four event names of a lifecycle entity (storages, executors, resources). */
+export interface LifecycleEventTypes<P extends string> {
+  readonly created: `${P}Created`;
+  readonly updated: `${P}Updated`;
+  readonly transitioned: `${P}Transitioned`;
+  readonly deleted: `${P}Deleted`;
+}
+
+/** The event definitions of a catalog entity; `secretPaths` are paths inside its fields. */
+export function catalogEvents<P extends string, F extends z.ZodObject>(names: CatalogEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
+  return [
+    defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(ENABLED_STATUSES) }), { secretPaths }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(names.enabled, z.object({})),
+    defineEvent(names.disabled, z.object({})),
+    defineEvent(names.deleted, z.object({})),
+  ] as const;
+}
+
+const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STATUSES) };
+
+/** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
+export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: LifecycleEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
+  return [
+    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(
+      names.transitioned,
+      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional() }),
+    ),
+    defineEvent(names.deleted, z.object({})),
+  ] as const;
+}

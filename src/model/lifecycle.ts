@@ -1,0 +1,26 @@
+/**
+ * The vocabulary of the provisioning lifecycle (docs/contract.md §2, "Resource lifecycle"): what
+ * `state`, `status` and the actions of resources, executors and storages may be. Events validate
+ * against it, the deciders move through it (commands/lifecycle.ts), lists filter by it.
+ */
+export const LIFECYCLE_STATES = ['provision', 'provisioned', 'destroy', 'destroyed'] as const;
+export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'queued', 'in_progress', 'done', 'error'] as const;
+export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
+
+/** Where a lifecycle entity is in its life. */
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+/** What is happening to it now. */
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+/** What a caller or the runner may ask of it. */
+export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+/** A lifecycle entity's state and status together. */
+export interface LifecyclePosition {
+  readonly state: LifecycleState;
+  readonly status: LifecycleStatus;
+}
+
+/** The plain status of the other catalog entities. */
+export const ENABLED_STATUSES = ['enabled', 'disabled'] as const;
+/** `enabled` or `disabled`: disabled entities cannot be newly referenced. */
+export type EnabledStatus = (typeof ENABLED_STATUSES)[number];
