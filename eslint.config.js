@@ -1,6 +1,7 @@
 // Type-checked lint over the whole TypeScript tree (src, test, bench, and web/ through web/tsconfig.json).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerConfigs } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/', 'coverage/', 'test-results/'] },
@@ -22,6 +23,7 @@ export default tseslint.config(
     files: ['web/**/*.tsx'],
     rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
   },
+  ...layerConfigs,
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { DomainEvent } from '../events/codec.js';
 import type { LifecycleEventTypes } from '../events/kits.js';
 import type { Aggregate } from './decider.js';
 import { entityBasics, type CatalogEntityConfig } from './catalog-entity.js';
 import { initialPosition, transition, type LifecycleRules } from './lifecycle.js';
-import { LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES, type LifecycleAction, type LifecyclePosition } from '../model/lifecycle.js';
+import type { LifecycleAction, LifecyclePosition } from '../model/lifecycle.js';
 
 /**
  * Catalog entities that are provisioned (storages, executors, resources): instead of

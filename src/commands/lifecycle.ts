@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { LIFECYCLE_ACTIONS, type LifecycleAction, type LifecyclePosition, type LifecycleState, type LifecycleStatus } from '../model/lifecycle.js';
+import { LIFECYCLE_ACTIONS, type LifecycleAction, type LifecyclePosition, type LifecycleState } from '../model/lifecycle.js';
 
 /**
  * The provisioning state machine of docs/contract.md §2 ("Resource lifecycle"), shared by resources (with the

@@ -25,6 +25,7 @@ export interface LifecycleEventTypes<P extends string> {
 }
 
 /** The event definitions of a catalog entity; `secretPaths` are paths inside its fields. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
 export function catalogEvents<P extends string, F extends z.ZodObject>(names: CatalogEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
   return [
     defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(ENABLED_STATUSES) }), { secretPaths }),
@@ -38,6 +39,7 @@ export function catalogEvents<P extends string, F extends z.ZodObject>(names: Ca
 const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STATUSES) };
 
 /** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
 export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: LifecycleEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
   return [
     defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths }),

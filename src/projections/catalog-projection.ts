@@ -19,6 +19,15 @@ const COMMON_COLUMNS: Readonly<Record<string, ColumnType>> = {
   deleted_at: 'timestamptz',
 };
 
+/** A link list of a catalog table, returned as an id array under the camelCase of `field`. */
+export interface ReadLink {
+  readonly table: string;
+  readonly ownerColumn: string;
+  readonly targetColumn: string;
+  /** snake_case name in the view before camelCasing, e.g. `integration_ids`. */
+  readonly field: string;
+}
+
 type Row = Record<string, unknown> & { id: string; revision: number };
 
 export interface CatalogProjectionSpec {

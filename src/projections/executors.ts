@@ -1,5 +1,5 @@
 import { executorEventTypes, executorFields } from '../events/executor.js';
-import type { ReadLink } from '../read/catalog.js';
+import type { ReadLink } from './catalog-projection.js';
 import { catalogProjection } from './catalog-projection.js';
 
 /** The executors' two ordered lists (migration 014), shared by the projection and the reader. */

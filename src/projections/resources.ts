@@ -1,5 +1,5 @@
 import { resourceEventTypes, resourceFields } from '../events/resource.js';
-import type { ReadLink } from '../read/catalog.js';
+import type { ReadLink } from './catalog-projection.js';
 import { REDACTED } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
 

@@ -1,15 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from './list-query.js';
+import type { ReadLink } from '../projections/catalog-projection.js';
 import type { Db } from '../storage/kysely.js';
-
-/** A link list of a catalog table, returned as an id array under the camelCase of `field`. */
-export interface ReadLink {
-  readonly table: string;
-  readonly ownerColumn: string;
-  readonly targetColumn: string;
-  /** snake_case name in the view before camelCasing, e.g. `integration_ids`. */
-  readonly field: string;
-}
 
 export type CatalogView = Record<string, unknown> & { readonly id: string; readonly revision: number };
 
