@@ -1,5 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, type FieldIssue } from './errors.js';
+
+/** A UUID in canonical lower case (stream ids are built from ids, so `A…` and `a…` must be one entity). */
+export const canonicalUuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
 
 /** `parentIds.0` → `parentIds[0]`, so a field path reads like the JSON it points into. */
 export function fieldPath(path: readonly PropertyKey[], prefix?: string): string {

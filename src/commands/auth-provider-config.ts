@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, type FieldIssue } from '../errors.js';
 import type { AuthProviderType } from '../events/auth-provider.js';
-import { REDACTED } from '../events/secret-fields.js';
+import { REDACTED, restoreRedacted } from '../events/secret-fields.js';
 import { zodIssues } from '../validation.js';
 
 /**
@@ -126,18 +126,10 @@ function restoreSecrets(
   input: Record<string, unknown>,
   previous: Readonly<Record<string, unknown>> | undefined,
 ): { restored: Record<string, unknown>; errors: FieldIssue[] } {
-  const restored: Record<string, unknown> = { ...input };
-  const errors: FieldIssue[] = [];
-  for (const key of SECRET_KEYS_OF[type]) {
-    if (restored[key] !== REDACTED) continue;
-    const kept = previous?.[key];
-    if (typeof kept === 'string' && kept !== '' && kept !== REDACTED) restored[key] = kept;
-    else
-      errors.push({
-        field: `configuration.${key}`,
-        message: `"${REDACTED}" keeps the stored secret, but none is stored: send the secret itself`,
-      });
-  }
+  const { restored, errors } = restoreRedacted(input, previous, SECRET_KEYS_OF[type], {
+    fieldPrefix: 'configuration',
+    message: `"${REDACTED}" keeps the stored secret, but none is stored: send the secret itself`,
+  });
   // A client echoing the default issuer of the old tenant would otherwise pin it after a tenant change.
   const oldTenant = previous?.tenantId;
   if (type === 'microsoft' && typeof oldTenant === 'string' && restored.issuer === microsoftDefaultIssuer(oldTenant))

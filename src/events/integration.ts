@@ -31,11 +31,10 @@ export const integrationEventTypes = {
   deleted: 'IntegrationDeleted',
 } as const satisfies CatalogEventTypes<'Integration'>;
 
-export const integrationEvents = catalogEvents(
-  integrationEventTypes,
-  integrationFields,
-  INTEGRATION_SECRET_KEYS.map((k) => `configuration.${k}`),
-);
+/** Where the secret values sit inside an integration's fields. */
+export const INTEGRATION_SECRET_PATHS = INTEGRATION_SECRET_KEYS.map((k) => `configuration.${k}`);
+
+export const integrationEvents = catalogEvents(integrationEventTypes, integrationFields, INTEGRATION_SECRET_PATHS);
 
 /** Every Integration event, typed by its literal name. */
 export type IntegrationEvent = EventOf<(typeof integrationEvents)[number]>;

@@ -78,7 +78,8 @@ function compiled(paths: SecretPaths): CompiledSecretPaths {
 }
 
 /** Replaces a present value; returns the value to store at `path` (the same one to leave it). */
-type Transform = (value: unknown, path: string) => unknown;
+/** `holder` is the object that holds the value under its key (undefined for array elements). */
+type Transform = (value: unknown, path: string, holder?: Readonly<Record<string, unknown>>) => unknown;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -92,7 +93,7 @@ function rewrite(container: unknown, steps: readonly SecretPathStep[], index: nu
     // Absent keys and non-object values (e.g. null where an object was expected) are left as they are.
     if (!isPlainObject(container) || !Object.hasOwn(container, step.name)) return;
     const path = prefix === '' ? step.name : `${prefix}.${step.name}`;
-    if (last) container[step.name] = transform(container[step.name], path);
+    if (last) container[step.name] = transform(container[step.name], path, container);
     else rewrite(container[step.name], steps, index + 1, path, transform);
     return;
   }
@@ -145,11 +146,88 @@ function parseDecrypted(text: string, path: string): unknown {
   }
 }
 
+/** Options of {@link redactSecrets}. */
+export interface RedactOptions {
+  /**
+   * Redacts a value only when the object holding it qualifies, e.g. a resource variable only when it
+   * is `sensitive` (every variable value is encrypted in events, only sensitive ones are hidden).
+   */
+  readonly when?: (holder: Readonly<Record<string, unknown>>) => boolean;
+}
+
 /**
- * A deep copy of `data` with every present non-null value at `paths` (plain or encrypted) replaced by
- * {@link REDACTED}, for audit views and API responses. Never mutates `data`.
+ * A deep copy of `data` with every present value at `paths` (plain or encrypted) replaced by
+ * {@link REDACTED}, for audit views, read models and API responses. `null`, `undefined` and `''` stay
+ * as they are (nothing is stored there). The one masking of write-only values: read models store
+ * what this returns. Never mutates `data`.
  * @throws TypeError for an invalid path
  */
-export function redactSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths): Record<string, unknown> {
-  return apply(data, paths, (value) => (value === null || value === undefined ? value : REDACTED));
+export function redactSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, options: RedactOptions = {}): Record<string, unknown> {
+  const { when } = options;
+  return apply(data, paths, (value, _path, holder) =>
+    value === null || value === undefined || value === '' || (when !== undefined && holder !== undefined && !when(holder)) ? value : REDACTED,
+  );
+}
+
+/** Options of {@link restoreRedacted}. */
+export interface RestoreOptions extends RedactOptions {
+  /** Prefixed to the concrete path in field issues, e.g. `configuration`. */
+  readonly fieldPrefix?: string;
+  /** The issue message when the mask stands where nothing is stored. */
+  readonly message: string;
+}
+
+/** One field issue of {@link restoreRedacted}. */
+export interface RestoreIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+const isStored = (value: unknown): boolean => value !== undefined && value !== null && value !== '' && value !== REDACTED;
+const nameOf = (element: unknown): unknown => {
+  const name = isPlainObject(element) ? element.name : undefined;
+  return typeof name === 'string' ? name.trim() : name;
+};
+
+/**
+ * Write-only values sent back as {@link REDACTED} keep what is stored: a copy of `input` with each
+ * mask at `paths` replaced by the stored value at the same place of `stored`. Array elements are
+ * matched by `name`, not by index (a client may reorder them). A mask where nothing is stored is an
+ * issue naming its field: storing the literal mask would break the secret silently.
+ */
+export function restoreRedacted(
+  input: Readonly<Record<string, unknown>>,
+  stored: Readonly<Record<string, unknown>> | undefined,
+  paths: SecretPaths,
+  options: RestoreOptions,
+): { readonly restored: Record<string, unknown>; readonly errors: RestoreIssue[] } {
+  const errors: RestoreIssue[] = [];
+  const field = (path: string): string => (options.fieldPrefix ? `${options.fieldPrefix}.${path}` : path);
+  const qualifies = (holder: unknown): boolean => options.when === undefined || (isPlainObject(holder) && options.when(holder));
+
+  function walk(sent: unknown, kept: unknown, steps: readonly SecretPathStep[], index: number, prefix: string): void {
+    const step = steps[index];
+    if (step === undefined) return;
+    const last = index === steps.length - 1;
+    if (step.kind === 'each') {
+      if (!Array.isArray(sent)) return;
+      const keptElements: unknown[] = Array.isArray(kept) ? (kept as unknown[]) : [];
+      (sent as unknown[]).forEach((element, i) => {
+        const match = keptElements.find((old) => nameOf(old) === nameOf(element) && qualifies(old));
+        walk(element, match, steps, index + 1, `${prefix}[${i}]`);
+      });
+      return;
+    }
+    if (!isPlainObject(sent) || !Object.hasOwn(sent, step.name)) return;
+    const path = prefix === '' ? step.name : `${prefix}.${step.name}`;
+    const keptChild = isPlainObject(kept) ? kept[step.name] : undefined;
+    if (!last) return walk(sent[step.name], keptChild, steps, index + 1, path);
+    if (sent[step.name] !== REDACTED || !qualifies(sent)) return;
+    if (isStored(keptChild)) sent[step.name] = keptChild;
+    else errors.push({ field: field(path), message: options.message });
+  }
+
+  const restored = structuredClone(input) as Record<string, unknown>;
+  for (const path of compiled(paths).paths) walk(restored, stored, path.steps, 0, '');
+  return { restored, errors };
 }

@@ -3,7 +3,7 @@ import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
 /** Where a version stands in its life (SPEC §2); new versions start as `preview`. */
-export const LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
+export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
 
 /** One input variable of an OpenTofu module. */
 export const sourceCodeVariable = z.object({
@@ -33,7 +33,7 @@ export const sourceCodeVersionFields = z.object({
   identifier: z.string(),
   variables: z.array(sourceCodeVariable),
   outputs: z.array(sourceCodeOutput),
-  lifecycleState: z.enum(LIFECYCLE_STATES),
+  lifecycleState: z.enum(VERSION_LIFECYCLE_STATES),
   templateId: z.string(),
   sourceCodeId: z.string(),
   description: z.string(),

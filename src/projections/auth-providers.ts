@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AuthProvidersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from '../events/auth-provider.js';
-import { REDACTED } from '../events/secret-fields.js';
+import { redactSecrets } from '../events/secret-fields.js';
 import { actorUserId } from './metadata.js';
 import { rowProjection } from './row-projection.js';
 import { STREAMS } from '../events/streams.js';
@@ -16,11 +16,7 @@ export type AuthProviderRow = Omit<Selectable<AuthProvidersTable>, 'created_at' 
 
 
 /** The configuration as anyone may see it: each secret present is "********". */
-export function maskConfiguration(configuration: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const masked: Record<string, unknown> = { ...configuration };
-  for (const key of PROVIDER_SECRET_KEYS) if (masked[key] !== undefined && masked[key] !== null && masked[key] !== '') masked[key] = REDACTED;
-  return masked;
-}
+export const maskConfiguration = (configuration: Readonly<Record<string, unknown>>): Record<string, unknown> => redactSecrets(configuration, PROVIDER_SECRET_KEYS);
 
 function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthProviderRow | undefined {
   const event = decoded.event as AuthProviderEvent;

@@ -1,6 +1,6 @@
-import { resourceEventTypes, resourceFields } from '../events/resource.js';
+import { RESOURCE_SECRET_PATHS, resourceEventTypes, resourceFields } from '../events/resource.js';
 import type { ReadLink } from './catalog-projection.js';
-import { REDACTED } from '../events/secret-fields.js';
+import { redactSecrets } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
 
 /** The link tables of resources, shared by the projection and the reader. */
@@ -10,15 +10,9 @@ export const RESOURCE_LINKS = [
   { table: 'resource_parents', ownerColumn: 'resource_id', targetColumn: 'parent_id', field: 'parent_ids' },
 ] as const satisfies readonly ReadLink[];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Sensitive variable values are write-only: the read model never holds them in clear. */
-export function maskSensitiveVariables(fields: Record<string, unknown>): Record<string, unknown> {
-  const variables: unknown = fields.variables;
-  if (!Array.isArray(variables)) return fields;
-  const masked = (variables as unknown[]).map((v) => (isRecord(v) && v.sensitive === true && v.value !== null && v.value !== undefined ? { ...v, value: REDACTED } : v));
-  return { ...fields, variables: masked };
-}
+export const maskSensitiveVariables = (fields: Record<string, unknown>): Record<string, unknown> =>
+  redactSecrets(fields, RESOURCE_SECRET_PATHS, { when: (variable) => variable.sensitive === true });
 
 /** The resources read model. */
 export const resourcesProjection = catalogProjection({

@@ -24,7 +24,7 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
-import { parseInput, zodIssues } from '../../validation.js';
+import { parseInput, zodIssues, canonicalUuid as uuid } from '../../validation.js';
 
 const PROJECTIONS = ['auth_providers'] as const;
 const ADMIN = 'auth_provider:admin';
@@ -32,7 +32,6 @@ const ADMIN = 'auth_provider:admin';
 /** What the log says each time a request leaves a guest provider enabled (SPEC §5: the log warns). */
 export const GUEST_WARNING = 'guest provider enabled: insecure, for development only';
 
-const uuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
 const idParams = z.object({ id: uuid });
 const actionParams = z.object({ id: uuid, action: z.enum(['enable', 'disable'], { message: 'unknown action; allowed: enable, disable' }) });
 const orRequired = (message: string) => (issue: { readonly input: unknown }) => (issue.input === undefined ? 'required' : message);

@@ -14,10 +14,10 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
-import { parseInput } from '../../validation.js';
+import { canonicalUuid, parseInput } from '../../validation.js';
 
 /** Ids are canonical lower case everywhere (stream ids are built from them). */
-export const uuidParam = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
+export const uuidParam = canonicalUuid;
 
 /** Everything the generic REST surface of a catalog entity needs. */
 export interface CatalogRouteDefinition<F extends Record<string, unknown>> {

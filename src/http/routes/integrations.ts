@@ -5,7 +5,7 @@ import { integrationListSpec } from '../../read/list-specs/integrations.js';
 import { catalogReader } from '../../read/catalog.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { INTEGRATION_PROVIDERS, INTEGRATION_SECRET_KEYS, type IntegrationFields } from '../../events/integration.js';
-import { REDACTED } from '../../events/secret-fields.js';
+import { restoreRedacted } from '../../events/secret-fields.js';
 import type { Services } from '../../services.js';
 import { zodIssues } from '../../validation.js';
 import { catalogRoutes } from './catalog.js';
@@ -55,13 +55,10 @@ const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `
 function parseConfiguration(provider: string, input: Record<string, unknown>, stored?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const schema = integrationConfigurationSchemas[provider];
   if (!schema) return input;
-  const merged: Record<string, unknown> = { ...input };
-  const errors: FieldIssue[] = [];
-  for (const key of INTEGRATION_SECRET_KEYS) {
-    if (merged[key] !== REDACTED) continue;
-    if (stored?.[key] === undefined) errors.push({ field: `configuration.${key}`, message: 'is write-only: send the secret itself, not ********' });
-    else merged[key] = stored[key];
-  }
+  const { restored: merged, errors } = restoreRedacted(input, stored, INTEGRATION_SECRET_KEYS, {
+    fieldPrefix: 'configuration',
+    message: 'is write-only: send the secret itself, not ********',
+  });
   const parsed = schema.safeParse(merged);
   if (!parsed.success) errors.push(...zodIssues(parsed.error, 'configuration'));
   if (errors.length > 0) throw invalid(errors);

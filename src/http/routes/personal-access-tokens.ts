@@ -10,7 +10,7 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition } from '../../edge/headers.js';
-import { parseInput } from '../../validation.js';
+import { parseInput, canonicalUuid } from '../../validation.js';
 
 const PROJECTIONS = ['personal_access_tokens'] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,7 +48,7 @@ export const createPersonalAccessTokenBody = (maxLifetimeDays: number) =>
       .max(maxLifetimeDays, `at most ${maxLifetimeDays} (the provider's maxLifetimeDays)`),
   });
 
-const idParams = z.object({ id: z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase()) });
+const idParams = z.object({ id: canonicalUuid });
 
 /** One token as its owner sees it in the list: never the token or its hash. */
 export interface PersonalAccessTokenView {

@@ -12,8 +12,8 @@ import { templateAggregate } from '../../commands/template.js';
 import { resourceListSpec } from '../../read/list-specs/resources.js';
 import { catalogReader } from '../../read/catalog.js';
 import { AppError, notFound, type FieldIssue } from '../../errors.js';
-import type { ResourceFields, ResourceVariable } from '../../events/resource.js';
-import { REDACTED } from '../../events/secret-fields.js';
+import { RESOURCE_SECRET_PATHS, type ResourceFields, type ResourceVariable } from '../../events/resource.js';
+import { restoreRedacted } from '../../events/secret-fields.js';
 import type { StreamWrite } from '../../events/store/port.js';
 import { RESOURCE_LINKS } from '../../projections/resources.js';
 import type { Services } from '../../services.js';
@@ -90,16 +90,12 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 
 /** "********" in a PATCH stands for the stored value of the sensitive variable with that name (write-only values). */
 function keepStoredValues(sent: readonly ResourceVariable[], stored: readonly ResourceVariable[]): ResourceVariable[] {
-  const errors: FieldIssue[] = [];
-  const kept = sent.map((v, i) => {
-    if (!v.sensitive || v.value !== REDACTED) return v;
-    const old = stored.find((s) => s.name === v.name && s.sensitive);
-    if (old) return { ...v, value: old.value };
-    errors.push({ field: `variables[${i}].value`, message: 'is write-only: send the value itself, not ******** (no stored sensitive variable has this name)' });
-    return v;
+  const { restored, errors } = restoreRedacted({ variables: sent }, { variables: stored }, RESOURCE_SECRET_PATHS, {
+    when: (variable) => variable.sensitive === true,
+    message: 'is write-only: send the value itself, not ******** (no stored sensitive variable has this name)',
   });
   if (errors.length > 0) throw invalid(errors);
-  return kept;
+  return restored.variables as ResourceVariable[];
 }
 
 /**

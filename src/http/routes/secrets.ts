@@ -6,7 +6,8 @@ import { secretListSpec } from '../../read/list-specs/secrets.js';
 import { catalogReader } from '../../read/catalog.js';
 import { AppError, type FieldIssue } from '../../errors.js';
 import { SECRET_PROVIDERS, SECRET_TYPES, type SecretFields } from '../../events/secret.js';
-import { REDACTED } from '../../events/secret-fields.js';
+import { restoreRedacted } from '../../events/secret-fields.js';
+import { SECRET_VALUE_PATHS } from '../../events/secret.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { parseInput, zodIssues } from '../../validation.js';
@@ -60,31 +61,16 @@ export const patchBody = z.strictObject({ ...common, secretProvider: z.string() 
 const idParams = z.object({ id: uuidParam });
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Custom secret values are write-only: "********" stands for the stored value of the secret with
- * that name. With no stored secret of that name it is a 400 naming the value.
- */
-function keepStoredValues(input: Record<string, unknown>, stored: Readonly<Record<string, unknown>> | undefined, errors: FieldIssue[]): Record<string, unknown> {
-  const sent: unknown = input.secrets;
-  if (!Array.isArray(sent)) return input;
-  const had: unknown = stored?.secrets;
-  const storedValues = new Map<unknown, unknown>();
-  if (Array.isArray(had)) for (const old of had as unknown[]) if (isRecord(old)) storedValues.set(old.name, old.value);
-  const secrets = (sent as unknown[]).map((item, i) => {
-    if (!isRecord(item) || item.value !== REDACTED) return item;
-    const value = storedValues.get(typeof item.name === 'string' ? item.name.trim() : item.name);
-    if (value !== undefined) return { ...item, value };
-    errors.push({ field: `configuration.secrets[${i}].value`, message: 'is write-only: send the secret itself, not ******** (no stored secret has this name)' });
-    return item;
-  });
-  return { ...input, secrets };
-}
 
 function parseConfiguration(provider: SecretProvider, input: Record<string, unknown>, stored?: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const errors: FieldIssue[] = [];
-  const merged = provider === 'custom' ? keepStoredValues(input, stored, errors) : input;
+  // Custom secret values are write-only: "********" stands for the stored value of the secret with that name.
+  const { restored, errors } =
+    provider === 'custom'
+      ? restoreRedacted({ configuration: input }, { configuration: stored }, SECRET_VALUE_PATHS, {
+          message: 'is write-only: send the secret itself, not ******** (no stored secret has this name)',
+        })
+      : { restored: { configuration: input }, errors: [] as FieldIssue[] };
+  const merged = restored.configuration;
   const parsed = secretConfigurationSchemas[provider].safeParse(merged);
   if (!parsed.success) errors.push(...zodIssues(parsed.error, 'configuration'));
   if (errors.length > 0 || !parsed.success) throw invalid(errors);

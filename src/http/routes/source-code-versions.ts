@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sourceCodeVersionAggregate, sourceCodeVersionIdentifier } from '../../commands/source-code-version.js';
 import { sourceCodeVersionListSpec } from '../../read/list-specs/source-code-versions.js';
 import { catalogReader } from '../../read/catalog.js';
-import { LIFECYCLE_STATES, type SourceCodeVersionFields } from '../../events/source-code-version.js';
+import { VERSION_LIFECYCLE_STATES, type SourceCodeVersionFields } from '../../events/source-code-version.js';
 import type { Services } from '../../services.js';
 import { parseInput } from '../../validation.js';
 import { catalogRoutes, uuidParam } from './catalog.js';
@@ -54,7 +54,7 @@ export const createBody = z.strictObject({
   identifier: z.string().optional(),
   variables: variables.default([]),
   outputs: outputs.default([]),
-  lifecycleState: z.enum(LIFECYCLE_STATES).default('preview'),
+  lifecycleState: z.enum(VERSION_LIFECYCLE_STATES).default('preview'),
   templateId: uuidParam,
   sourceCodeId: uuidParam,
   description: descriptionField.default(''),
@@ -70,7 +70,7 @@ export const patchBody = z
     identifier: z.string(),
     variables,
     outputs,
-    lifecycleState: z.enum(LIFECYCLE_STATES),
+    lifecycleState: z.enum(VERSION_LIFECYCLE_STATES),
     // Immutable: sent only to be told so (the decider answers 422 when one differs).
     templateId: uuidParam,
     sourceCodeId: uuidParam,

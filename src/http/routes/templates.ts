@@ -11,12 +11,11 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
-import { parseInput } from '../../validation.js';
+import { parseInput, canonicalUuid as uuid } from '../../validation.js';
 
 const PROJECTIONS = ['templates'] as const;
 
 // Ids are canonical lower case everywhere (stream ids are built from them).
-const uuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
 const idList = z
   .array(uuid)
   .max(100, 'at most 100 ids')

@@ -14,9 +14,8 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
-import { parseInput } from '../../validation.js';
+import { parseInput, canonicalUuid as uuid } from '../../validation.js';
 
-const uuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
 const roles = z.array(z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` })).max(3).refine((r) => new Set(r).size === r.length, 'must not repeat a role');
 const grants = z
   .array(z.string().refine((g) => parseGrant(g) !== undefined, 'must be {entity}:{read|write|admin} with a known entity'))

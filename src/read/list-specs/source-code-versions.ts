@@ -1,4 +1,4 @@
-import { LIFECYCLE_STATES } from '../../events/source-code-version.js';
+import { VERSION_LIFECYCLE_STATES } from '../../events/source-code-version.js';
 import type { ListSpec } from '../list-query.js';
 import { catalogCommonListFields } from './common.js';
 
@@ -15,7 +15,7 @@ export const sourceCodeVersionListSpec: ListSpec = {
     sourceCodeVersion: { column: 'source_code_version', type: 'text' },
     sourceCodeBranch: { column: 'source_code_branch', type: 'text' },
     sourceCodeFolder: { column: 'source_code_folder', type: 'text' },
-    lifecycleState: { column: 'lifecycle_state', type: 'enum', values: LIFECYCLE_STATES },
+    lifecycleState: { column: 'lifecycle_state', type: 'enum', values: VERSION_LIFECYCLE_STATES },
     templateId: { column: 'template_id', type: 'uuid' },
     sourceCodeId: { column: 'source_code_id', type: 'uuid' },
     variables: { column: 'variables', type: 'json' },
