@@ -11,7 +11,7 @@ const positiveInt = z
   .transform(Number)
   .refine((n) => n > 0, 'must be a positive whole number');
 
-/** Environment variables of SPEC §8, plus the tuning knobs the spine needs. */
+/** Environment variables of docs/contract.md §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
   PORT: z
     .string()

@@ -204,7 +204,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       const token = bearerOf(header);
       if (!token) throw unauthenticated("malformed Authorization header: expected 'Bearer <token>'");
       if (token.startsWith('ilpat_')) return viaPersonalAccessToken(token, now);
-      // A developer portal's user token says so in its header (SPEC §5); everything else is ours.
+      // A developer portal's user token says so in its header (docs/contract.md §5); everything else is ours.
       if (deps.backstage && isBackstageToken(token)) return principalFrom(await deps.backstage.userOf(token, now), 'backstage', {});
       return viaServiceToken(token, now);
     },

@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 export const PAT_PREFIX = 'ilpat_';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const RANDOM_BYTES = 24; // 192 bits (SPEC §5 asks for at least 160)
+const RANDOM_BYTES = 24; // 192 bits (docs/contract.md §5 asks for at least 160)
 /** ceil(192 / log2(62)): every 24-byte value fits, zero-padded so the length never varies. */
 const RANDOM_CHARS = 33;
 /** 62^6 > 2^32, so any CRC32 fits in six characters. */

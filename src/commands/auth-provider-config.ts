@@ -5,7 +5,7 @@ import { REDACTED, restoreRedacted } from '../events/secret-fields.js';
 import { zodIssues } from '../validation.js';
 
 /**
- * What each auth provider type accepts as `configuration` (SPEC §5), validated at the REST edge.
+ * What each auth provider type accepts as `configuration` (docs/contract.md §5), validated at the REST edge.
  * Unknown keys are refused; secrets (`clientSecret`, `privateKey`) are write-only and the mask
  * `"********"` sent back on an update keeps the stored value.
  */

@@ -7,7 +7,7 @@ import { lifecycleAggregate } from './lifecycle-entity.js';
 const repeats = (field: string, ids: readonly string[]): FieldIssue[] =>
   ids.flatMap((id, index) => (ids.indexOf(id) < index ? [{ field: `${field}[${index}]`, message: `${field} must not repeat ${id}` }] : []));
 
-/** SPEC §2: a tag xor a branch (at most one; neither means the default branch), and no repeated ids. */
+/** docs/contract.md §2: a tag xor a branch (at most one; neither means the default branch), and no repeated ids. */
 export function checkExecutor(fields: ExecutorFields): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (fields.sourceCodeVersion !== null && fields.sourceCodeBranch !== null) {

@@ -73,7 +73,7 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
 export const allowedActions = (from: LifecyclePosition, rules: LifecycleRules): LifecycleAction[] =>
   LIFECYCLE_ACTIONS.filter((action) => nextPosition(from, action, rules) !== undefined);
 
-/** Like nextPosition, but an illegal action is the 409 SPEC §2 asks for: current position and what is allowed. */
+/** Like nextPosition, but an illegal action is the 409 docs/contract.md §2 asks for: current position and what is allowed. */
 export function transition(from: LifecyclePosition, action: LifecycleAction, rules: LifecycleRules, label: string): LifecyclePosition | 'deleted' {
   const next = nextPosition(from, action, rules);
   if (next !== undefined) return next;

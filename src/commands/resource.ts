@@ -16,7 +16,7 @@ function check(fields: ResourceFields, id: string): FieldIssue[] {
   return issues;
 }
 
-/** Resources: names unique per template, provisioned through the lifecycle with approval (SPEC §2). */
+/** Resources: names unique per template, provisioned through the lifecycle with approval (docs/contract.md §2). */
 export const resourceAggregate = lifecycleAggregate<ResourceFields>({
   kind: 'resource',
   events: resourceEventTypes,

@@ -3,7 +3,7 @@ import type { Principal } from '../model/principal.js';
 import { ensureAllowed, type Permission } from '../model/permissions.js';
 import { AppError } from '../errors.js';
 
-/** The message SPEC §4 fixes for a request without a bearer token (REST uses it too). */
+/** The message docs/contract.md §4 fixes for a request without a bearer token (REST uses it too). */
 export const NOT_AUTHENTICATED = 'Not authenticated. Please provide a valid bearer token in the Authorization header.';
 
 const principals = new WeakMap<FastifyRequest, Principal>();

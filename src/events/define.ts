@@ -39,7 +39,7 @@ export function defineEvent<const T extends string, S extends z.ZodType<Record<s
 /** The in-memory event a definition describes: `{ type, data }`. */
 export type EventOf<D> = D extends EventDefinition<infer T, infer S> ? { readonly type: T; readonly data: z.infer<S> } : never;
 
-/** Metadata every stored event carries (DESIGN.md: actor, correlation, causation, time). */
+/** Metadata every stored event carries (docs/architecture.md: actor, correlation, causation, time). */
 export const eventMetadataSchema = z.object({
   actorId: z.string().nullable(),
   correlationId: z.string(),

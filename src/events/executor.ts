@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
-/** The tools an executor can run modules with (SPEC §2). */
+/** The tools an executor can run modules with (docs/contract.md §2). */
 export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
 
 /**

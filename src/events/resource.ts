@@ -26,7 +26,7 @@ export const resourceFields = z.object({
   integrationIds: z.array(z.string()),
   secretIds: z.array(z.string()),
   parentIds: z.array(z.string()),
-  // The requester: owner actions (execute, destroy, recreate, delete) are theirs (SPEC §2).
+  // The requester: owner actions (execute, destroy, recreate, delete) are theirs (docs/contract.md §2).
   creatorId: z.string().nullable(),
   description: z.string(),
   labels: z.array(z.string()),

@@ -13,7 +13,7 @@ export const secretFields = z.object({
   secretProvider: z.enum(SECRET_PROVIDERS),
   secretType: z.enum(SECRET_TYPES),
   configuration: z.record(z.string(), z.unknown()),
-  // Only custom secrets may go without an integration (SPEC §2).
+  // Only custom secrets may go without an integration (docs/contract.md §2).
   integrationId: z.string().nullable(),
   description: z.string(),
   labels: z.array(z.string()),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
-/** Where a version stands in its life (SPEC §2); new versions start as `preview`. */
+/** Where a version stands in its life (docs/contract.md §2); new versions start as `preview`. */
 export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
 
 /** One input variable of an OpenTofu module. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
-/** Git hosts a source code may live on (SPEC §2); `git_public` needs no integration. */
+/** Git hosts a source code may live on (docs/contract.md §2); `git_public` needs no integration. */
 export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'] as const;
 
 /** Languages a source code may be written in (only OpenTofu today). */

@@ -40,7 +40,7 @@ function wantsPage(request: FastifyRequest): boolean {
 let warnedMissing = false;
 
 /**
- * GraphiQL at `GET /api/graphql` (SPEC §4), fully offline: the page and its hashed assets come from
+ * GraphiQL at `GET /api/graphql` (docs/contract.md §4), fully offline: the page and its hashed assets come from
  * the Vite build in `root`. Call it on Mercurius' encapsulated scope *before* registering Mercurius:
  * its onRequest hook answers browsers on Mercurius' own route, ahead of the GraphQL handler. Every
  * route here is public; the page's requests carry the token the user types into the Headers tab.

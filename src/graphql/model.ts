@@ -97,7 +97,7 @@ const toMany = (table: string, ownerColumn: string, targetColumn: string, target
   description,
 });
 
-/** SPEC §2 common fields of every catalog entity (`status` differs between the two entity kits). */
+/** docs/contract.md §2 common fields of every catalog entity (`status` differs between the two entity kits). */
 function common(noun: string): Record<string, FieldDef> {
   return {
     id: column('id', 'UUID!', `The ${noun}'s id.`),
@@ -112,7 +112,7 @@ function common(noun: string): Record<string, FieldDef> {
 
 const enabledStatus = column('status', 'String!', '`enabled` or `disabled`; disabled entities cannot be newly referenced.');
 
-/** SPEC §2 lifecycle fields of storages, executors and resources. */
+/** docs/contract.md §2 lifecycle fields of storages, executors and resources. */
 const lifecycle: Record<string, FieldDef> = {
   state: column('state', 'String!', 'Lifecycle state: `provision`, `provisioned`, `destroy` or `destroyed`.'),
   status: column(

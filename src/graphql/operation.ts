@@ -1,6 +1,6 @@
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 
-/** Root fields that need no token (SPEC §4): introspection, the login page's list and the token mutation. */
+/** Root fields that need no token (docs/contract.md §4): introspection, the login page's list and the token mutation. */
 const PUBLIC_ROOT_FIELDS = new Set(['__schema', '__type', '__typename', 'enabledAuthProviders', 'serviceAccountToken']);
 
 export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {

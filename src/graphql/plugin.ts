@@ -19,7 +19,7 @@ export const GRAPHQL_PATH = '/api/graphql';
 
 const PROJECTIONS = allProjections.map((projection) => projection.name);
 
-/** SPEC §4's refusal of a bad token, naming the reason the authenticator gave. */
+/** docs/contract.md §4's refusal of a bad token, naming the reason the authenticator gave. */
 const notAuthenticated = (reason: AppError): AppError =>
   new AppError('UNAUTHENTICATED', `Not authenticated: ${reason.message}. Please provide a valid bearer token in the Authorization header.`);
 
@@ -28,7 +28,7 @@ const onlyQueries = (document: DocumentNode): boolean =>
   document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY);
 
 /**
- * SPEC §4: a non-public operation needs a valid bearer token (the REST authenticator: service tokens,
+ * docs/contract.md §4: a non-public operation needs a valid bearer token (the REST authenticator: service tokens,
  * personal access tokens, portal tokens). Public operations ignore a bad token rather than failing.
  * A query whose service-token session this replica has read before starts with the caller as it
  * was, confirmed by its first statement or after execution (./speculation.ts).

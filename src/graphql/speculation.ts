@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
  * this replica last read it, used before the session is read again. Authentication is otherwise a
  * statement of its own on every request; here the first statement that returns rows also checks
  * the session (`guarded`), so a request usually costs one round trip instead of two. Nothing is
- * answered until the caller is confirmed (`settle`), so SPEC §5's "a revocation takes effect on the
+ * answered until the caller is confirmed (`settle`), so docs/contract.md §5's "a revocation takes effect on the
  * next request" holds as before.
  */
 export interface Speculation {

@@ -37,7 +37,7 @@ function servicePaths(): Paths {
 }
 
 /**
- * The OpenAPI 3.1 document of the REST API (SPEC §3). Request bodies are converted from the zod
+ * The OpenAPI 3.1 document of the REST API (docs/contract.md §3). Request bodies are converted from the zod
  * schemas the routes validate with, so the document cannot drift from the validation. Every
  * operation needs a bearer token unless it says `security: []`.
  */

@@ -28,7 +28,7 @@ export type Role = (typeof ROLES)[number];
 
 const rank = (level: PermissionLevel): number => LEVELS.indexOf(level);
 
-/** What each role grants (SPEC §6). `default` writing its own resources is decided per resource. */
+/** What each role grants (docs/contract.md §6). `default` writing its own resources is decided per resource. */
 const ROLE_GRANTS: Record<Role, readonly Permission[]> = {
   default: ENTITY_RESOURCES.map((r) => `${r}:read` as const),
   infra: ENTITY_RESOURCES.map((r) => `${r}:write` as const),

@@ -6,7 +6,7 @@ import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
 import { rowProjection, type ColumnType, type LinkTable } from './row-projection.js';
 
-/** Columns every catalog table has (SPEC §2 common fields plus bookkeeping). */
+/** Columns every catalog table has (docs/contract.md §2 common fields plus bookkeeping). */
 const COMMON_COLUMNS: Readonly<Record<string, ColumnType>> = {
   id: 'uuid',
   description: 'text',

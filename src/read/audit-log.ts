@@ -5,7 +5,7 @@ import { allows, ENTITY_RESOURCES, type Permission } from '../model/permissions.
 export type AuditLogVisibility = { readonly all: true } | { readonly all: false; readonly entityTypes: readonly string[] };
 
 /**
- * SPEC §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries of the catalog
+ * docs/contract.md §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries of the catalog
  * kinds they may read. Users, providers, tokens and sign-ins stay with the audit_log permission.
  * REST and GraphQL both scope the log with this.
  */

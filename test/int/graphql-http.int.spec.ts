@@ -94,7 +94,7 @@ for (const target of databaseTargets()) {
       await harness.close();
     });
 
-    describe('authentication (SPEC §4)', () => {
+    describe('authentication (docs/contract.md §4)', () => {
       it('answers a query without a token with data null and the one UNAUTHENTICATED error', async () => {
         const response = await post('{ templates { id } }', { token: null });
         expect(response.statusCode).toBe(200);
@@ -312,7 +312,7 @@ for (const target of databaseTargets()) {
       });
     });
 
-    describe('permissions (SPEC §6)', () => {
+    describe('permissions (docs/contract.md §6)', () => {
       it('a developer reads the catalog but not users, providers or the rest of the audit log', async () => {
         const me = (await data('{ me { id identifier roles email } }', { token: defaultToken })).me as Json;
         expect(me).toMatchObject({ identifier: 'gql-developer', roles: ['default'] });

@@ -27,7 +27,7 @@ const refusedFor = (reason: string): GraphBody => ({
 /**
  * A service token's second and later GraphQL queries start from the caller as this replica last read
  * the session, and the first statement with rows checks it (src/graphql/speculation.ts). These tests
- * hold that to SPEC §5: a logout, deactivation, revocation or role change still takes effect on the
+ * hold that to docs/contract.md §5: a logout, deactivation, revocation or role change still takes effect on the
  * very next request, whatever the query reads.
  */
 for (const target of databaseTargets()) {

@@ -143,7 +143,7 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     }
   });
 
-  it('documents the SPEC §3 list, get, patch, delete and action conventions', () => {
+  it('documents the docs/contract.md §3 list, get, patch, delete and action conventions', () => {
     const list = operation(document, '/api/storages', 'get');
     expect(list.parameters).toEqual([{ $ref: '#/components/parameters/filter' }, { $ref: '#/components/parameters/sort' }, { $ref: '#/components/parameters/range' }]);
     expect(list.responses?.['200']).toMatchObject({ headers: { 'Content-Range': { $ref: '#/components/headers/ContentRange' } } });

@@ -8,7 +8,7 @@ const executor: LifecycleRules = { approvals: false, approvalFlow: true };
 
 const at = (state: LifecyclePosition['state'], status: LifecyclePosition['status']): LifecyclePosition => ({ state, status });
 
-/** SPEC §2's table, written out independently of the implementation: every legal transition. */
+/** docs/contract.md §2's table, written out independently of the implementation: every legal transition. */
 const LEGAL: readonly [LifecyclePosition, LifecycleAction, LifecyclePosition | 'deleted'][] = [
   [at('provision', 'approval_pending'), 'approve', at('provision', 'ready')],
   [at('destroy', 'approval_pending'), 'approve', at('destroy', 'ready')],

@@ -138,7 +138,7 @@ describe('allows', () => {
     expect(allows(EVERYTHING_ADMIN, 'bogus:read' as Permission)).toBe(false);
   });
 
-  it('matches what each role may do (SPEC §6)', () => {
+  it('matches what each role may do (docs/contract.md §6)', () => {
     const defaults = effectivePermissions(['default'], []);
     const infra = effectivePermissions(['infra'], []);
     const superUser = effectivePermissions(['super'], []);

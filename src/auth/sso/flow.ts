@@ -55,7 +55,7 @@ const sameSecret = (a: string, b: string): boolean => {
   return timingSafeEqual(hash(a), hash(b));
 };
 
-/** The domain filter of SPEC §5: `@` + one listed domain at the end, case-insensitive, no subdomains. */
+/** The domain filter of docs/contract.md §5: `@` + one listed domain at the end, case-insensitive, no subdomains. */
 export function emailInDomains(email: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return true;
   const at = email.lastIndexOf('@');

@@ -64,8 +64,8 @@ function authorizationUrl(config: client.Configuration, redirectUrl: string, sco
 }
 
 /**
- * Google: discovery on its issuer; offline access with consent so a refresh token comes back (SPEC
- * §5: required, and used to re-check the account on each session refresh).
+ * Google: discovery on its issuer; offline access with consent so a refresh token comes back
+ * (docs/contract.md §5: required, and used to re-check the account on each session refresh).
  */
 export function googleAdapter(configuration: ProviderConfiguration<'google'>, discover: Discover): SsoAdapter {
   const config = cachedDiscovery(discover, configuration);

@@ -27,7 +27,7 @@ const conflictOn = (error: unknown, field: string): boolean => error instanceof 
 
 /**
  * Finds the user an identity provider knows as `subject` — matched by (provider key, subject), never
- * by e-mail (SPEC §5) — or creates it with role `default` on first sign-in. The identifier is the
+ * by e-mail (docs/contract.md §5) — or creates it with role `default` on first sign-in. The identifier is the
  * first free one of `identifiers` (an e-mail another user already holds falls back to
  * `<provider>:<subject>`, which is always free). The e-mail and display name follow the provider's.
  * @returns the user and whether it was created now

@@ -38,7 +38,7 @@ const lifecycleActionBody: Schema = {
 };
 const catalogPermissions = (resource: string) => ({ read: `\`${resource}:read\``, write: `\`${resource}:write\`` });
 
-/** The nine catalog entities of SPEC §2, request bodies straight from the routes' zod schemas. */
+/** The nine catalog entities of docs/contract.md §2, request bodies straight from the routes' zod schemas. */
 export function catalogEntityDocs(): EntityDoc[] {
   return [
     {

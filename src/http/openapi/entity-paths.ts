@@ -3,7 +3,7 @@ import { actionParam, header, jsonBody, jsonResponse, param, problems, ref, type
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
-/** What the document needs to describe one entity's REST surface (SPEC §3). */
+/** What the document needs to describe one entity's REST surface (docs/contract.md §3). */
 export interface EntityDoc {
   /** URL segment, e.g. `integrations`. */
   readonly plural: string;
@@ -33,7 +33,7 @@ const operationId = (verb: string, plural: string): string => `${verb}_${plural}
 
 /**
  * The paths of one entity: list and create on `/api/{plural}`, get/patch/delete on `/{id}`, and the
- * action route — each with the SPEC §3 headers (Content-Range, ETag, Location, If-Match) and the
+ * action route — each with the docs/contract.md §3 headers (Content-Range, ETag, Location, If-Match) and the
  * problem responses it can answer.
  */
 export function entityPaths(def: EntityDoc): Paths {

@@ -164,7 +164,7 @@ function auditLogPaths(): Paths {
   };
 }
 
-/** Authentication, providers, users, tokens and the audit log (SPEC §5, §7). */
+/** Authentication, providers, users, tokens and the audit log (docs/contract.md §5, §7). */
 export function identityPaths(): Paths {
   const providerBody = (schema: Schema): Schema => withConfiguration(schema, providerConfigurationSchemas, 'type');
   return {

@@ -16,7 +16,7 @@ const redirect = (description: string): OpenAPIV3_1.ResponseObject => ({
 });
 const failure = `or to \`{BASE_URL}/login?error=<code>\`, code one of ${SSO_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}`;
 
-/** Browser single sign-on and the Backstage token exchange (SPEC §5). */
+/** Browser single sign-on and the Backstage token exchange (docs/contract.md §5). */
 export function ssoPaths(): Paths {
   const tags = ['Authentication'];
   return {

@@ -9,7 +9,7 @@ import { awaitMinPosition } from '../../edge/headers.js';
 
 const PROJECTIONS = ['audit_log'] as const;
 
-/** One audit entry as the REST API shows it (SPEC §7). */
+/** One audit entry as the REST API shows it (docs/contract.md §7). */
 export interface AuditLogView {
   readonly id: string;
   readonly at: string;

@@ -29,7 +29,7 @@ import { parseInput, zodIssues, canonicalUuid as uuid } from '../../validation.j
 const PROJECTIONS = ['auth_providers'] as const;
 const ADMIN = 'auth_provider:admin';
 
-/** What the log says each time a request leaves a guest provider enabled (SPEC §5: the log warns). */
+/** What the log says each time a request leaves a guest provider enabled (docs/contract.md §5: the log warns). */
 export const GUEST_WARNING = 'guest provider enabled: insecure, for development only';
 
 const idParams = z.object({ id: uuid });

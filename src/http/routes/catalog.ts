@@ -146,7 +146,7 @@ export function registerEntityWrites<Created, F, C, S extends WithFields<F>>(
 }
 
 /**
- * The REST surface SPEC §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
+ * The REST surface docs/contract.md §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
  * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
  * every write answering with the entity as the read model shows it.
  */

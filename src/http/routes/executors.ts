@@ -56,7 +56,7 @@ export const createBody = z.strictObject({
 /** PATCH body: any subset; `null` clears the tag, branch or storage. */
 export const patchBody = z.strictObject(fields).partial();
 
-/** REST for executors (SPEC §2–§3): `/api/executors`, lifecycle actions without approvals. */
+/** REST for executors (docs/contract.md §2–§3): `/api/executors`, lifecycle actions without approvals. */
 export function executorsRoutes(app: FastifyInstance, services: Services): void {
   lifecycleRoutes<ExecutorFields>(app, services, {
     plural: 'executors',

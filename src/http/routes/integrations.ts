@@ -15,7 +15,7 @@ const secret = z.string().min(1, 'must not be empty').max(20_000, 'at most 20000
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 const git = z.strictObject({ token: secret.optional(), url: url.optional() });
 
-/** Provider-specific configuration (SPEC §2); unknown keys are refused. */
+/** Provider-specific configuration (docs/contract.md §2); unknown keys are refused. */
 export const integrationConfigurationSchemas: Record<string, z.ZodObject> = {
   aws: z.strictObject({ awsAccessKeyId: value, awsSecretAccessKey: secret, awsAccount: value, awsDefaultRegion: value.optional(), awsAssumedRoleName: value.optional() }),
   azurerm: z.strictObject({ clientId: value, clientSecret: secret, tenantId: value, subscriptionId: value }),

@@ -26,7 +26,7 @@ export const failBody = z.strictObject({ error: z.string().trim().min(1, 'must n
 
 /**
  * Who may take an action: approvers and owners need `{resource}:write`; runner actions (start,
- * succeed, fail) are for service accounts with write access, or administrators (SPEC §2).
+ * succeed, fail) are for service accounts with write access, or administrators (docs/contract.md §2).
  */
 function authorizeAction(request: FastifyRequest, resource: PermissionResource, action: LifecycleAction): void {
   const principal = authorize(request, `${resource}:write`);

@@ -15,7 +15,7 @@ import { parseInput, canonicalUuid } from '../../validation.js';
 const PROJECTIONS = ['personal_access_tokens'] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** SPEC §5: the provider's `maxLifetimeDays` when its configuration does not say. */
+/** docs/contract.md §5: the provider's `maxLifetimeDays` when its configuration does not say. */
 export const DEFAULT_PAT_MAX_LIFETIME_DAYS = 90;
 
 // Other fields of the provider's configuration are the provider work's business.

@@ -99,7 +99,7 @@ function keepStoredValues(sent: readonly ResourceVariable[], stored: readonly Re
 }
 
 /**
- * SPEC §2: a resource is not destroyed while a child (a resource listing it in `parentIds`) is not.
+ * docs/contract.md §2: a resource is not destroyed while a child (a resource listing it in `parentIds`) is not.
  * Checked in the write model on every attempt of the destroy: the children come from the parent's
  * reference stream and each is confirmed from its own stream. The zero-event writes returned assert
  * the reference stream (a new child) and every child (a recreate) are unchanged at append time.
@@ -125,7 +125,7 @@ export function childrenDestroyedGuard(deps: CommandDeps, id: string): () => Pro
 }
 
 /**
- * REST for resources (SPEC §2, §6). Unlike storages and executors, who may write depends on the
+ * REST for resources (docs/contract.md §2, §6). Unlike storages and executors, who may write depends on the
  * resource: its creator acts as owner on it even with only `resource:read` (role `default`).
  */
 export function resourcesRoutes(app: FastifyInstance, services: Services): void {
@@ -170,7 +170,7 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
   }
 
   app.post('/resources', async (request, reply) => {
-    // SPEC §6: role default (resource:read) may request resources; it then owns them.
+    // docs/contract.md §6: role default (resource:read) may request resources; it then owns them.
     const principal = authorize(request, 'resource:read');
     const body = parseBody(createBody, request.body);
     const template = (await loadAggregate(deps, templateAggregate, body.templateId)).state;

@@ -32,7 +32,7 @@ const entries = z
     });
   });
 
-/** Provider-specific configuration (SPEC §2); unknown keys are refused. */
+/** Provider-specific configuration (docs/contract.md §2); unknown keys are refused. */
 export const secretConfigurationSchemas = {
   aws: z.strictObject({ name: text, awsRegion: text }),
   gcp: z.strictObject({ name: text, gcpRegion: text.optional() }),
@@ -123,7 +123,7 @@ async function verifyIntegration(services: Services, request: FastifyRequest): P
   }
 }
 
-/** REST for secrets (SPEC §2–§3): the catalog kit plus the integration-kind rule. */
+/** REST for secrets (docs/contract.md §2–§3): the catalog kit plus the integration-kind rule. */
 export function secretsRoutes(app: FastifyInstance, services: Services): void {
   // The kit parses bodies synchronously and the integration's kind needs a read of its stream, so a
   // preHandler in a child context (scoped to these routes) checks it before the kit's handlers run.

@@ -92,7 +92,7 @@ function parsePatch(body: unknown, current: SourceCodeVersionFields): Partial<So
   return derived === undefined ? changes : { ...changes, identifier: derived };
 }
 
-/** REST for source code versions (SPEC §2–§3): `/api/source_code_versions`. */
+/** REST for source code versions (docs/contract.md §2–§3): `/api/source_code_versions`. */
 export function sourceCodeVersionsRoutes(app: FastifyInstance, services: Services): void {
   catalogRoutes(app, services, {
     plural: 'source_code_versions',

@@ -84,7 +84,7 @@ async function parsePatch(deps: CommandDeps, body: unknown, current: SourceCodeF
   return derived === undefined ? changes : { ...changes, identifier: derived };
 }
 
-/** REST for source codes (SPEC §2–§3): `/api/source_codes`. */
+/** REST for source codes (docs/contract.md §2–§3): `/api/source_codes`. */
 export function sourceCodesRoutes(app: FastifyInstance, services: Services): void {
   const deps: CommandDeps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
   catalogRoutes(app, services, {

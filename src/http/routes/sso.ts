@@ -42,7 +42,7 @@ function stateCookie(services: Services, value: string, maxAgeSeconds: number): 
 }
 
 /**
- * Browser single sign-on (SPEC §5): `GET /auth/{key}/login` and `/auth/{key}/callback` for the
+ * Browser single sign-on (docs/contract.md §5): `GET /auth/{key}/login` and `/auth/{key}/callback` for the
  * github, google and microsoft providers, and `POST /auth/backstage/token`, under `/api`. The browser
  * endpoints answer with redirects: to the identity provider, then to the web UI's `/` (signed in:
  * the refresh cookie is set) or `/login?error=<code>` (codes in src/auth/sso/errors.ts).

@@ -14,7 +14,7 @@ import { lifecycleRoutes } from './lifecycle.js';
 
 const value = z.string().trim().min(1, 'must not be empty').max(255, 'at most 255 characters');
 
-/** Where state files live, per provider (SPEC §2); unknown keys are refused. */
+/** Where state files live, per provider (docs/contract.md §2); unknown keys are refused. */
 export const storageConfigurationSchemas: Record<StorageFields['storageProvider'], z.ZodObject> = {
   aws: z.strictObject({ awsBucketName: value, awsRegion: value }),
   azurerm: z.strictObject({ resourceGroupName: value, storageAccountName: value, containerName: value }),

@@ -14,7 +14,7 @@ import { catalogRoutes, uuidParam } from './catalog.js';
 
 type WorkspaceProvider = WorkspaceFields['workspaceProvider'];
 
-/** Workspace configuration (SPEC §2); unknown keys are refused. */
+/** Workspace configuration (docs/contract.md §2); unknown keys are refused. */
 export const workspaceConfigurationSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000, 'at most 2000 characters'),
   defaultBranch: z.string().trim().min(1, 'must not be empty').max(255, 'at most 255 characters').default('main'),
@@ -82,7 +82,7 @@ async function verifyIntegration(services: Services, request: FastifyRequest): P
   }
 }
 
-/** REST for workspaces (SPEC §2–§3): the catalog kit plus the integration-kind rule. */
+/** REST for workspaces (docs/contract.md §2–§3): the catalog kit plus the integration-kind rule. */
 export function workspacesRoutes(app: FastifyInstance, services: Services): void {
   // The kit parses bodies synchronously and the integration's kind needs a read of its stream, so a
   // preHandler in a child context (scoped to these routes) checks it before the kit's handlers run.

@@ -1,7 +1,7 @@
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
 import type { FieldSpec } from '../list-query.js';
 
-/** The list fields every catalog table offers (SPEC §2 common fields; `status` enabled/disabled). */
+/** The list fields every catalog table offers (docs/contract.md §2 common fields; `status` enabled/disabled). */
 export const catalogCommonListFields: Readonly<Record<string, FieldSpec>> = {
   id: { column: 'id', type: 'uuid' },
   description: { column: 'description', type: 'text' },

@@ -1,5 +1,5 @@
 /**
- * The audit log read model (SPEC §7): one row per domain event, keyed by the event id so replays
+ * The audit log read model (docs/contract.md §7): one row per domain event, keyed by the event id so replays
  * insert nothing twice. `changes` holds the event data with every secret path redacted; the table
  * never sees a secret. Indexes cover the list's filters, each ending in the default sort (at, id) so
  * a filtered page is read in order instead of sorted.

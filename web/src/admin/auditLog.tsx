@@ -24,7 +24,7 @@ function useFilters() {
   ];
 }
 
-/** The audit log (SPEC §7): every event with its actor, action, entity and redacted changes. */
+/** The audit log (docs/contract.md §7): every event with its actor, action, entity and redacted changes. */
 export function AuditLogList() {
   const filters = useFilters();
   return (

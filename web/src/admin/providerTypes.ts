@@ -1,6 +1,6 @@
 import type { ConfigKey } from '../common/ConfigurationInputs';
 
-/** Auth provider types (SPEC §5) with their configuration keys, as src/auth/provider-config.ts checks them. */
+/** Auth provider types (docs/contract.md §5) with their configuration keys, as src/auth/provider-config.ts checks them. */
 export const PROVIDER_TYPES = ['github', 'google', 'microsoft', 'backstage', 'personal_access_token', 'svc_service_account', 'guest'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 

@@ -34,7 +34,7 @@ async function signInError(error: unknown): Promise<never> {
   throw error;
 }
 
-/** Who may do what on a react-admin resource, from the caller's permissions (SPEC §6). */
+/** Who may do what on a react-admin resource, from the caller's permissions (docs/contract.md §6). */
 export function canDo(permissions: readonly string[], userId: string, resource: string, action: string, record?: Record<string, unknown>): boolean {
   if (resource === 'personal_access_tokens') return true;
   const guarded = PERMISSION_OF[resource];

@@ -74,7 +74,7 @@ export interface InfraledgerDataProvider extends DataProvider {
   action(resource: string, id: Identifier, action: string, body?: unknown): Promise<{ data: RaRecord }>;
 }
 
-/** react-admin's data provider for the REST API (SPEC §3): `[offset, limit]` ranges, Content-Range totals, problem details. */
+/** react-admin's data provider for the REST API (docs/contract.md §3): `[offset, limit]` ranges, Content-Range totals, problem details. */
 export const dataProvider: InfraledgerDataProvider = {
   getList: async (resource, params) => {
     const { data, total } = await getList(resource, params);

@@ -1,6 +1,6 @@
 import type { ConfigKey } from '../common/ConfigurationInputs';
 
-/** Provider-specific `configuration` keys (SPEC §2); † secrets are write-only. */
+/** Provider-specific `configuration` keys (docs/contract.md §2); † secrets are write-only. */
 export const INTEGRATION_PROVIDERS: Readonly<Record<string, readonly string[]>> = {
   cloud: ['aws', 'azurerm', 'gcp', 'mongodb_atlas', 'datadog'],
   git: ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'],

@@ -1,5 +1,5 @@
 /**
- * The provisioning state machine of SPEC §2, mirrored from src/commands/lifecycle.ts so the UI only
+ * The provisioning state machine of docs/contract.md §2, mirrored from src/commands/lifecycle.ts so the UI only
  * offers the actions the service would accept now (the service still decides, and says why not).
  */
 export type LifecycleAction = 'approve' | 'reject' | 'execute' | 'destroy' | 'recreate' | 'delete';

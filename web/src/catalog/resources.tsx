@@ -106,7 +106,7 @@ export function ResourceEdit() {
   );
 }
 
-/** What the last successful run wrote (SPEC §2: outputs, written by runs). */
+/** What the last successful run wrote (docs/contract.md §2: outputs, written by runs). */
 function Outputs() {
   return (
     <Item label="Outputs">
