@@ -1,7 +1,6 @@
 import { AppError, notFound } from '../errors.js';
 import type { AuthProviderEvent, AuthProviderType } from '../events/auth-provider.js';
-import type { Aggregate, UniqueKey } from './decider.js';
-import { STREAMS } from '../events/streams.js';
+import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
 
 export interface AuthProviderFields {
   readonly key: string;
@@ -112,13 +111,9 @@ function uniqueKeys(state: AuthProviderState): UniqueKey[] {
   return keys;
 }
 
-export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = {
-  kind: 'auth_provider',
-  streamId: STREAMS.auth_provider.build,
+export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = defineAggregate('auth_provider', {
   initialState: { status: 'absent' },
   decide,
   evolve,
   uniqueKeys,
-  references: () => [],
-  isDeleted: (state) => state.status === 'deleted',
-};
+});

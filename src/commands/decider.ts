@@ -1,3 +1,4 @@
+import { STREAMS } from '../events/streams.js';
 import type { DomainEvent } from '../events/codec.js';
 
 /** A pure decision model: no I/O, no clock, no randomness (time and ids arrive in the command). */
@@ -38,6 +39,27 @@ export interface Aggregate<C, E extends DomainEvent, S> extends Decider<C, E, S>
   readonly references: (state: S) => readonly Ref[];
   /** Deleted states refuse to be reached while others still reference the aggregate. */
   readonly isDeleted: (state: S) => boolean;
+}
+
+/** What {@link defineAggregate} fills in when an aggregate does not say. */
+type AggregateTail<S> = Pick<Aggregate<never, DomainEvent, S>, 'uniqueKeys' | 'references' | 'isDeleted'>;
+
+/**
+ * An aggregate of `kind` from its decider. Its stream ids come from the kind's stream naming; it holds
+ * no unique values and points at nothing unless it says so; a state whose `status` is `deleted` is deleted.
+ */
+export function defineAggregate<C, E extends DomainEvent, S extends { readonly status: string }>(
+  kind: keyof typeof STREAMS,
+  parts: Decider<C, E, S> & Partial<AggregateTail<S>>,
+): Aggregate<C, E, S> {
+  return {
+    kind,
+    streamId: STREAMS[kind].build,
+    uniqueKeys: () => [],
+    references: () => [],
+    isDeleted: (state) => state.status === 'deleted',
+    ...parts,
+  };
 }
 
 /** Folds events into state. */

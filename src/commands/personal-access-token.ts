@@ -1,7 +1,6 @@
 import { AppError, notFound } from '../errors.js';
 import type { PersonalAccessTokenEvent } from '../events/personal-access-token.js';
-import { STREAMS } from '../events/streams.js';
-import type { Aggregate } from './decider.js';
+import { defineAggregate, type Aggregate } from './decider.js';
 
 export type PersonalAccessTokenCommand =
   | {
@@ -47,14 +46,8 @@ function evolve(state: PersonalAccessTokenState, event: PersonalAccessTokenEvent
 }
 
 /** A personal access token: created once, revoked at most once, never deleted (its row stays for the list). */
-export const personalAccessTokenAggregate: Aggregate<PersonalAccessTokenCommand, PersonalAccessTokenEvent, PersonalAccessTokenState> = {
-  kind: 'personal_access_token',
-  streamId: STREAMS.personal_access_token.build,
+export const personalAccessTokenAggregate: Aggregate<PersonalAccessTokenCommand, PersonalAccessTokenEvent, PersonalAccessTokenState> = defineAggregate('personal_access_token', {
   initialState: { status: 'absent' },
   decide,
   evolve,
-  // Names need not be unique, and a token points at no entity the handler guards.
-  uniqueKeys: () => [],
-  references: () => [],
-  isDeleted: () => false,
-};
+});

@@ -1,8 +1,7 @@
 import { AppError } from '../errors.js';
 import type { SessionEvent } from '../events/identity.js';
 import type { AuthMethod } from '../model/principal.js';
-import type { Aggregate } from './decider.js';
-import { STREAMS } from '../events/streams.js';
+import { defineAggregate, type Aggregate } from './decider.js';
 
 export type SessionCommand =
   | {
@@ -95,13 +94,8 @@ function evolve(state: SessionState, event: SessionEvent): SessionState {
   }
 }
 
-export const sessionAggregate: Aggregate<SessionCommand, SessionEvent, SessionState> = {
-  kind: 'session',
-  streamId: STREAMS.session.build,
+export const sessionAggregate: Aggregate<SessionCommand, SessionEvent, SessionState> = defineAggregate('session', {
   initialState: { status: 'absent' },
   decide,
   evolve,
-  uniqueKeys: () => [],
-  references: () => [],
-  isDeleted: () => false,
-};
+});

@@ -1,7 +1,6 @@
 import { AppError } from '../errors.js';
 import type { SsoLoginEvent } from '../events/identity.js';
-import type { Aggregate } from './decider.js';
-import { STREAMS } from '../events/streams.js';
+import { defineAggregate, type Aggregate } from './decider.js';
 
 /**
  * One browser sign-in through an identity provider: started by `GET /api/auth/{key}/login`, used
@@ -70,13 +69,8 @@ function evolve(state: SsoLoginState, event: SsoLoginEvent): SsoLoginState {
   }
 }
 
-export const ssoLoginAggregate: Aggregate<SsoLoginCommand, SsoLoginEvent, SsoLoginState> = {
-  kind: 'sso_login',
-  streamId: STREAMS.sso_login.build,
+export const ssoLoginAggregate: Aggregate<SsoLoginCommand, SsoLoginEvent, SsoLoginState> = defineAggregate('sso_login', {
   initialState: { status: 'absent' },
   decide,
   evolve,
-  uniqueKeys: () => [],
-  references: () => [],
-  isDeleted: () => false,
-};
+});

@@ -1,7 +1,6 @@
 import { AppError, notFound } from '../errors.js';
 import type { TemplateChanges, TemplateEvent, TemplateFields } from '../events/template.js';
-import type { Aggregate, Ref, UniqueKey } from './decider.js';
-import { STREAMS } from '../events/streams.js';
+import { defineAggregate, type Aggregate, type Ref, type UniqueKey } from './decider.js';
 
 export type TemplateStatus = 'enabled' | 'disabled';
 
@@ -109,13 +108,10 @@ function references(state: TemplateState): Ref[] {
   ];
 }
 
-export const templateAggregate: Aggregate<TemplateCommand, TemplateEvent, TemplateState> = {
-  kind: 'template',
-  streamId: STREAMS.template.build,
+export const templateAggregate: Aggregate<TemplateCommand, TemplateEvent, TemplateState> = defineAggregate('template', {
   initialState: { status: 'absent' },
   decide,
   evolve,
   uniqueKeys,
   references,
-  isDeleted: (state) => state.status === 'deleted',
-};
+});

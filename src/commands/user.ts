@@ -1,7 +1,6 @@
 import { AppError, notFound } from '../errors.js';
 import type { UserEvent } from '../events/identity.js';
-import type { Aggregate, UniqueKey } from './decider.js';
-import { STREAMS } from '../events/streams.js';
+import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
 
 export type UserKind = 'human' | 'service_account' | 'guest';
 
@@ -105,13 +104,9 @@ function uniqueKeys(state: UserState): UniqueKey[] {
   return keys;
 }
 
-export const userAggregate: Aggregate<UserCommand, UserEvent, UserState> = {
-  kind: 'user',
-  streamId: STREAMS.user.build,
+export const userAggregate: Aggregate<UserCommand, UserEvent, UserState> = defineAggregate('user', {
   initialState: { status: 'absent' },
   decide,
   evolve,
   uniqueKeys,
-  references: () => [],
-  isDeleted: () => false,
-};
+});
