@@ -10,7 +10,7 @@ import { executorAggregate } from './executor.js';
 import { resourceAggregate } from './resource.js';
 import { storageAggregate } from './storage.js';
 import { workspaceAggregate } from './workspace.js';
-import { templateAggregate, type TemplateState } from './template.js';
+import { templateAggregate } from './template.js';
 
 /** Whether an entity in this state may be newly referenced. */
 export type Referenceable = 'ok' | 'missing' | 'disabled';
@@ -26,18 +26,7 @@ export interface ReferenceTarget {
  * issue) have no entity yet, so a reference to one is always "does not exist".
  */
 export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<string, ReferenceTarget>([
-  [
-    'template',
-    {
-      aggregate: templateAggregate as unknown as Aggregate<never, DomainEvent, unknown>,
-      referenceable: (state) => {
-        const s = state as TemplateState;
-        if (s.status !== 'active') return 'missing';
-        return s.enabled === 'enabled' ? 'ok' : 'disabled';
-      },
-    },
-  ],
-  ...[integrationAggregate, secretAggregate, workspaceAggregate, sourceCodeAggregate, sourceCodeVersionAggregate].map(
+  ...[templateAggregate, integrationAggregate, secretAggregate, workspaceAggregate, sourceCodeAggregate, sourceCodeVersionAggregate].map(
     (aggregate): [string, ReferenceTarget] => [
       aggregate.kind,
       { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineEvent, type EventOf } from './define.js';
-
-export const templateStatus = z.enum(['enabled', 'disabled']);
+import type { EventOf } from './define.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
 
 /** Fields a template keeps, as stored in its events (already validated at the edge). */
 export const templateFieldsSchema = z.object({
@@ -18,21 +17,16 @@ export const templateFieldsSchema = z.object({
 
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 
-/** Everything but the slug, which is immutable. */
-export const templateChangesSchema = templateFieldsSchema.omit({ template: true }).partial();
-export type TemplateChanges = z.infer<typeof templateChangesSchema>;
+/** The Template event types, spelled out. */
+export const templateEventTypes = {
+  created: 'TemplateCreated',
+  updated: 'TemplateUpdated',
+  enabled: 'TemplateEnabled',
+  disabled: 'TemplateDisabled',
+  deleted: 'TemplateDeleted',
+} as const satisfies CatalogEventTypes<'Template'>;
 
-export const TemplateCreated = defineEvent('TemplateCreated', templateFieldsSchema.extend({ id: z.string(), status: templateStatus }));
-export const TemplateUpdated = defineEvent('TemplateUpdated', z.object({ changes: templateChangesSchema }));
-export const TemplateEnabled = defineEvent('TemplateEnabled', z.object({}));
-export const TemplateDisabled = defineEvent('TemplateDisabled', z.object({}));
-export const TemplateDeleted = defineEvent('TemplateDeleted', z.object({}));
+export const templateEvents = catalogEvents(templateEventTypes, templateFieldsSchema);
 
-export type TemplateEvent =
-  | EventOf<typeof TemplateCreated>
-  | EventOf<typeof TemplateUpdated>
-  | EventOf<typeof TemplateEnabled>
-  | EventOf<typeof TemplateDisabled>
-  | EventOf<typeof TemplateDeleted>;
-
-export const templateEvents = [TemplateCreated, TemplateUpdated, TemplateEnabled, TemplateDisabled, TemplateDeleted] as const;
+/** Every Template event, typed by its literal name. */
+export type TemplateEvent = EventOf<(typeof templateEvents)[number]>;

@@ -18,8 +18,8 @@ const CORRELATION = 'req-audit-1';
 const NOW = new Date('2026-01-01T00:00:00Z');
 const PLAINTEXT = 'very-secret-client-secret';
 
-const create = (id: string): Extract<TemplateCommand, { type: 'CreateTemplate' }> => ({
-  type: 'CreateTemplate',
+const create = (id: string): Extract<TemplateCommand, { type: 'Create' }> => ({
+  type: 'Create',
   data: { id, name: 'Web app', template: 'web_app', description: '', labels: ['web'], abstract: false, cloudResourceTypes: [], configuration: { size: 1 }, executorIds: [], parentIds: [], status: 'enabled' },
 });
 
@@ -27,8 +27,8 @@ const create = (id: string): Extract<TemplateCommand, { type: 'CreateTemplate' }
 async function writeTemplateHistory(spine: Spine, id: string): Promise<void> {
   const context = { actorId: ACTOR, correlationId: CORRELATION, causationId: 'req-audit-1', now: NOW };
   await executeCommand(spine.deps, templateAggregate, id, create(id), context);
-  await executeCommand(spine.deps, templateAggregate, id, { type: 'UpdateTemplate', data: { changes: { description: 'Static site' } } }, context);
-  await executeCommand(spine.deps, templateAggregate, id, { type: 'DisableTemplate' }, { ...context, actorId: 'system' });
+  await executeCommand(spine.deps, templateAggregate, id, { type: 'Update', data: { changes: { description: 'Static site' } } }, context);
+  await executeCommand(spine.deps, templateAggregate, id, { type: 'Disable' }, { ...context, actorId: 'system' });
 }
 
 const AUDIT_COLUMNS = 'action, entity_type, entity_id, actor_id, correlation_id, causation_id, changes, stream_id';

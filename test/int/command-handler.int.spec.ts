@@ -11,7 +11,7 @@ import { openSpine, type Spine } from '../support/spine.js';
 const context = () => ({ actorId: null, correlationId: randomUUID(), causationId: null, now: new Date('2026-01-01T00:00:00Z') });
 
 const create = (id: string, name: string, parentIds: string[] = []): TemplateCommand => ({
-  type: 'CreateTemplate',
+  type: 'Create',
   data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, executorIds: [], parentIds, status: 'enabled' },
 });
 
@@ -68,7 +68,7 @@ for (const target of databaseTargets()) {
           await executeCommand(spine.deps, templateAggregate, parent, create(parent, `Parent ${round}`), context());
           const child = randomUUID();
           const [deleted, created] = await Promise.allSettled([
-            executeCommand(spine.deps, templateAggregate, parent, { type: 'DeleteTemplate' }, context()),
+            executeCommand(spine.deps, templateAggregate, parent, { type: 'Delete' }, context()),
             executeCommand(spine.deps, templateAggregate, child, create(child, `Child ${round}`, [parent]), context()),
           ]);
           expect([deleted.status, created.status].filter((s) => s === 'fulfilled')).toHaveLength(1);
@@ -89,10 +89,10 @@ for (const target of databaseTargets()) {
       it('creates, renames and deletes with reservations following', async () => {
         const id = randomUUID();
         await executeCommand(deps, templateAggregate, id, create(id, 'Ordered'), context());
-        await executeCommand(deps, templateAggregate, id, { type: 'UpdateTemplate', data: { changes: { name: 'Renamed' } } }, context());
+        await executeCommand(deps, templateAggregate, id, { type: 'Update', data: { changes: { name: 'Renamed' } } }, context());
         expect(await reservationEvents('template-name:ordered')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
         expect(await reservationEvents('template-name:renamed')).toEqual(['UniqueValueReserved']);
-        await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate' }, context());
+        await executeCommand(deps, templateAggregate, id, { type: 'Delete' }, context());
         expect(await reservationEvents('template-name:renamed')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
       });
 
@@ -112,7 +112,7 @@ for (const target of databaseTargets()) {
         const child = randomUUID();
         await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow('simulated failure');
         expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual(['ReferenceAdded', 'ReferenceRemoved']);
-        await expect(executeCommand(deps, templateAggregate, parent, { type: 'DeleteTemplate' }, context())).resolves.toBeDefined();
+        await expect(executeCommand(deps, templateAggregate, parent, { type: 'Delete' }, context())).resolves.toBeDefined();
       });
     });
   });

@@ -23,7 +23,7 @@ async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise
     const id = randomUUID();
     ids.push(id);
     await run(id, {
-      type: 'CreateTemplate',
+      type: 'Create',
       data: {
         id,
         name: `${prefix} template ${i}`,
@@ -41,10 +41,10 @@ async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise
   }
   let last = 0n;
   for (const [i, id] of ids.entries()) {
-    if (i % 2 === 0) last = (await run(id, { type: 'UpdateTemplate', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
-    if (i % 3 === 0) last = (await run(id, { type: 'DisableTemplate' })).position ?? last;
+    if (i % 2 === 0) last = (await run(id, { type: 'Update', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
+    if (i % 3 === 0) last = (await run(id, { type: 'Disable' })).position ?? last;
     // Templates that are another's parent (i + 1 divisible by 4) cannot be deleted.
-    if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'DeleteTemplate' })).position ?? last;
+    if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'Delete' })).position ?? last;
   }
   return last;
 }

@@ -23,15 +23,15 @@ const fields: TemplateFields = {
   parentIds: [PARENT],
 };
 
-const createTemplate: TemplateCommand = { type: 'CreateTemplate', data: { id: ID, status: 'enabled', ...fields } };
+const createTemplate: TemplateCommand = { type: 'Create', data: { id: ID, status: 'enabled', ...fields } };
 const created: TemplateEvent = { type: 'TemplateCreated', data: { id: ID, status: 'enabled', ...fields } };
 const createdDisabled: TemplateEvent = { type: 'TemplateCreated', data: { id: ID, status: 'disabled', ...fields } };
 const enabled: TemplateEvent = { type: 'TemplateEnabled', data: {} };
 const disabled: TemplateEvent = { type: 'TemplateDisabled', data: {} };
 const deleted: TemplateEvent = { type: 'TemplateDeleted', data: {} };
-const update = (changes: Extract<TemplateCommand, { type: 'UpdateTemplate' }>['data']['changes']): TemplateCommand => ({ type: 'UpdateTemplate', data: { changes } });
+const update = (changes: Extract<TemplateCommand, { type: 'Update' }>['data']['changes']): TemplateCommand => ({ type: 'Update', data: { changes } });
 const updated = (changes: Extract<TemplateEvent, { type: 'TemplateUpdated' }>['data']['changes']): TemplateEvent => ({ type: 'TemplateUpdated', data: { changes } });
-const deleteTemplate = (): TemplateCommand => ({ type: 'DeleteTemplate' });
+const deleteTemplate = (): TemplateCommand => ({ type: 'Delete' });
 
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'template not found' } as const;
 const SELF_PARENT = {
@@ -47,7 +47,7 @@ describe('template decider', () => {
     });
 
     it('records a template created disabled as disabled', () => {
-      spec.given([]).when({ type: 'CreateTemplate', data: { id: ID, status: 'disabled', ...fields } }).then([createdDisabled]);
+      spec.given([]).when({ type: 'Create', data: { id: ID, status: 'disabled', ...fields } }).then([createdDisabled]);
     });
 
     it('refuses to create the same template twice with CONFLICT', () => {
@@ -61,7 +61,7 @@ describe('template decider', () => {
     it('refuses its own id among the parents with UNPROCESSABLE naming parentIds', () => {
       spec
         .given([])
-        .when({ type: 'CreateTemplate', data: { id: ID, status: 'enabled', ...fields, parentIds: [PARENT, ID] } })
+        .when({ type: 'Create', data: { id: ID, status: 'enabled', ...fields, parentIds: [PARENT, ID] } })
         .thenThrows(SELF_PARENT);
     });
   });
@@ -123,43 +123,43 @@ describe('template decider', () => {
 
   describe('when enabling a template', () => {
     it('records TemplateEnabled for a disabled template', () => {
-      spec.given([createdDisabled]).when({ type: 'EnableTemplate' }).then([enabled]);
+      spec.given([createdDisabled]).when({ type: 'Enable' }).then([enabled]);
     });
 
     it('records TemplateEnabled after a disable', () => {
-      spec.given([created, disabled]).when({ type: 'EnableTemplate' }).then([enabled]);
+      spec.given([created, disabled]).when({ type: 'Enable' }).then([enabled]);
     });
 
     it('records nothing for a template that is already enabled', () => {
-      spec.given([created]).when({ type: 'EnableTemplate' }).then([]);
-      spec.given([created, disabled, enabled]).when({ type: 'EnableTemplate' }).then([]);
+      spec.given([created]).when({ type: 'Enable' }).then([]);
+      spec.given([created, disabled, enabled]).when({ type: 'Enable' }).then([]);
     });
 
     it('refuses an unknown template with NOT_FOUND', () => {
-      spec.given([]).when({ type: 'EnableTemplate' }).thenThrows(NOT_FOUND);
+      spec.given([]).when({ type: 'Enable' }).thenThrows(NOT_FOUND);
     });
 
     it('refuses a deleted template with NOT_FOUND', () => {
-      spec.given([createdDisabled, deleted]).when({ type: 'EnableTemplate' }).thenThrows(NOT_FOUND);
+      spec.given([createdDisabled, deleted]).when({ type: 'Enable' }).thenThrows(NOT_FOUND);
     });
   });
 
   describe('when disabling a template', () => {
     it('records TemplateDisabled for an enabled template', () => {
-      spec.given([created]).when({ type: 'DisableTemplate' }).then([disabled]);
+      spec.given([created]).when({ type: 'Disable' }).then([disabled]);
     });
 
     it('records nothing for a template that is already disabled', () => {
-      spec.given([createdDisabled]).when({ type: 'DisableTemplate' }).then([]);
-      spec.given([created, disabled]).when({ type: 'DisableTemplate' }).then([]);
+      spec.given([createdDisabled]).when({ type: 'Disable' }).then([]);
+      spec.given([created, disabled]).when({ type: 'Disable' }).then([]);
     });
 
     it('refuses an unknown template with NOT_FOUND', () => {
-      spec.given([]).when({ type: 'DisableTemplate' }).thenThrows(NOT_FOUND);
+      spec.given([]).when({ type: 'Disable' }).thenThrows(NOT_FOUND);
     });
 
     it('refuses a deleted template with NOT_FOUND', () => {
-      spec.given([created, deleted]).when({ type: 'DisableTemplate' }).thenThrows(NOT_FOUND);
+      spec.given([created, deleted]).when({ type: 'Disable' }).thenThrows(NOT_FOUND);
     });
   });
 

@@ -174,7 +174,7 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     const createTemplate = async (index: number, abstract: boolean, parentIds: string[], executors: string[]): Promise<SeededTemplate> => {
       const fields = templateFixture(prefix, index, abstract, { parentIds, executorIds: executors });
       const id = deps.newId();
-      await writer.run(`creating template ${fields.name}`, templateAggregate, id, { type: 'CreateTemplate', data: { ...fields, id, status: 'enabled' } });
+      await writer.run(`creating template ${fields.name}`, templateAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
       writer.created('template');
       return { id, slug: fields.template, cloud: cloudOf(index), abstract, versionIds: [] };
     };

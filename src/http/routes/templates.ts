@@ -94,7 +94,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
     authorize(request, 'template:write');
     const body = parseInput(createTemplateBody, request.body === undefined ? {} : request.body, 'body');
     const id = services.newId();
-    const { view, position } = await run(request, id, { type: 'CreateTemplate', data: { id, ...body } });
+    const { view, position } = await run(request, id, { type: 'Create', data: { id, ...body } });
     void reply.header('Location', `/api/templates/${id}`);
     return send(reply, view, position, 201);
   });
@@ -104,7 +104,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
     const changes = parseInput(patchTemplateBody, request.body === undefined ? {} : request.body, 'body');
-    const { view, position } = await run(request, id, { type: 'UpdateTemplate', data: { changes } }, expectedRevision);
+    const { view, position } = await run(request, id, { type: 'Update', data: { changes } }, expectedRevision);
     return send(reply, view, position);
   });
 
@@ -112,7 +112,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
     authorize(request, 'template:write');
     const { id, action } = parseInput(actionParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
-    const command: TemplateCommand = action === 'enable' ? { type: 'EnableTemplate' } : { type: 'DisableTemplate' };
+    const command: TemplateCommand = action === 'enable' ? { type: 'Enable' } : { type: 'Disable' };
     const { view, position } = await run(request, id, command, expectedRevision);
     return send(reply, view, position);
   });
@@ -121,7 +121,7 @@ export function templateRoutes(app: FastifyInstance, services: Services): void {
     authorize(request, 'template:write');
     const { id } = parseInput(idParams, request.params, 'path');
     const expectedRevision = parseIfMatch(request);
-    const result = await executeCommand(deps, templateAggregate, id, { type: 'DeleteTemplate' }, { ...commandContext(request, services.now()), expectedRevision }).catch(
+    const result = await executeCommand(deps, templateAggregate, id, { type: 'Delete' }, { ...commandContext(request, services.now()), expectedRevision }).catch(
       async (error: unknown) => {
         throw await nameReferrers(services.db, error);
       },
