@@ -1,4 +1,6 @@
 import { templateEventTypes, type TemplateFields } from '../events/template.js';
+import { immutableFields, referencesOf, uniqueKeysOf } from '../model/entity.js';
+import { templateEntity } from '../model/template.js';
 import { catalogAggregate, type CatalogCommand, type CatalogState } from './catalog-entity.js';
 
 /** What a template can be asked to do: the catalog kit's create, update, enable, disable, delete. */
@@ -7,20 +9,14 @@ export type TemplateCommand = CatalogCommand<TemplateFields>;
 export type TemplateState = CatalogState<TemplateFields>;
 
 /**
- * Templates: unique by name (case-insensitive) and by slug; the slug never changes; a template points
- * at its executors and parent templates, and is never its own parent.
+ * Templates: immutability, uniqueness (name, slug) and references (parents, executors) come from
+ * the declaration; the one rule of their own is that a template is never its own parent.
  */
 export const templateAggregate = catalogAggregate<TemplateFields>({
-  kind: 'template',
+  kind: templateEntity.kind,
   events: templateEventTypes,
-  immutable: ['template'],
-  uniqueKeys: ({ name, template }) => [
-    { key: `template-name:${name.toLowerCase()}`, field: 'name', message: `a template named "${name}" already exists` },
-    { key: `template-slug:${template}`, field: 'template', message: `a template with the slug "${template}" already exists` },
-  ],
-  references: ({ parentIds, executorIds }) => [
-    ...parentIds.map((id, index) => ({ kind: 'template', id, field: 'parentIds', index })),
-    ...executorIds.map((id, index) => ({ kind: 'executor', id, field: 'executorIds', index })),
-  ],
+  immutable: immutableFields(templateEntity) as (keyof TemplateFields & string)[],
+  uniqueKeys: (fields) => uniqueKeysOf(templateEntity, fields),
+  references: (fields) => referencesOf(templateEntity, fields),
   check: ({ parentIds }, id) => (parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : []),
 });

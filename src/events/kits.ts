@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENABLED_STATUSES, LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../model/lifecycle.js';
-import { defineEvent } from './define.js';
+import { defineEvent, type Upcaster } from './define.js';
 
 /**
  * The event types of the two entity kits. Names are typed literals (`'IntegrationCreated'`), and each
@@ -24,12 +24,28 @@ export interface LifecycleEventTypes<P extends string> {
   readonly deleted: `${P}Deleted`;
 }
 
+/**
+ * The created event's schema version and its upcasters (fields added later get their defaults). An
+ * update carries only changes, so older updates need no lifting: its version follows along unchanged.
+ */
+export interface Versioning {
+  readonly version: number;
+  readonly upcasters: Readonly<Record<number, Upcaster>>;
+}
+
+const UNVERSIONED: Versioning = { version: 1, upcasters: {} };
+
+const changesVersioning = ({ version }: Versioning): Versioning => ({
+  version,
+  upcasters: Object.fromEntries(Array.from({ length: version - 1 }, (_, i) => [i + 1, (data: Readonly<Record<string, unknown>>) => ({ ...data })])),
+});
+
 /** The event definitions of a catalog entity; `secretPaths` are paths inside its fields. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
-export function catalogEvents<P extends string, F extends z.ZodObject>(names: CatalogEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
+export function catalogEvents<P extends string, F extends z.ZodObject>(names: CatalogEventTypes<P>, fields: F, secretPaths: readonly string[] = [], versioning: Versioning = UNVERSIONED) {
   return [
-    defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(ENABLED_STATUSES) }), { secretPaths }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(ENABLED_STATUSES) }), { secretPaths, ...versioning }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), ...changesVersioning(versioning) }),
     defineEvent(names.enabled, z.object({})),
     defineEvent(names.disabled, z.object({})),
     defineEvent(names.deleted, z.object({})),

@@ -1,19 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { createdEventVersioning, storedFieldsSchema } from '../model/entity.js';
+import { templateEntity } from '../model/template.js';
 import type { EventOf } from './define.js';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 
-/** Fields a template keeps, as stored in its events (already validated at the edge). */
-export const templateFieldsSchema = z.object({
-  name: z.string(),
-  template: z.string(),
-  description: z.string(),
-  labels: z.array(z.string()),
-  abstract: z.boolean(),
-  cloudResourceTypes: z.array(z.string()),
-  configuration: z.record(z.string(), z.unknown()),
-  executorIds: z.array(z.string()),
-  parentIds: z.array(z.string()),
-});
+/** Fields a template keeps, as stored in its events (already validated at the edge): from its declaration. */
+export const templateFieldsSchema = storedFieldsSchema(templateEntity);
 
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 
@@ -26,7 +18,7 @@ export const templateEventTypes = {
   deleted: 'TemplateDeleted',
 } as const satisfies CatalogEventTypes<'Template'>;
 
-export const templateEvents = catalogEvents(templateEventTypes, templateFieldsSchema);
+export const templateEvents = catalogEvents(templateEventTypes, templateFieldsSchema, [], createdEventVersioning(templateEntity));
 
 /** Every Template event, typed by its literal name. */
 export type TemplateEvent = EventOf<(typeof templateEvents)[number]>;

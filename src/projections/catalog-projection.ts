@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { columnOf, idListFields, type EntityDeclaration, type FieldKind } from '../model/entity.js';
 import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
 import { streamName } from '../events/streams.js';
 import type { DecodedEvent } from '../events/codec.js';
@@ -56,7 +57,17 @@ export interface CatalogProjectionSpec {
   readonly lifecycle?: boolean;
 }
 
-export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const snakeCase = columnOf;
+
+const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = { text: 'text', boolean: 'boolean', json: 'jsonb', textList: 'text[]' };
+
+/** A declared entity's own columns (each value field by the snake_case of its name). */
+export const declaredColumns = (entity: EntityDeclaration): Record<string, ColumnType> =>
+  Object.fromEntries(Object.entries(entity.fields).flatMap(([name, field]) => (field.kind === 'idList' ? [] : [[columnOf(name), COLUMN_OF_KIND[field.kind]]])));
+
+/** A declared entity's link tables (each id-list field). */
+export const declaredLinks = (entity: EntityDeclaration): ReadLink[] =>
+  idListFields(entity).map(([name, field]) => ({ ...field.link, field: columnOf(name) }));
 
 /** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
 export function catalogProjection(spec: CatalogProjectionSpec): Projection {

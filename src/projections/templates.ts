@@ -1,18 +1,16 @@
 import { templateEventTypes, templateFieldsSchema } from '../events/template.js';
-import { catalogProjection } from './catalog-projection.js';
+import { templateEntity } from '../model/template.js';
+import { catalogProjection, declaredColumns, declaredLinks } from './catalog-projection.js';
 
 /** The link tables of templates, shared by the projection and the reader. */
-export const TEMPLATE_LINKS = [
-  { table: 'template_executors', ownerColumn: 'template_id', targetColumn: 'executor_id', field: 'executor_ids' },
-  { table: 'template_parents', ownerColumn: 'template_id', targetColumn: 'parent_id', field: 'parent_ids' },
-] as const;
+export const TEMPLATE_LINKS = declaredLinks(templateEntity);
 
-/** The templates read model. */
+/** The templates read model: its columns and link tables come from the declaration. */
 export const templatesProjection = catalogProjection({
-  table: 'templates',
-  kind: 'template',
+  table: templateEntity.table,
+  kind: templateEntity.kind,
   events: templateEventTypes,
   fields: templateFieldsSchema,
-  columns: { name: 'text', template: 'text', abstract: 'boolean', cloud_resource_types: 'text[]', configuration: 'jsonb' },
+  columns: declaredColumns(templateEntity),
   links: TEMPLATE_LINKS,
 });
