@@ -15,7 +15,7 @@ export type TemplateState = CatalogState<TemplateFields>;
 export const templateAggregate = catalogAggregate<TemplateFields>({
   kind: templateEntity.kind,
   events: templateEventTypes,
-  immutable: immutableFields(templateEntity) as (keyof TemplateFields & string)[],
+  immutable: immutableFields(templateEntity) as (keyof TemplateFields)[],
   uniqueKeys: (fields) => uniqueKeysOf(templateEntity, fields),
   references: (fields) => referencesOf(templateEntity, fields),
   check: ({ parentIds }, id) => (parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : []),
