@@ -1,15 +1,15 @@
 // The layering of src/ (docs/architecture.md), kept by lint: each layer may import only the layers
 // below it. A back edge fails `npm run lint`; test/unit/layers.unit.spec.ts proves every rule fires.
 //
-//   kernel (src/*.ts: errors, log, config, validation, …) → storage → model → events → commands
+//   kernel (src/*.ts: errors, log, config, validation, …) → model → storage → events → commands
 //   → projections → read → auth → services.ts → edge → http | graphql | cli → main.ts
 //
 // Shipped migrations are frozen: they import nothing outside src/storage/migrations.
 
 /** The layers in order, lowest first: a folder of src/ (or a root file) and what it is. */
 export const LAYERS = [
-  { name: 'storage', files: ['src/storage/**'], what: 'the SQL pool, prepared statements, Kysely, migrations' },
   { name: 'model', files: ['src/model/**'], what: 'what entities, permissions and lifecycles are' },
+  { name: 'storage', files: ['src/storage/**'], what: 'the SQL pool, prepared statements, Kysely, migrations' },
   { name: 'events', files: ['src/events/**'], what: 'event definitions, codec, event store adapters' },
   { name: 'commands', files: ['src/commands/**'], what: 'deciders and the command handler' },
   { name: 'projections', files: ['src/projections/**'], what: 'read-model projectors and their runner' },

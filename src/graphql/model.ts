@@ -1,4 +1,6 @@
 import type { Permission } from '../model/permissions.js';
+import { columnOf, isNullable, type EntityDeclaration } from '../model/entity.js';
+import { templateEntity } from '../model/template.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**
@@ -110,6 +112,25 @@ function common(noun: string): Record<string, FieldDef> {
   };
 }
 
+const GRAPHQL_TYPE_OF_KIND = { text: 'String', boolean: 'Boolean', json: 'JSON', textList: '[String!]' } as const;
+
+/**
+ * The GraphQL fields of a declared entity: each value field a column of its GraphQL type (non-null
+ * unless nullable), each id list the to-many relation it declares, resolved through its link table.
+ */
+function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
+  const fields: Record<string, FieldDef> = {};
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (field.kind === 'idList') {
+      const { link, relation } = field;
+      fields[relation.name] = toMany(link.table, link.ownerColumn, link.targetColumn, relation.type as TypeName, relation.description);
+    } else {
+      fields[name] = column(columnOf(name), `${GRAPHQL_TYPE_OF_KIND[field.kind]}${isNullable(field) ? '' : '!'}`, field.description);
+    }
+  }
+  return fields;
+}
+
 const enabledStatus = column('status', 'String!', '`enabled` or `disabled`; disabled entities cannot be newly referenced.');
 
 /** docs/contract.md §2 lifecycle fields of storages, executors and resources. */
@@ -218,20 +239,14 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   },
   Template: {
     name: 'Template',
-    description: 'A kind of infrastructure developers can request (e.g. a database or a bucket).',
-    table: 'templates',
+    description: templateEntity.description,
+    table: templateEntity.table,
     softDelete: true,
     readPermission: 'template:read',
     fields: {
       ...common('template'),
-      name: column('name', 'String!', 'Unique display name.'),
-      template: column('template', 'String!', 'Unique, immutable slug (`[a-z0-9_]+`).'),
-      abstract: column('abstract', 'Boolean!', 'An abstract template groups others and needs no source code version.'),
-      cloudResourceTypes: column('cloud_resource_types', '[String!]!', 'The cloud resource types it creates (e.g. `aws_s3_bucket`).'),
-      configuration: column('configuration', 'JSON!', 'Free-form settings.'),
+      ...declaredFields(templateEntity),
       status: enabledStatus,
-      executors: toMany('template_executors', 'template_id', 'executor_id', 'Executor', 'The executors that run it, in order.'),
-      parents: toMany('template_parents', 'template_id', 'parent_id', 'Template', 'The templates it belongs to.'),
       children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
       sourceCodeVersions: { kind: 'reverse', column: 'template_id', target: 'SourceCodeVersion', description: 'The code versions that implement it.' },
     },

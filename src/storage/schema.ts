@@ -1,15 +1,15 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { EntityDeclaration, StoredValue } from '../model/entity.js';
+import type { templateEntity } from '../model/template.js';
 
-/** Read tables as Kysely sees them (snake_case columns, one per field). */
-export interface TemplatesTable {
+/** `cloudResourceTypes` → `cloud_resource_types`, at the type level (as `columnOf` does at run time). */
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
+
+/** The columns every catalog table has (the kit's common fields and bookkeeping). */
+export interface CatalogCommonColumns {
   id: string;
-  name: string;
-  template: string;
   description: string;
   labels: string[];
-  abstract: boolean;
-  cloud_resource_types: string[];
-  configuration: ColumnType<Record<string, unknown>, string, string>;
   status: string;
   creator_id: string | null;
   revision: number;
@@ -17,6 +17,17 @@ export interface TemplatesTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
+
+/** A declared field's column type (JSON is written as text and read as an object). */
+type DeclaredColumn<F> = F extends { readonly kind: 'json' } ? ColumnType<StoredValue<F>, string, string> : StoredValue<F>;
+
+/** A declared entity's read table, as Kysely sees it: the common columns and one per value field. */
+export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns & {
+  [K in keyof E['fields'] as E['fields'][K] extends { readonly kind: 'idList' } ? never : SnakeCase<K & string>]: DeclaredColumn<E['fields'][K]>;
+};
+
+/** Read tables as Kysely sees them (snake_case columns, one per field). */
+export type TemplatesTable = DeclaredTable<typeof templateEntity>;
 
 export interface TemplateExecutorsTable {
   template_id: string;

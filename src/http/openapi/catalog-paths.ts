@@ -11,7 +11,9 @@ import * as sourceCodes from '../routes/source-codes.js';
 import * as storages from '../routes/storages.js';
 import { createTemplateBody, patchTemplateBody } from '../routes/templates.js';
 import * as workspaces from '../routes/workspaces.js';
+import { templateEntity } from '../../model/template.js';
 import { schemaOf, type Paths } from './components.js';
+import { declaredViewSchema } from './entity-schemas.js';
 import { entityPaths, type EntityDoc } from './entity-paths.js';
 
 type Schema = OpenAPIV3_1.SchemaObject;
@@ -49,6 +51,7 @@ export function catalogEntityDocs(): EntityDoc[] {
       patch: schemaOf(patchTemplateBody),
       actions: enableDisable,
       permissions: catalogPermissions('template'),
+      view: declaredViewSchema(templateEntity),
     },
     {
       plural: 'integrations',
