@@ -123,13 +123,15 @@ export type StoredKindValue<F> = F extends { readonly kind: 'text' }
 
 /** The zod shape of an entity's stored fields: the common description and labels, then its own. */
 export type StoredShape<E extends EntityDeclaration> = { description: z.ZodString; labels: z.ZodArray<z.ZodString> } & {
-  [K in keyof E['fields']]: z.ZodType<StoredValue<E['fields'][K]>>;
+  [K in keyof E['fields']]: E['fields'][K] extends { readonly nullable: true } ? z.ZodOptional<z.ZodType<StoredValue<E['fields'][K]>>> : z.ZodType<StoredValue<E['fields'][K]>>;
 };
 
 /** The entity's fields as its events store them (with the common description and labels). */
 export function storedFieldsSchema<E extends EntityDeclaration>(entity: E): z.ZodObject<StoredShape<E>> {
   const shape: Record<string, z.ZodType> = { description: z.string(), labels: z.array(z.string()) };
-  for (const [name, field] of Object.entries(entity.fields)) shape[name] = isNullable(field) ? STORED[field.kind]().nullable() : STORED[field.kind]();
+  // A nullable field may also be absent (an event written before it existed, or a command that
+  // leaves it out): absent and null read the same, as a NULL column.
+  for (const [name, field] of Object.entries(entity.fields)) shape[name] = isNullable(field) ? STORED[field.kind]().nullable().optional() : STORED[field.kind]();
   // The shape is built from the same declaration the type is computed from.
   return z.object(shape) as unknown as z.ZodObject<StoredShape<E>>;
 }

@@ -36,6 +36,14 @@ export const templateEntity = {
       default: [],
     },
     configuration: { kind: 'json', description: 'Free-form settings.', default: {} },
+    documentationUrl: {
+      kind: 'text',
+      description: "Where the template's documentation lives (an http(s) URL), or null.",
+      input: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000, 'at most 2000 characters'),
+      nullable: true,
+      default: null,
+      addedIn: 2,
+    },
     parentIds: {
       kind: 'idList',
       description: 'The ids of the templates it belongs to.',

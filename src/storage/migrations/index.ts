@@ -13,6 +13,7 @@ import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
 import { sql as executors } from './014-executors.js';
 import { sql as resources } from './015-resources.js';
+import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
 
 export interface Migration {
   readonly id: string;
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   { id: '013-storages', sql: storages },
   { id: '014-executors', sql: executors },
   { id: '015-resources', sql: resources },
+  { id: '016-template-documentation-url', sql: templateDocumentationUrl },
 ];

@@ -1,5 +1,5 @@
 import { Stack } from '@mui/material';
-import { BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, Show, ShowButton, SimpleForm, TextArrayInput, TextField, TextInput, required } from 'react-admin';
+import { BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, Show, ShowButton, SimpleForm, TextArrayInput, TextField, TextInput, UrlField, required } from 'react-admin';
 import { JsonField } from '../common/JsonField';
 import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
@@ -34,6 +34,7 @@ function TemplateInputs({ creating }: { readonly creating: boolean }) {
       <TextArrayInput source="cloudResourceTypes" label="Cloud resource types" helperText="e.g. aws_s3_bucket; press Enter after each." fullWidth />
       <RefArrayInput source="executorIds" reference="executors" label="Executors" filter={{ status: undefined }} />
       <RefArrayInput source="parentIds" reference="templates" label="Parent templates" />
+      <TextInput source="documentationUrl" label="Documentation URL" type="url" helperText="Optional: where its documentation lives (http or https)." parse={(value: string) => (value === '' ? null : value)} fullWidth />
       <JsonInput source="configuration" label="Configuration" />
       <CommonInputs />
     </>
@@ -86,6 +87,9 @@ export function TemplateShow() {
         </Stack>
         <Item label="Cloud resource types">
           <TextField source="cloudResourceTypes" emptyText="—" />
+        </Item>
+        <Item label="Documentation">
+          <UrlField source="documentationUrl" target="_blank" rel="noreferrer" emptyText="—" />
         </Item>
         <Item label="Configuration">
           <JsonField source="configuration" />
