@@ -1,9 +1,22 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from './list-query.js';
+import type { EntityDeclaration, StoredValue } from '../model/entity.js';
 import type { ReadLink } from '../projections/catalog-projection.js';
 import type { Db } from '../storage/kysely.js';
 
 export type CatalogView = Record<string, unknown> & { readonly id: string; readonly revision: number };
+
+/** The REST view of a declared entity: the common fields and its own, as stored (nullable ones null when unset). */
+export type DeclaredView<E extends EntityDeclaration> = {
+  readonly id: string;
+  readonly description: string;
+  readonly labels: readonly string[];
+  readonly status: string;
+  readonly creatorId: string | null;
+  readonly revision: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+} & { readonly [K in keyof E['fields']]: StoredValue<E['fields'][K]> };
 
 const camelCase = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 

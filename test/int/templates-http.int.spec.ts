@@ -109,6 +109,7 @@ for (const target of databaseTargets()) {
           abstract: false,
           cloudResourceTypes: [],
           configuration: {},
+          documentationUrl: null,
           status: 'enabled',
           executorIds: [],
           parentIds: [],
