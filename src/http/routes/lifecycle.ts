@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { allows, type PermissionResource } from '../../model/permissions.js';
 import { ACTION_ACTORS } from '../../commands/lifecycle.js';
@@ -7,6 +7,7 @@ import type { LifecycleCommand, LifecycleEntityState } from '../../commands/life
 import type { Aggregate } from '../../commands/decider.js';
 import { AppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
+import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { parseInput } from '../../validation.js';
@@ -28,7 +29,7 @@ export const failBody = z.strictObject({ error: z.string().trim().min(1, 'must n
  * Who may take an action: approvers and owners need `{resource}:write`; runner actions (start,
  * succeed, fail) are for service accounts with write access, or administrators (docs/contract.md §2).
  */
-function authorizeAction(request: FastifyRequest, resource: PermissionResource, action: LifecycleAction): void {
+export function authorizeAction(request: FastifyRequest, resource: PermissionResource, action: LifecycleAction): void {
   const principal = authorize(request, `${resource}:write`);
   if (ACTION_ACTORS[action] !== 'runner') return;
   if (principal.kind !== 'service_account' && !allows(principal.permissions, `${resource}:admin`)) {
@@ -46,18 +47,43 @@ export function lifecycleRoutes<F extends Record<string, unknown>>(app: FastifyI
     update: (changes): LifecycleCommand<F> => ({ type: 'Update', data: { changes } }),
   });
 
+  registerLifecycleActions(app, services, def, { authorize: (request, _id, action) => authorizeAction(request, def.resource, action) });
+}
+
+/** What the action and delete routes need beyond the entity's surface. */
+export interface ActionRules {
+  /** Refuses (FORBIDDEN) a caller who may not take `action` on the entity `id`. */
+  readonly authorize: (request: FastifyRequest, id: string, action: LifecycleAction) => void | Promise<void>;
+  /** Revision assertions an action needs on other streams, checked on every attempt (see executeCommand). */
+  readonly guards?: (id: string, action: LifecycleAction) => (() => Promise<readonly StreamWrite[]>) | undefined;
+}
+
+/**
+ * `POST /{plural}/{id}/actions/{action}` (succeed takes `{outputs}`, fail `{error}`) and `DELETE
+ * /{plural}/{id}` (the lifecycle's delete action), answering with the entity as the read model shows it.
+ */
+export function registerLifecycleActions<F extends Record<string, unknown>>(
+  app: FastifyInstance,
+  services: Services,
+  def: EntitySurface<LifecycleCommand<F>, LifecycleEntityState<F>>,
+  rules: ActionRules,
+): void {
+  const approvalFlow = services.config.APPROVAL_FLOW;
+  const act = (request: FastifyRequest, reply: FastifyReply, id: string, action: LifecycleAction, extra: { outputs?: Record<string, unknown>; error?: string } = {}) =>
+    answerCommand(request, reply, services, def, id, { type: 'Act', data: { action, approvalFlow, ...extra } }, 200, rules.guards?.(id, action));
+
   app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
     const { id, action } = parseInput(actionParams, request.params, 'path');
-    authorizeAction(request, def.resource, action);
+    await rules.authorize(request, id, action);
     const body = request.body ?? {};
     const extra =
       action === 'succeed' ? { outputs: parseInput(succeedBody, body, 'body').outputs } : action === 'fail' ? { error: parseInput(failBody, body, 'body').error } : {};
-    return answerCommand(request, reply, services, def, id, { type: 'Act', data: { action, approvalFlow, ...extra } });
+    return act(request, reply, id, action, extra);
   });
 
   app.delete(`/${def.plural}/:id`, async (request, reply) => {
-    authorizeAction(request, def.resource, 'delete');
     const { id } = parseInput(idParams, request.params, 'path');
-    return answerCommand(request, reply, services, def, id, { type: 'Act', data: { action: 'delete', approvalFlow } });
+    await rules.authorize(request, id, 'delete');
+    return act(request, reply, id, 'delete');
   });
 }

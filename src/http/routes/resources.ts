@@ -4,7 +4,7 @@ import { allows } from '../../model/permissions.js';
 import type { Principal } from '../../model/principal.js';
 import { loadAggregate, type CommandDeps } from '../../commands/handler.js';
 import { ACTION_ACTORS } from '../../commands/lifecycle.js';
-import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../model/lifecycle.js';
+import type { LifecycleAction } from '../../model/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import { loadReferrers, referenceStreamId } from '../../commands/references.js';
 import { resourceAggregate } from '../../commands/resource.js';
@@ -20,6 +20,7 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { parseInput, zodIssues } from '../../validation.js';
 import { answerCommand, registerEntityReads, uuidParam, type EntitySurface } from './catalog.js';
+import { authorizeAction, registerLifecycleActions } from './lifecycle.js';
 
 type ResourceCommand = LifecycleCommand<ResourceFields>;
 type ResourceState = LifecycleEntityState<ResourceFields>;
@@ -76,9 +77,6 @@ export const createBody = z.strictObject({
 export const patchBody = z.strictObject(common).partial();
 
 const idParams = z.object({ id: uuidParam });
-const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });
-const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
-const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
 
@@ -156,17 +154,10 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
     throw new AppError('FORBIDDEN', `only the creator of a resource or holders of resource:write may ${verb} it`, { details: { missingPermission: 'resource:write' } });
   }
 
-  /** Approvers need `resource:write`; runners are service accounts with it, or administrators. */
-  async function authorizeAction(request: FastifyRequest, id: string, action: LifecycleAction): Promise<void> {
-    const actor = ACTION_ACTORS[action];
-    if (actor === 'owner') {
-      await authorizeOwner(request, id, action);
-      return;
-    }
-    const principal = authorize(request, 'resource:write');
-    if (actor === 'runner' && principal.kind !== 'service_account' && !allows(principal.permissions, 'resource:admin')) {
-      throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a resource`, { details: { missingPermission: 'resource:admin' } });
-    }
+  /** Owners act on their own resources; approvers and runners as on every lifecycle entity. */
+  async function authorizeResourceAction(request: FastifyRequest, id: string, action: LifecycleAction): Promise<void> {
+    if (ACTION_ACTORS[action] === 'owner') await authorizeOwner(request, id, action);
+    else authorizeAction(request, 'resource', action);
   }
 
   app.post('/resources', async (request, reply) => {
@@ -195,20 +186,8 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
     return answerCommand(request, reply, services, surface, id, { type: 'Update', data: { changes } });
   });
 
-  app.post('/resources/:id/actions/:action', async (request, reply) => {
-    const { id, action } = parseInput(actionParams, request.params, 'path');
-    await authorizeAction(request, id, action);
-    const body = request.body ?? {};
-    const extra =
-      action === 'succeed' ? { outputs: parseInput(succeedBody, body, 'body').outputs } : action === 'fail' ? { error: parseInput(failBody, body, 'body').error } : {};
-    const command: ResourceCommand = { type: 'Act', data: { action, approvalFlow, ...extra } };
-    if (action === 'destroy') return answerCommand(request, reply, services, surface, id, command, 200, childrenDestroyedGuard(deps, id));
-    return answerCommand(request, reply, services, surface, id, command);
-  });
-
-  app.delete('/resources/:id', async (request, reply) => {
-    const { id } = parseInput(idParams, request.params, 'path');
-    await authorizeAction(request, id, 'delete');
-    return answerCommand(request, reply, services, surface, id, { type: 'Act', data: { action: 'delete', approvalFlow } });
+  registerLifecycleActions(app, services, surface, {
+    authorize: authorizeResourceAction,
+    guards: (id, action) => (action === 'destroy' ? childrenDestroyedGuard(deps, id) : undefined),
   });
 }
