@@ -3,8 +3,7 @@ import type { AuthProvidersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { authProviderEvents, PROVIDER_SECRET_KEYS, type AuthProviderEvent } from '../events/auth-provider.js';
 import { redactSecrets } from '../events/secret-fields.js';
-import { actorUserId } from './metadata.js';
-import { rowProjection } from './row-projection.js';
+import { createdByColumns, rowProjection, touched } from './row-projection.js';
 import { STREAMS } from '../events/streams.js';
 
 /** An `auth_providers` row; secret configuration values are stored masked, never in clear. */
@@ -20,8 +19,6 @@ export const maskConfiguration = (configuration: Readonly<Record<string, unknown
 
 function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthProviderRow | undefined {
   const event = decoded.event as AuthProviderEvent;
-  const at = decoded.metadata.occurredAt;
-  const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'AuthProviderCreated') {
     const d = event.data;
     return {
@@ -33,15 +30,12 @@ function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthPr
       enabled: d.enabled,
       configuration: maskConfiguration(d.configuration),
       filter_by_domain: d.filterByDomain,
-      creator_id: actorUserId(decoded.metadata),
-      revision,
-      created_at: at,
-      updated_at: at,
+      ...createdByColumns(decoded),
       deleted_at: null,
     };
   }
   if (!row) return undefined;
-  const next = { ...row, revision, updated_at: at };
+  const next = touched(row, decoded);
   switch (event.type) {
     case 'AuthProviderUpdated': {
       const c = event.data.changes;
@@ -59,7 +53,7 @@ function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthPr
     case 'AuthProviderDisabled':
       return { ...next, enabled: false };
     case 'AuthProviderDeleted':
-      return { ...next, deleted_at: at };
+      return { ...next, deleted_at: next.updated_at };
   }
 }
 

@@ -3,9 +3,8 @@ import { columnOf, idListFields, type EntityDeclaration, type FieldKind } from '
 import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
 import { streamName } from '../events/streams.js';
 import type { DecodedEvent } from '../events/codec.js';
-import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
-import { rowProjection, type ColumnType, type LinkTable } from './row-projection.js';
+import { createdByColumns, rowProjection, touched, type ColumnType, type LinkTable } from './row-projection.js';
 
 /** Columns every catalog table has (docs/contract.md §2 common fields plus bookkeeping). */
 const COMMON_COLUMNS: Readonly<Record<string, ColumnType>> = {
@@ -29,7 +28,7 @@ export interface ReadLink {
   readonly field: string;
 }
 
-type Row = Record<string, unknown> & { id: string; revision: number };
+type Row = Record<string, unknown> & { id: string; revision: number; updated_at: string };
 
 export interface CatalogProjectionSpec {
   /** Projection and table name, e.g. `integrations`. */
@@ -89,8 +88,6 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
   function evolve(row: Row | undefined, decoded: DecodedEvent): Row | undefined {
     const { type } = decoded.event;
     const data = decoded.event.data as Record<string, unknown>;
-    const at = decoded.metadata.occurredAt;
-    const revision = Number(decoded.streamRevision) + 1;
     if (type === names.created) {
       const empty = Object.fromEntries(links.map((l) => [l.field, []]));
       return {
@@ -99,15 +96,12 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
         labels: [],
         ...toColumns(data),
         id: String(data.id),
-        creator_id: actorUserId(decoded.metadata),
-        revision,
-        created_at: at,
-        updated_at: at,
+        ...createdByColumns(decoded),
         deleted_at: null,
       };
     }
     if (!row) return undefined;
-    const next = { ...row, revision, updated_at: at };
+    const next = touched(row, decoded);
     switch (type) {
       case names.updated:
         return { ...next, ...toColumns(data.changes as Record<string, unknown>) };
@@ -127,7 +121,7 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
       }
       case names.deleted:
         // A tombstone keeps the revision, so a replay cannot resurrect the row.
-        return { ...next, deleted_at: at, ...Object.fromEntries(links.map((l) => [l.field, []])) };
+        return { ...next, deleted_at: next.updated_at, ...Object.fromEntries(links.map((l) => [l.field, []])) };
       default:
         return next;
     }

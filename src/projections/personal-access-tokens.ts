@@ -1,7 +1,7 @@
 import type { DecodedEvent } from '../events/codec.js';
 import { personalAccessTokenEvents, type PersonalAccessTokenEvent } from '../events/personal-access-token.js';
 import { STREAMS } from '../events/streams.js';
-import { rowProjection } from './row-projection.js';
+import { createdColumns, rowProjection, touched } from './row-projection.js';
 
 /**
  * A `personal_access_tokens` row as the projection folds it (timestamps as ISO strings). There is no
@@ -22,16 +22,17 @@ export interface PersonalAccessTokenRow {
 
 function evolve(row: PersonalAccessTokenRow | undefined, decoded: DecodedEvent): PersonalAccessTokenRow | undefined {
   const event = decoded.event as PersonalAccessTokenEvent;
-  const at = decoded.metadata.occurredAt;
-  const revision = Number(decoded.streamRevision) + 1;
   switch (event.type) {
     case 'PersonalAccessTokenCreated': {
       const d = event.data;
-      return { id: d.id, user_id: d.userId, name: d.name, token_hash: d.tokenHash, expires_at: d.expiresAt, revoked_at: null, revision, created_at: at, updated_at: at };
+      return { id: d.id, user_id: d.userId, name: d.name, token_hash: d.tokenHash, expires_at: d.expiresAt, revoked_at: null, ...createdColumns(decoded) };
     }
-    case 'PersonalAccessTokenRevoked':
+    case 'PersonalAccessTokenRevoked': {
       // An event for a row that was never created is ignored (cannot happen with a valid stream).
-      return row ? { ...row, revoked_at: at, revision, updated_at: at } : undefined;
+      if (!row) return undefined;
+      const next = touched(row, decoded);
+      return { ...next, revoked_at: next.updated_at };
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
+import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
 
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
@@ -23,6 +24,29 @@ export interface RowProjectionSpec<Row extends { id: string; revision: number }>
   readonly rowId: (event: DecodedEvent) => string;
   /** Pure: the row after the event. Never throws on a well-formed event. */
   readonly evolve: (row: Row | undefined, event: DecodedEvent) => Row | undefined;
+}
+
+/** What an event stamps on the row it concerns: the row's revision (events so far) and the event's time. */
+export function stampOf(decoded: DecodedEvent): { readonly revision: number; readonly at: string } {
+  return { revision: Number(decoded.streamRevision) + 1, at: decoded.metadata.occurredAt };
+}
+
+/** The bookkeeping columns of a row an event creates: revision and both timestamps. */
+export function createdColumns(decoded: DecodedEvent): { revision: number; created_at: string; updated_at: string } {
+  const { revision, at } = stampOf(decoded);
+  return { revision, created_at: at, updated_at: at };
+}
+
+/** The same, with the acting user as the row's creator (null for the system). */
+export const createdByColumns = (decoded: DecodedEvent): { creator_id: string | null; revision: number; created_at: string; updated_at: string } => ({
+  creator_id: actorUserId(decoded.metadata),
+  ...createdColumns(decoded),
+});
+
+/** A row an event changes: its revision and `updated_at` follow the event. */
+export function touched<Row extends { revision: number; updated_at: string }>(row: Row, decoded: DecodedEvent): Row {
+  const { revision, at } = stampOf(decoded);
+  return { ...row, revision, updated_at: at };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DecodedEvent } from '../events/codec.js';
 import type { SessionEvent } from '../events/identity.js';
-import { rowProjection } from './row-projection.js';
+import { createdColumns, rowProjection, touched } from './row-projection.js';
 import { STREAMS } from '../events/streams.js';
 
 /** A `sessions` row: what the authenticator checks on every request (ended? expired?). */
@@ -19,15 +19,14 @@ export interface SessionRow {
 
 function evolve(row: SessionRow | undefined, decoded: DecodedEvent): SessionRow | undefined {
   const event = decoded.event as SessionEvent;
-  const at = decoded.metadata.occurredAt;
-  const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'SessionStarted') {
     const d = event.data;
-    return { id: d.id, user_id: d.userId, method: d.method, provider: d.provider, expires_at: d.expiresAt, ended_at: null, end_reason: null, revision, created_at: at, updated_at: at };
+    return { id: d.id, user_id: d.userId, method: d.method, provider: d.provider, expires_at: d.expiresAt, ended_at: null, end_reason: null, ...createdColumns(decoded) };
   }
   if (!row) return undefined;
-  if (event.type === 'SessionRefreshed') return { ...row, revision, updated_at: at, expires_at: event.data.expiresAt };
-  return { ...row, revision, updated_at: at, ended_at: at, end_reason: event.data.reason };
+  const next = touched(row, decoded);
+  if (event.type === 'SessionRefreshed') return { ...next, expires_at: event.data.expiresAt };
+  return { ...next, ended_at: next.updated_at, end_reason: event.data.reason };
 }
 
 export const sessionsProjection = rowProjection<SessionRow>({

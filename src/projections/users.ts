@@ -2,8 +2,7 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { identityEvents, type UserEvent } from '../events/identity.js';
-import { actorUserId } from './metadata.js';
-import { rowProjection } from './row-projection.js';
+import { createdByColumns, rowProjection, touched } from './row-projection.js';
 import { STREAMS } from '../events/streams.js';
 
 /** A `users` row as the projection folds it (no password hash: it never leaves the event store). */
@@ -17,8 +16,6 @@ const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPassword
 
 function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
   const event = decoded.event as UserEvent;
-  const at = decoded.metadata.occurredAt;
-  const revision = Number(decoded.streamRevision) + 1;
   if (event.type === 'UserCreated') {
     const d = event.data;
     return {
@@ -33,14 +30,11 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
       grants: d.grants,
       deactivated: false,
       sessions_revoked_before: null,
-      creator_id: actorUserId(decoded.metadata),
-      revision,
-      created_at: at,
-      updated_at: at,
+      ...createdByColumns(decoded),
     };
   }
   if (!row) return undefined;
-  const next = { ...row, revision, updated_at: at };
+  const next = touched(row, decoded);
   switch (event.type) {
     case 'UserUpdated': {
       const c = event.data.changes;
