@@ -59,7 +59,10 @@ function present(error: GraphQLError, log: Logger, requestId: string): { error: 
   }
   if (original === undefined || original instanceof GraphQLError) {
     const source = original instanceof GraphQLError ? original : error;
-    const code = typeof source.extensions.code === 'string' ? source.extensions.code : error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+    // The compiled (JIT) path builds some errors without `extensions` (variable coercion on a
+    // document's second run): they are still the client's input, never an internal error.
+    const given: unknown = (source.extensions as Record<string, unknown> | undefined)?.code;
+    const code = typeof given === 'string' ? given : error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
     return { error: withExtensions(error, error.message, { code }), clientError: true };
   }
   if (isTransientDatabaseError(original)) {

@@ -13,6 +13,7 @@ import { isPublicDocument } from './operation.js';
 import { buildResolvers, type GraphContext } from './resolvers.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
 import { rerun, settle, speculate, type Operation } from './speculation.js';
+import { refuseInvalidVariables } from './variables.js';
 import { buildSchemaDocument } from './sdl.js';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -144,9 +145,10 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       return Promise.resolve();
     });
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {
+      const graphContext = context as unknown as HookContext;
+      refuseInvalidVariables(schema, document, variables, operationNameOf(graphContext.request));
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
       enforceLimits(schema, document, { ...variables }, limits);
-      const graphContext = context as unknown as HookContext;
       await authenticate(services, graphContext, document);
       if (graphContext.speculation) {
         graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
