@@ -9,5 +9,7 @@ export function isTransientDatabaseError(error: unknown): boolean {
   if (typeof code === 'string' && /^(08|40|53|57|58)/.test(code)) return true;
   if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND)$/.test(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /^(Connection terminated|Client was closed|the embedded database is closed|timeout exceeded when trying to connect)/.test(message);
+  // A database closed to connections (ALLOW_CONNECTIONS false during maintenance) is an outage too.
+  if (code === '55000' && message.includes('is not currently accepting connections')) return true;
+  return /^(Connection terminated|Client was closed|Client has encountered a connection error|the embedded database is closed|timeout exceeded when trying to connect)/.test(message);
 }

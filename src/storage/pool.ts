@@ -67,6 +67,10 @@ export interface PgPoolOptions {
   readonly prepareStatements?: boolean;
 }
 
+/** Back-off of a lost LISTEN connection's reconnects: from the first to the longest wait. */
+const LISTEN_RETRY_MIN_MS = 250;
+const LISTEN_RETRY_MAX_MS = 30_000;
+
 /** How long a connection that keeps prepared statements lives (see createPgPool). */
 const PREPARED_CONNECTION_LIFETIME_SECONDS = 300;
 
@@ -86,7 +90,14 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
   }
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', (error) => options.log?.warn({ err: error }, 'idle database connection failed'));
+  // pg-pool listens for errors only while a client is idle: one checked out (a transaction between
+  // statements, a Kysely connection) that loses its connection would emit an unhandled 'error' and
+  // crash the process. Its pending query fails on its own and the pool discards it on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.log?.warn({ err: error }, 'database connection failed while in use'));
+  });
   const listeners = new Set<pg.Client>();
+  let ending = false;
   return {
     dialect: 'postgres',
     async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
@@ -96,20 +107,54 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
     },
     connect: () => pool.connect(),
     async listen(channel, onPayload) {
-      const client = new pg.Client({ connectionString: options.connectionString });
-      client.on('error', (error) => options.log?.warn({ err: error, channel }, 'LISTEN connection failed; polling covers the gap'));
-      client.on('notification', (message) => {
-        if (message.channel === channel) onPayload(message.payload ?? '');
-      });
-      await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      listeners.add(client);
+      let stopped = false;
+      let current: pg.Client | undefined;
+      let retryMs = LISTEN_RETRY_MIN_MS;
+      const open = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: options.connectionString });
+        client.on('error', (error) => options.log?.warn({ err: error, channel }, 'LISTEN connection failed; polling covers the gap'));
+        client.on('notification', (message) => {
+          if (message.channel === channel) onPayload(message.payload ?? '');
+        });
+        client.on('end', () => {
+          listeners.delete(client);
+          if (!stopped && !ending) reopen();
+        });
+        await client.connect();
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        current = client;
+        listeners.add(client);
+      };
+      // After an outage, LISTEN comes back with back-off; a wake-up then covers what was missed.
+      const reopen = (): void => {
+        const timer = setTimeout(() => {
+          if (stopped || ending) return;
+          open().then(
+            () => {
+              options.log?.info({ channel }, 'LISTEN connection restored');
+              retryMs = LISTEN_RETRY_MIN_MS;
+              onPayload('');
+            },
+            (error: unknown) => {
+              options.log?.warn({ err: error, channel, retryInMs: retryMs }, 'LISTEN reconnect failed');
+              retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MAX_MS);
+              reopen();
+            },
+          );
+        }, retryMs);
+        timer.unref();
+      };
+      await open();
       return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => undefined);
+        stopped = true;
+        if (current) {
+          listeners.delete(current);
+          await current.end().catch(() => undefined);
+        }
       };
     },
     async end() {
+      ending = true;
       await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
       await pool.end();
     },

@@ -41,6 +41,9 @@ describe('problem details', () => {
       expect(isTransientDatabaseError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);
       expect(isTransientDatabaseError(Object.assign(new Error('x'), { code: '40001' }))).toBe(true);
       expect(isTransientDatabaseError(new Error('Connection terminated unexpectedly'))).toBe(true);
+      expect(isTransientDatabaseError(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+      expect(isTransientDatabaseError(Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' }))).toBe(true);
+      expect(isTransientDatabaseError(Object.assign(new Error('cannot drop the currently open database'), { code: '55000' }))).toBe(false);
       expect(isTransientDatabaseError(new Error('the account is closed'))).toBe(false);
       expect(isTransientDatabaseError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     });
