@@ -13,6 +13,7 @@ import type { EventStore } from './events/store/port.js';
 import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
 import { allProjections } from './projections/registry.js';
+import { dropAbandonedRebuilds } from './projections/rebuild.js';
 import { ProjectionRunner } from './projections/runner.js';
 import { createPositionWaiter } from './projections/waiter.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -89,6 +90,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       closers.push(() => owned.end());
     }
     await migrate(pool, log);
+    await dropAbandonedRebuilds(pool, log);
     const keyring = await openKeyring(config, log);
     const codec = createEventCodec(allEventDefinitions, keyring);
     const store =

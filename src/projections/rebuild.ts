@@ -60,7 +60,75 @@ export interface RebuildResult {
  */
 export async function rebuildProjection(deps: RebuildDeps, projection: Projection): Promise<RebuildResult> {
   if (!/^[a-z_]+$/.test(projection.name)) throw new TypeError(`projection name ${projection.name} is not a safe schema name`);
-  const shadow = `rebuild_${projection.name}`;
+  const release = await holdRebuildLock(deps.pool, projection.name);
+  try {
+    return await replayAndSwap(deps, projection);
+  } finally {
+    await release();
+  }
+}
+
+/** Shadow schemas are `rebuild_<projection>`; nothing else in the database is named so. */
+const SHADOW_PREFIX = 'rebuild_';
+
+/** The session lock a rebuild holds on PostgreSQL while its shadow schema exists (distinct from the runner's batch lock). */
+const rebuildLockKey = (projection: string): number => projectionLockKey(`${SHADOW_PREFIX}${projection}`);
+
+/**
+ * On PostgreSQL another process may rebuild at the same time: the rebuild holds a session lock on a
+ * connection of its own until it ends, so the clean-up below can tell a live shadow schema from one a
+ * killed rebuild left. Embedded PGlite has one process (the data directory is locked), so a shadow
+ * schema found at start-up is always abandoned.
+ */
+async function holdRebuildLock(pool: SqlPool, projection: string): Promise<() => Promise<void>> {
+  if (pool.dialect !== 'postgres') return () => Promise.resolve();
+  const client = await pool.connect();
+  const key = rebuildLockKey(projection);
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+  if (!rows[0]?.locked) {
+    client.release();
+    throw new Error(`projection ${projection} is being rebuilt by another process`);
+  }
+  return async () => {
+    try {
+      await client.query('SELECT pg_advisory_unlock($1)', [key]);
+      client.release();
+    } catch {
+      client.release(true); // the connection is gone, and its session lock with it
+    }
+  };
+}
+
+/**
+ * Drops the shadow schemas of rebuilds that were killed before their swap (a crash, kill -9), so they
+ * do not wait for the next rebuild of the same projection. Run at start-up; a rebuild still running in
+ * another process keeps its schema. Returns the schemas it dropped.
+ */
+export async function dropAbandonedRebuilds(pool: SqlPool, log: Logger): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY nspname");
+  const dropped: string[] = [];
+  for (const { name } of rows) {
+    const projection = name.slice(SHADOW_PREFIX.length);
+    if (!/^[a-z_]+$/.test(projection)) continue;
+    let release: () => Promise<void>;
+    try {
+      release = await holdRebuildLock(pool, projection);
+    } catch {
+      continue; // being rebuilt right now
+    }
+    try {
+      await pool.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+      dropped.push(name);
+      log.warn({ schema: name, projection }, 'dropped the shadow schema of an interrupted rebuild');
+    } finally {
+      await release();
+    }
+  }
+  return dropped;
+}
+
+async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise<RebuildResult> {
+  const shadow = `${SHADOW_PREFIX}${projection.name}`;
   const started = Date.now();
   const indexes = await indexDefinitions(deps.pool, projection.tables);
   // Empty copies with unique indexes only (upserts need them); the others are built after the replay,

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
 import { withTransaction, type SqlClient, type SqlPool } from '../../src/storage/pool.js';
-import { rebuildProjection } from '../../src/projections/rebuild.js';
-import { applyEvents, ProjectionRunner } from '../../src/projections/runner.js';
+import { dropAbandonedRebuilds, rebuildProjection } from '../../src/projections/rebuild.js';
+import { applyEvents, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { databaseTargets } from '../support/databases.js';
@@ -104,6 +104,40 @@ for (const target of databaseTargets()) {
         expect(await dumpTables(spine.pool, TABLES)).toEqual(once);
         expect((once.templates ?? []).length).toBe(40);
       });
+    });
+
+    describe('when a rebuild was killed before its swap', () => {
+      const shadowSchemas = async (): Promise<string[]> =>
+        (await spine.pool.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY 1")).rows.map((r) => r.name);
+
+      it('drops its shadow schema at the next start, and the next rebuild still works', async () => {
+        // What a rebuild of sessions leaves when killed mid-replay: its shadow schema with a table.
+        await spine.pool.query('CREATE SCHEMA rebuild_sessions; CREATE TABLE rebuild_sessions.sessions (LIKE public.sessions)');
+        expect(await shadowSchemas()).toEqual(['rebuild_sessions']);
+        expect(await dropAbandonedRebuilds(spine.pool, spine.log)).toEqual(['rebuild_sessions']);
+        expect(await shadowSchemas()).toEqual([]);
+        await writeHistory(spine, 5);
+        expect((await rebuild()).events).toBeGreaterThan(0);
+        expect(await shadowSchemas()).toEqual([]);
+      });
+
+      if (target.name === 'postgres') {
+        it('keeps the shadow schema of a rebuild another process is running', async () => {
+          const other = await spine.pool.connect();
+          try {
+            // Another process's rebuild of templates: it holds the rebuild lock while its schema exists.
+            await other.query('SELECT pg_advisory_lock($1)', [projectionLockKey('rebuild_templates')]);
+            await spine.pool.query('CREATE SCHEMA rebuild_templates');
+            expect(await dropAbandonedRebuilds(spine.pool, spine.log)).toEqual([]);
+            expect(await shadowSchemas()).toEqual(['rebuild_templates']);
+            await expect(rebuild()).rejects.toThrow('projection templates is being rebuilt by another process');
+            await other.query('SELECT pg_advisory_unlock($1)', [projectionLockKey('rebuild_templates')]);
+            expect(await dropAbandonedRebuilds(spine.pool, spine.log)).toEqual(['rebuild_templates']);
+          } finally {
+            other.release();
+          }
+        });
+      }
     });
 
     describe('when a rebuild follows incremental projection', () => {
