@@ -42,6 +42,12 @@ export interface ExecuteOptions extends CommandContext {
   readonly guards?: () => Promise<readonly StreamWrite[]>;
 }
 
+/**
+ * A command whose content depends on other streams (facts about related entities): built afresh on
+ * every attempt, with zero-event writes asserting those streams are unchanged at append time.
+ */
+export type PreparedCommand<C> = () => Promise<{ readonly command: C; readonly guards: readonly StreamWrite[] }>;
+
 /** Reads an aggregate's stream and folds it into state. */
 export async function loadAggregate<C, E extends DomainEvent, S>(deps: CommandDeps, aggregate: Aggregate<C, E, S>, id: string): Promise<Loaded<S>> {
   const recorded = await deps.store.readStream(aggregate.streamId(id));
@@ -58,7 +64,7 @@ export async function executeCommand<C, E extends DomainEvent, S>(
   deps: CommandDeps,
   aggregate: Aggregate<C, E, S>,
   id: string,
-  command: C,
+  command: C | PreparedCommand<C>,
   options: ExecuteOptions,
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = deps.maxAttempts ?? 10;
@@ -70,7 +76,8 @@ export async function executeCommand<C, E extends DomainEvent, S>(
         details: { revision: revision === undefined ? null : Number(revision) + 1 },
       });
     }
-    const events = aggregate.decide(command, state);
+    const prepared = typeof command === 'function' ? await (command as PreparedCommand<C>)() : { command, guards: [] };
+    const events = aggregate.decide(prepared.command, state);
     if (events.length === 0) return { state, revision, events, position: undefined };
     const next = fold(aggregate, events, state);
     const encode = (event: DomainEvent): NewEvent =>
@@ -78,7 +85,7 @@ export async function executeCommand<C, E extends DomainEvent, S>(
     try {
       const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
       const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
-      const guards = [...refs.guards, ...(options.guards ? await options.guards() : [])];
+      const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
       if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
       const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
       const position = deps.store.atomicMultiStream

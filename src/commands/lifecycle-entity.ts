@@ -3,6 +3,7 @@ import type { LifecycleEventTypes } from '../events/kits.js';
 import type { Aggregate } from './decider.js';
 import { entityBasics, type CatalogEntityConfig } from './catalog-entity.js';
 import { initialPosition, transition, type LifecycleRules } from './lifecycle.js';
+import { checkActionLineage, checkCreateLineage, type Lineage } from './lineage.js';
 import type { LifecycleAction, LifecyclePosition } from '../model/lifecycle.js';
 
 /**
@@ -12,11 +13,18 @@ import type { LifecycleAction, LifecyclePosition } from '../model/lifecycle.js';
  * catalog-entity.ts.
  */
 export type LifecycleCommand<F> =
-  | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly approvalFlow: boolean } }
+  | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly approvalFlow: boolean; readonly lineage?: Lineage } }
   | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F> } }
   | {
       readonly type: 'Act';
-      readonly data: { readonly action: LifecycleAction; readonly approvalFlow: boolean; readonly outputs?: Record<string, unknown>; readonly error?: string };
+      readonly data: {
+        readonly action: LifecycleAction;
+        readonly approvalFlow: boolean;
+        readonly outputs?: Record<string, unknown>;
+        readonly error?: string;
+        /** Parents and children as their streams show them (entities with parents only; see lineage.ts). */
+        readonly lineage?: Lineage;
+      };
     };
 
 interface Existing<F> {
@@ -46,16 +54,18 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
     decide(command, state) {
       switch (command.type) {
         case 'Create': {
-          const { id, approvalFlow, ...fields } = command.data;
+          const { id, approvalFlow, lineage, ...fields } = command.data;
           checkCreate(state, id, fields as unknown as F);
+          if (lineage) checkCreateLineage((fields as { parentIds?: readonly string[] }).parentIds ?? [], lineage);
           return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
         }
         case 'Update':
           return decideUpdate(state, command.data.changes);
         case 'Act': {
           const current = requireActive(state);
-          const { action, approvalFlow, outputs, error } = command.data;
+          const { action, approvalFlow, outputs, error, lineage } = command.data;
           const next = transition(current.position, action, rules(approvalFlow), label);
+          if (lineage) checkActionLineage(action, lineage);
           if (next === 'deleted') return [{ type: names.deleted, data: {} }];
           return [{ type: names.transitioned, data: { action, ...next, ...(outputs !== undefined && { outputs }), ...(error !== undefined && { error }) } }];
         }

@@ -1,7 +1,7 @@
 import { AppError, type FieldIssue } from '../errors.js';
 import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { ReferenceEvent } from '../events/reference.js';
-import type { EventStore, NewEvent, StreamWrite } from '../events/store/port.js';
+import { StreamRevisionConflictError, type EventStore, type ExpectedRevision, type NewEvent, type StreamWrite } from '../events/store/port.js';
 import type { Ref } from './decider.js';
 import { referenceTargets } from './kinds.js';
 import { fold } from './decider.js';
@@ -102,12 +102,28 @@ export async function deletionGuard(store: EventStore, codec: EventCodec, kind: 
   return { streamId: referenceStreamId(kind, id), expectedRevision: revision ?? 'no_stream', events: [] };
 }
 
-/** One write per stream: a command may add several references to one entity through different fields. */
+/**
+ * One write per stream: a command may add several references to one entity through different
+ * fields, and assert a stream's revision for several rules. Two assertions that disagree mean the
+ * stream moved between the two reads, so one rule decided on stale facts: that is a revision conflict
+ * (the handler decides again), never a silent pick of the newer revision.
+ */
 export function mergeWrites(writes: readonly StreamWrite[]): StreamWrite[] {
   const byStream = new Map<string, StreamWrite>();
   for (const write of writes) {
     const existing = byStream.get(write.streamId);
-    byStream.set(write.streamId, existing ? { ...existing, events: [...existing.events, ...write.events] } : write);
+    byStream.set(
+      write.streamId,
+      existing ? { streamId: write.streamId, expectedRevision: bothExpected(write.streamId, existing.expectedRevision, write.expectedRevision), events: [...existing.events, ...write.events] } : write,
+    );
   }
   return [...byStream.values()];
+}
+
+function bothExpected(streamId: string, a: ExpectedRevision, b: ExpectedRevision): ExpectedRevision {
+  if (a === b || b === 'any') return a;
+  if (a === 'any') return b;
+  if (a === 'stream_exists' && typeof b === 'bigint') return b;
+  if (b === 'stream_exists' && typeof a === 'bigint') return a;
+  throw new StreamRevisionConflictError(streamId, a, typeof b === 'bigint' || b === 'no_stream' ? b : 'no_stream');
 }

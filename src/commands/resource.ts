@@ -1,7 +1,7 @@
 import type { FieldIssue } from '../errors.js';
 import { type ResourceFields, resourceEventTypes } from '../events/resource.js';
 import type { Ref } from './decider.js';
-import { lifecycleAggregate } from './lifecycle-entity.js';
+import { lifecycleAggregate, type LifecycleCommand, type LifecycleEntityState } from './lifecycle-entity.js';
 
 /** A list relation as references, each naming its element (`parentIds[1]`) in a 422. */
 const listRefs = (kind: string, ids: readonly string[], field: string): Ref[] => ids.map((id, index) => ({ kind, id, field, index }));
@@ -15,6 +15,11 @@ function check(fields: ResourceFields, id: string): FieldIssue[] {
   if (fields.parentIds.includes(id)) issues.push({ field: 'parentIds', message: 'a resource cannot be its own parent' });
   return issues;
 }
+
+/** What a resource can be asked to do. */
+export type ResourceCommand = LifecycleCommand<ResourceFields>;
+/** A resource's write model. */
+export type ResourceState = LifecycleEntityState<ResourceFields>;
 
 /** Resources: names unique per template, provisioned through the lifecycle with approval (docs/contract.md §2). */
 export const resourceAggregate = lifecycleAggregate<ResourceFields>({

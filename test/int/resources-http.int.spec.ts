@@ -191,5 +191,74 @@ for (const target of databaseTargets()) {
       const destroy = await h.inject({ method: 'POST', url: `/api/resources/${view.id}/actions/destroy`, payload: {} });
       expect(destroy.json()).toMatchObject({ state: 'destroy', status: 'ready' });
     });
+
+    describe('parents and children, in every order', () => {
+      let template: string;
+      let seq = 0;
+      beforeAll(async () => {
+        template = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Lineage', template: 'lineage', abstract: true } })).json<{ id: string }>().id;
+      });
+      const act = (id: string, action: string) => h.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload: {} });
+      const run = async (id: string, ...actions: string[]) => {
+        for (const action of actions) {
+          const answered = await act(id, action);
+          expect(answered.statusCode, `${action}: ${answered.body}`).toBe(200);
+        }
+      };
+      const request = async (parentIds: string[] = []) => {
+        const response = await h.inject({ method: 'POST', url: '/api/resources', payload: { name: `r-${++seq}`, templateId: template, parentIds } });
+        return response;
+      };
+      const provisioned = async (parentIds: string[] = []): Promise<string> => {
+        const response = await request(parentIds);
+        expect(response.statusCode, response.body).toBe(201);
+        const id = response.json<View>().id;
+        await run(id, 'execute', 'start', 'succeed');
+        return id;
+      };
+
+      it('refuses a request under a destroyed or destroying parent, naming it', async () => {
+        const parent = await provisioned();
+        await run(parent, 'destroy');
+        const destroying = await request([parent]);
+        expect(destroying.statusCode).toBe(422);
+        expect(destroying.json<{ errors: unknown }>().errors).toEqual([{ field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is being destroyed$/) as unknown }]);
+        await run(parent, 'execute', 'start', 'succeed');
+        const destroyed = await request([parent]);
+        expect(destroyed.statusCode).toBe(422);
+        expect(destroyed.json<{ errors: unknown }>().errors).toEqual([{ field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is destroyed$/) as unknown }]);
+      });
+
+      it('refuses to recreate a child whose parent was destroyed after it', async () => {
+        const parent = await provisioned();
+        const child = await provisioned([parent]);
+        await run(child, 'destroy', 'execute', 'start', 'succeed');
+        await run(parent, 'destroy', 'execute', 'start', 'succeed');
+        const recreated = await act(child, 'recreate');
+        expect(recreated.statusCode).toBe(409);
+        expect(recreated.json<{ detail: string }>().detail).toMatch(/^cannot recreate a resource under a destroyed or destroying parent: "r-\d+" \(destroyed\/done\)$/);
+        expect((await h.inject({ method: 'GET', url: `/api/resources/${child}` })).json<View>()).toMatchObject({ state: 'destroyed', status: 'done' });
+      });
+
+      it('never lets a parent destroy and a child recreate both through when they race', async () => {
+        for (let round = 0; round < 6; round++) {
+          const parent = await provisioned();
+          const child = await provisioned([parent]);
+          await run(child, 'destroy', 'execute', 'start', 'succeed');
+          const [destroy, recreate] = await Promise.all([act(parent, 'destroy'), act(child, 'recreate')]);
+          expect([destroy.statusCode, recreate.statusCode].sort(), `round ${round}`).toEqual([200, 409]);
+        }
+      });
+
+      it('never lets a parent destroy and a new child request both through when they race', async () => {
+        for (let round = 0; round < 6; round++) {
+          const parent = await provisioned();
+          const [destroy, child] = await Promise.all([act(parent, 'destroy'), request([parent])]);
+          const outcomes = [destroy.statusCode, child.statusCode];
+          expect(outcomes, `round ${round}: ${destroy.body} ${child.body}`).not.toEqual([200, 201]);
+          expect([[200, 422], [409, 201]]).toContainEqual(outcomes);
+        }
+      });
+    });
   });
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../src/commands/decider.js';
 import type { LifecycleCommand } from '../../src/commands/lifecycle-entity.js';
+import type { Lineage, RelativeFact } from '../../src/commands/lineage.js';
+import type { LifecycleState, LifecycleStatus } from '../../src/model/lifecycle.js';
 import { resourceAggregate } from '../../src/commands/resource.js';
 import type { DomainEvent } from '../../src/events/codec.js';
 import type { ResourceFields } from '../../src/events/resource.js';
@@ -120,6 +122,99 @@ describe('a resource', () => {
           { name: 'password', value: '********', sensitive: true },
           { name: 'region', value: 'eu-west-1', sensitive: false },
         ],
+      });
+    });
+  });
+});
+
+describe('a resource and its parents and children (lineage)', () => {
+  const CHILD = '4f5a6b7c-8d9e-4fa0-b1c2-d3e4f5a6b7c8';
+  const relative = (id: string, name: string, state: LifecycleState, status: LifecycleStatus): RelativeFact => ({ id, name, state, status });
+  const parent = (state: LifecycleState, status: LifecycleStatus): RelativeFact => relative(PARENT, 'Network', state, status);
+  const lineage = (parents: RelativeFact[], children: RelativeFact[] = []): Lineage => ({ parents, children });
+  const withLineage = (l: Lineage): LifecycleCommand<ResourceFields> => ({ type: 'Create', data: { ...fields, id: ID, approvalFlow: true, lineage: l } });
+  const act = (action: 'destroy' | 'recreate', l: Lineage): LifecycleCommand<ResourceFields> => ({ type: 'Act', data: { action, approvalFlow: false, lineage: l } });
+  const provisioned: DomainEvent[] = [
+    created,
+    { type: 'ResourceTransitioned', data: { action: 'approve', state: 'provision', status: 'ready' } },
+    { type: 'ResourceTransitioned', data: { action: 'execute', state: 'provision', status: 'queued' } },
+    { type: 'ResourceTransitioned', data: { action: 'start', state: 'provision', status: 'in_progress' } },
+    { type: 'ResourceTransitioned', data: { action: 'succeed', state: 'provisioned', status: 'done', outputs: {} } },
+  ];
+  const destroyed: DomainEvent[] = [
+    ...provisioned,
+    { type: 'ResourceTransitioned', data: { action: 'destroy', state: 'destroy', status: 'ready' } },
+    { type: 'ResourceTransitioned', data: { action: 'execute', state: 'destroy', status: 'queued' } },
+    { type: 'ResourceTransitioned', data: { action: 'start', state: 'destroy', status: 'in_progress' } },
+    { type: 'ResourceTransitioned', data: { action: 'succeed', state: 'destroyed', status: 'done', outputs: {} } },
+  ];
+
+  describe('when requested under a parent', () => {
+    it('is accepted while the parent is provisioned or still being provisioned', () => {
+      spec.given([]).when(withLineage(lineage([parent('provisioned', 'done')]))).then([created]);
+      spec.given([]).when(withLineage(lineage([parent('provision', 'approval_pending')]))).then([created]);
+    });
+
+    it('is refused, naming the parent, when the parent is destroyed', () => {
+      spec.given([]).when(withLineage(lineage([parent('destroyed', 'done')]))).thenThrows({
+        code: 'UNPROCESSABLE',
+        message: 'parent "Network" is destroyed',
+        errors: [{ field: 'parentIds[0]', message: 'parent "Network" is destroyed' }],
+      });
+    });
+
+    it('is refused when the parent is being destroyed', () => {
+      spec.given([]).when(withLineage(lineage([parent('destroy', 'in_progress')]))).thenThrows({
+        code: 'UNPROCESSABLE',
+        message: 'parent "Network" is being destroyed',
+        errors: [{ field: 'parentIds[0]', message: 'parent "Network" is being destroyed' }],
+      });
+    });
+  });
+
+  describe('when recreated', () => {
+    it('is refused while its parent is destroyed or being destroyed', () => {
+      spec.given(destroyed).when(act('recreate', lineage([parent('destroyed', 'done')]))).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot recreate a resource under a destroyed or destroying parent: "Network" (destroyed/done)',
+        details: { parents: [parent('destroyed', 'done')] },
+      });
+      spec.given(destroyed).when(act('recreate', lineage([parent('destroy', 'ready')]))).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot recreate a resource under a destroyed or destroying parent: "Network" (destroy/ready)',
+        details: { parents: [parent('destroy', 'ready')] },
+      });
+    });
+
+    it('goes ahead under a provisioned parent', () => {
+      spec
+        .given(destroyed)
+        .when(act('recreate', lineage([parent('provisioned', 'done')])))
+        .then([{ type: 'ResourceTransitioned', data: { action: 'recreate', state: 'provision', status: 'ready' } }]);
+    });
+  });
+
+  describe('when destroyed', () => {
+    it('is refused while a child is not destroyed, naming it', () => {
+      const child = relative(CHILD, 'Subnet', 'provisioned', 'done');
+      spec.given(provisioned).when(act('destroy', lineage([], [child]))).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot destroy a resource while its children are not destroyed: "Subnet" (provisioned/done)',
+        details: { children: [child] },
+      });
+    });
+
+    it('goes ahead once every child is destroyed', () => {
+      spec
+        .given(provisioned)
+        .when(act('destroy', lineage([], [relative(CHILD, 'Subnet', 'destroyed', 'done')])))
+        .then([{ type: 'ResourceTransitioned', data: { action: 'destroy', state: 'destroy', status: 'ready' } }]);
+    });
+
+    it('refuses an illegal transition before looking at its children', () => {
+      spec.given(destroyed).when(act('destroy', lineage([], [relative(CHILD, 'Subnet', 'provisioned', 'done')]))).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot destroy a resource in state destroyed with status done; allowed: recreate, delete',
       });
     });
   });

@@ -2,7 +2,7 @@ import type { CommandDeps } from '../../commands/handler.js';
 import type { LifecycleAction } from '../../model/lifecycle.js';
 import { resourceAggregate } from '../../commands/resource.js';
 import type { ResourceFields } from '../../events/resource.js';
-import { childrenDestroyedGuard } from '../../http/routes/resources.js';
+import { withLineage } from '../../commands/resource-lineage.js';
 import { resourceLabels, resourceVariables, type Cloud } from './fixtures.js';
 import type { SeedWriter } from './writer.js';
 
@@ -140,12 +140,11 @@ export async function seedResource(ctx: ResourceContext, index: number, parentId
     description: index % 7 === 0 ? `Requested for ${name}` : '',
     labels: resourceLabels(index),
   };
-  let result = await ctx.writer.run(`creating resource ${name}`, resourceAggregate, id, { type: 'Create', data: { ...fields, id, approvalFlow: ctx.approvalFlow } });
+  let result = await ctx.writer.run(`creating resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, { type: 'Create', data: { ...fields, id, approvalFlow: ctx.approvalFlow } }));
   const outputs = { id: `${template.cloud}-${id.slice(0, 8)}`, endpoint: `https://${name}.${template.cloud}.example.internal` };
   for (const step of stepsFor(outcome, ctx.approvalFlow, outputs)) {
     const command = { type: 'Act' as const, data: { action: step.action, approvalFlow: ctx.approvalFlow, outputs: step.outputs, error: step.error } };
-    const guards = step.action === 'destroy' ? childrenDestroyedGuard(ctx.deps, id) : undefined;
-    result = await ctx.writer.run(`${step.action} on resource ${name}`, resourceAggregate, id, command, guards);
+    result = await ctx.writer.run(`${step.action} on resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, command));
   }
   ctx.writer.created('resource');
   const key = result.state.status === 'active' ? `${result.state.position.state}/${result.state.position.status}` : 'deleted';

@@ -1,10 +1,9 @@
 import type { Aggregate } from '../../commands/decider.js';
-import { executeCommand, type CommandDeps, type CommandResult } from '../../commands/handler.js';
+import { executeCommand, type CommandDeps, type CommandResult, type PreparedCommand } from '../../commands/handler.js';
 import type { AppError } from '../../errors.js';
 import { isAppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
 import type { CommandContext } from '../../events/define.js';
-import type { StreamWrite } from '../../events/store/port.js';
 
 /** The entity kinds a seed creates, in the order it creates them. */
 export const SEEDED_KINDS = ['integration', 'secret', 'storage', 'source_code', 'executor', 'template', 'source_code_version', 'resource'] as const;
@@ -21,7 +20,7 @@ export interface SeedWriter {
    * executeCommand with the seed's actor and correlation id; `what` names the command in a failure
    * (`creating resource seed-ab12cd-res-17: …`), with the field issues of a 409/422 appended.
    */
-  run<C, E extends DomainEvent, S>(what: string, aggregate: Aggregate<C, E, S>, id: string, command: C, guards?: () => Promise<readonly StreamWrite[]>): Promise<CommandResult<S, E>>;
+  run<C, E extends DomainEvent, S>(what: string, aggregate: Aggregate<C, E, S>, id: string, command: C | PreparedCommand<C>): Promise<CommandResult<S, E>>;
   /** Counts one entity of `kind` as created. */
   created(kind: SeededKind): void;
   readonly counts: Readonly<Record<SeededKind, number>>;
@@ -38,9 +37,9 @@ export function createSeedWriter(deps: CommandDeps, context: Omit<CommandContext
   const counts = Object.fromEntries(SEEDED_KINDS.map((kind) => [kind, 0])) as Record<SeededKind, number>;
   const totals = { commands: 0, events: 0 };
   return {
-    async run(what, aggregate, id, command, guards) {
+    async run(what, aggregate, id, command) {
       try {
-        const result = await executeCommand(deps, aggregate, id, command, { ...context, now: now(), guards });
+        const result = await executeCommand(deps, aggregate, id, command, { ...context, now: now() });
         totals.commands += 1;
         totals.events += result.events.length;
         return result;

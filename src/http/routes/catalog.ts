@@ -3,13 +3,12 @@ import { z } from 'zod';
 import type { PermissionResource } from '../../model/permissions.js';
 import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/catalog-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
-import { executeCommand, loadAggregate } from '../../commands/handler.js';
+import { executeCommand, loadAggregate, type PreparedCommand } from '../../commands/handler.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
 import type { catalogReader, CatalogView } from '../../read/catalog.js';
 import { nameReferrers } from '../../read/referrers.js';
 import { notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
-import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
@@ -86,13 +85,12 @@ export async function answerCommand<C, S>(
   services: Services,
   def: EntitySurface<C, S>,
   id: string,
-  command: C,
+  /** The command, or one prepared per attempt from facts of other streams (see executeCommand). */
+  command: C | PreparedCommand<C>,
   status = 200,
-  /** Per-attempt revision assertions for rules that depend on other streams (see executeCommand). */
-  guards?: () => Promise<readonly StreamWrite[]>,
 ): Promise<FastifyReply> {
   const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request), guards }).catch(
+  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
     async (error: unknown) => {
       throw await nameReferrers(services.db, error);
     },

@@ -5,9 +5,9 @@ import { ACTION_ACTORS } from '../../commands/lifecycle.js';
 import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../model/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
+import type { PreparedCommand } from '../../commands/handler.js';
 import { AppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
-import type { StreamWrite } from '../../events/store/port.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { parseInput } from '../../validation.js';
@@ -51,11 +51,11 @@ export function lifecycleRoutes<F extends Record<string, unknown>>(app: FastifyI
 }
 
 /** What the action and delete routes need beyond the entity's surface. */
-export interface ActionRules {
+export interface ActionRules<F> {
   /** Refuses (FORBIDDEN) a caller who may not take `action` on the entity `id`. */
   readonly authorize: (request: FastifyRequest, id: string, action: LifecycleAction) => void | Promise<void>;
-  /** Revision assertions an action needs on other streams, checked on every attempt (see executeCommand). */
-  readonly guards?: (id: string, action: LifecycleAction) => (() => Promise<readonly StreamWrite[]>) | undefined;
+  /** Completes an action with facts from other streams, prepared on every attempt (see executeCommand). */
+  readonly prepare?: (id: string, command: LifecycleCommand<F>) => LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>;
 }
 
 /**
@@ -66,11 +66,12 @@ export function registerLifecycleActions<F extends Record<string, unknown>>(
   app: FastifyInstance,
   services: Services,
   def: EntitySurface<LifecycleCommand<F>, LifecycleEntityState<F>>,
-  rules: ActionRules,
+  rules: ActionRules<F>,
 ): void {
   const approvalFlow = services.config.APPROVAL_FLOW;
+  const prepare = rules.prepare ?? ((_id: string, command: LifecycleCommand<F>) => command);
   const act = (request: FastifyRequest, reply: FastifyReply, id: string, action: LifecycleAction, extra: { outputs?: Record<string, unknown>; error?: string } = {}) =>
-    answerCommand(request, reply, services, def, id, { type: 'Act', data: { action, approvalFlow, ...extra } }, 200, rules.guards?.(id, action));
+    answerCommand(request, reply, services, def, id, prepare(id, { type: 'Act', data: { action, approvalFlow, ...extra } }));
 
   app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
     const { id, action } = parseInput(actionParams, request.params, 'path');

@@ -5,16 +5,14 @@ import type { Principal } from '../../model/principal.js';
 import { loadAggregate, type CommandDeps } from '../../commands/handler.js';
 import { ACTION_ACTORS } from '../../commands/lifecycle.js';
 import type { LifecycleAction } from '../../model/lifecycle.js';
-import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
-import { loadReferrers, referenceStreamId } from '../../commands/references.js';
-import { resourceAggregate } from '../../commands/resource.js';
+import { resourceAggregate, type ResourceCommand, type ResourceState } from '../../commands/resource.js';
+import { withLineage } from '../../commands/resource-lineage.js';
 import { templateAggregate } from '../../commands/template.js';
 import { resourceListSpec } from '../../read/list-specs/resources.js';
 import { catalogReader } from '../../read/catalog.js';
 import { AppError, notFound, type FieldIssue } from '../../errors.js';
 import { RESOURCE_SECRET_PATHS, type ResourceFields, type ResourceVariable } from '../../events/resource.js';
 import { restoreRedacted } from '../../events/secret-fields.js';
-import type { StreamWrite } from '../../events/store/port.js';
 import { RESOURCE_LINKS } from '../../projections/resources.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
@@ -22,8 +20,6 @@ import { parseInput, zodIssues } from '../../validation.js';
 import { answerCommand, registerEntityReads, uuidParam, type EntitySurface } from './catalog.js';
 import { authorizeAction, registerLifecycleActions } from './lifecycle.js';
 
-type ResourceCommand = LifecycleCommand<ResourceFields>;
-type ResourceState = LifecycleEntityState<ResourceFields>;
 
 const jsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
 const variable = z.strictObject({
@@ -97,32 +93,6 @@ function keepStoredValues(sent: readonly ResourceVariable[], stored: readonly Re
 }
 
 /**
- * docs/contract.md §2: a resource is not destroyed while a child (a resource listing it in `parentIds`) is not.
- * Checked in the write model on every attempt of the destroy: the children come from the parent's
- * reference stream and each is confirmed from its own stream. The zero-event writes returned assert
- * the reference stream (a new child) and every child (a recreate) are unchanged at append time.
- */
-export function childrenDestroyedGuard(deps: CommandDeps, id: string): () => Promise<StreamWrite[]> {
-  return async () => {
-    const { referrers, revision } = await loadReferrers(deps.store, deps.codec, resourceAggregate.kind, id);
-    const guards: StreamWrite[] = [{ streamId: referenceStreamId(resourceAggregate.kind, id), expectedRevision: revision ?? 'no_stream', events: [] }];
-    const blocking: { id: string; name: string; state: string; status: string }[] = [];
-    for (const child of referrers.filter((r) => r.kind === resourceAggregate.kind && r.field === 'parentIds')) {
-      const loaded = await loadAggregate(deps, resourceAggregate, child.id);
-      const { state } = loaded;
-      if (state.status !== 'active' || !state.fields.parentIds.includes(id) || loaded.revision === undefined) continue;
-      guards.push({ streamId: resourceAggregate.streamId(child.id), expectedRevision: loaded.revision, events: [] });
-      if (state.position.state !== 'destroyed') blocking.push({ id: child.id, name: state.fields.name, ...state.position });
-    }
-    if (blocking.length > 0) {
-      const names = blocking.map((c) => `"${c.name}" (${c.state}/${c.status})`).join(', ');
-      throw new AppError('CONFLICT', `cannot destroy a resource while its children are not destroyed: ${names}`, { details: { children: blocking } });
-    }
-    return guards;
-  };
-}
-
-/**
  * REST for resources (docs/contract.md §2, §6). Unlike storages and executors, who may write depends on the
  * resource: its creator acts as owner on it even with only `resource:read` (role `default`).
  */
@@ -174,7 +144,7 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
     const variables = keepStoredValues(body.variables, []);
     const fields: ResourceFields = { ...body, variables, abstract: template.fields.abstract, creatorId: principal.userId };
     void reply.header('Location', `/api/resources/${id}`);
-    return answerCommand(request, reply, services, surface, id, { type: 'Create', data: { ...fields, id, approvalFlow } }, 201);
+    return answerCommand(request, reply, services, surface, id, withLineage(deps, id, { type: 'Create', data: { ...fields, id, approvalFlow } }), 201);
   });
 
   app.patch('/resources/:id', async (request, reply) => {
@@ -188,6 +158,7 @@ export function resourcesRoutes(app: FastifyInstance, services: Services): void 
 
   registerLifecycleActions(app, services, surface, {
     authorize: authorizeResourceAction,
-    guards: (id, action) => (action === 'destroy' ? childrenDestroyedGuard(deps, id) : undefined),
+    // Parent/child rules need the lineage's streams: decided on every attempt (commands/lineage.ts).
+    prepare: (id, command) => withLineage(deps, id, command),
   });
 }
