@@ -1,6 +1,7 @@
 // Type-checked lint over the whole TypeScript tree (src, test, bench, and web/ through web/tsconfig.json).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import jsdoc from 'eslint-plugin-jsdoc';
 import { layerConfigs } from './eslint.layers.js';
 
 export default tseslint.config(
@@ -24,6 +25,21 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
   },
   ...layerConfigs,
+  {
+    // Every export of src/ says what it is (TSDoc), so a module's surface reads without its body.
+    files: ['src/**/*.ts'],
+    plugins: { jsdoc },
+    rules: {
+      'jsdoc/require-jsdoc': [
+        'error',
+        {
+          publicOnly: true,
+          require: { FunctionDeclaration: true, ClassDeclaration: true, ArrowFunctionExpression: true, FunctionExpression: true },
+          contexts: ['TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSEnumDeclaration', 'ExportNamedDeclaration > VariableDeclaration'],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

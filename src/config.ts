@@ -57,8 +57,10 @@ const envSchema = z.object({
   GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
 });
 
+/** The environment as parsed. */
 export type Env = z.infer<typeof envSchema>;
 
+/** The service's settings, with defaults applied. */
 export interface Config extends Omit<Env, 'BASE_URL' | 'DATA_DIR'> {
   readonly BASE_URL: string;
   /** Absolute path. */
@@ -67,6 +69,7 @@ export interface Config extends Omit<Env, 'BASE_URL' | 'DATA_DIR'> {
   readonly embedded: boolean;
 }
 
+/** A setting that cannot be used; its message names it. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }

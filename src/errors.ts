@@ -20,6 +20,7 @@ export interface FieldIssue {
   readonly message: string;
 }
 
+/** What an AppError carries besides its code and message. */
 export interface AppErrorOptions {
   readonly errors?: readonly FieldIssue[];
   /** Extra, client-safe details (e.g. current state and allowed actions). */
@@ -27,6 +28,7 @@ export interface AppErrorOptions {
   readonly cause?: unknown;
 }
 
+/** The one error type of the domain: a closed set of codes, mapped once per edge. */
 export class AppError extends Error {
   override readonly name = 'AppError';
   readonly code: ErrorCode;
@@ -41,15 +43,20 @@ export class AppError extends Error {
   }
 }
 
+/** A 400 listing every invalid field. */
 export const validationError = (message: string, errors: readonly FieldIssue[] = []): AppError =>
   new AppError('VALIDATION', message, { errors });
 
+/** A 422 listing every field that breaks a rule. */
 export const unprocessable = (message: string, errors: readonly FieldIssue[] = []): AppError =>
   new AppError('UNPROCESSABLE', message, { errors });
 
+/** A 404. */
 export const notFound = (message: string): AppError => new AppError('NOT_FOUND', message);
 
+/** A 409 with details. */
 export const conflict = (message: string, details: Record<string, unknown> = {}): AppError =>
   new AppError('CONFLICT', message, { details });
 
+/** Whether a value is an AppError. */
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

@@ -33,12 +33,14 @@ export const REDACTED_PATHS = [
   '*.cookie',
 ];
 
+/** The log level and destination. */
 export interface LoggerSettings {
   readonly level: string;
   /** Where lines go; tests pass a capture stream to assert nothing secret is logged. */
   readonly destination?: NodeJS.WritableStream;
 }
 
+/** The service's pino logger, redacting secrets and tokens. */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     name: 'infraledger',

@@ -46,6 +46,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** How openServices opens the stores (tests inject a pool, a clock and ids). */
 export interface OpenOptions {
   /** Start the projection runners (the CLI opens the stores without them). */
   readonly runProjections?: boolean;

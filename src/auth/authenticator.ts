@@ -9,6 +9,7 @@ import { effectivePermissions } from '../model/permissions.js';
 import type { AuthMethod, Principal } from '../model/principal.js';
 import type { TokenService, VerifiedToken } from './tokens.js';
 
+/** Resolves a bearer token (service, personal access or Backstage token) to the caller it stands for, or refuses it with the reason. */
 export interface Authenticator {
   /** Resolves an Authorization header value to the caller, or throws UNAUTHENTICATED naming why. */
   authenticate(header: string, now: Date): Promise<Principal>;
@@ -27,6 +28,7 @@ export interface SessionGuard {
   readonly fingerprint: string;
 }
 
+/** A caller remembered from this replica's last lookup of its session (see docs/decisions/0003-speculative-session-check.md). */
 export interface Recalled {
   readonly principal: Principal;
   readonly guard: SessionGuard;

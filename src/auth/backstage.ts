@@ -13,6 +13,7 @@ export const BACKSTAGE_TOKEN_TYPE = 'vnd.backstage.user';
 export const BACKSTAGE_AUDIENCE = 'backstage';
 /** Algorithms accepted from a portal's JWKS (Backstage signs with ES256 by default); HS256 only with the shared secret. */
 export const BACKSTAGE_JWKS_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA'] as const;
+/** The algorithm of the shared-secret Backstage tokens. */
 export const BACKSTAGE_SECRET_ALGORITHM = 'HS256';
 
 /** `user:<namespace>/<name>`: the entity reference Backstage puts in `sub`. */
@@ -38,6 +39,7 @@ export interface BackstageUserRow {
   sessions_revoked_before: Date | null;
 }
 
+/** Verifies Backstage user tokens against the enabled provider's JWKS or shared secret. */
 export interface BackstageAuth {
   /** The user a Backstage bearer token names (created on first use). @throws AppError UNAUTHENTICATED naming why */
   userOf(token: string, now: Date): Promise<BackstageUserRow>;
@@ -48,6 +50,7 @@ export interface BackstageAuth {
   exchange(token: string, address: string, context: CommandContext): Promise<IssuedToken>;
 }
 
+/** What Backstage verification needs: the providers' configuration and the JWKS fetch settings. */
 export interface BackstageDeps {
   readonly signIn: SignInDeps;
   readonly db: Db;

@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import { hashPassword } from './passwords.js';
 import { findUserByIdentifier, type SignInDeps } from './sign-in.js';
 
+/** The identifier of the super service account created at first start. */
 export const ADMIN_IDENTIFIER = 'admin';
 
 const ignoreConflict = (error: unknown): void => {

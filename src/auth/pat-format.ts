@@ -14,6 +14,7 @@ const CHECKSUM_CHARS = 6;
 /** The whole token: prefix, random part, checksum (45 characters). */
 export const PAT_PATTERN = new RegExp(`^${PAT_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
 
+/** A parsed personal access token: the hash to look up, or why it is not one. */
 export type ParsedPersonalAccessToken = { readonly hash: string } | { readonly error: 'malformed' | 'checksum' };
 
 function base62(value: bigint, width: number): string {

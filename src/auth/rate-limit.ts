@@ -10,6 +10,7 @@ interface Failures {
   lastAt: number;
 }
 
+/** The sign-in limiter's windows and bounds. */
 export interface SignInLimiterOptions {
   /** Attempts per client address per minute. */
   readonly perAddressPerMinute?: number;

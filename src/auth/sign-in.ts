@@ -15,6 +15,7 @@ import type { SignInLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';
 import { STREAMS } from '../events/streams.js';
 
+/** What sign-in needs: the command path, the token service, the limiter and the clock. */
 export interface SignInDeps extends CommandDeps {
   readonly db: Db;
   readonly tokens: TokenService;
@@ -25,6 +26,7 @@ export interface SignInDeps extends CommandDeps {
   readonly sessionTtlHours: number;
 }
 
+/** A token the service issued, with its expiry and session. */
 export interface IssuedToken {
   readonly token: string;
   readonly expiresAt: Date;
@@ -34,6 +36,7 @@ export interface IssuedToken {
 }
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
+/** The hex SHA-256 of a text (tokens and refresh tokens are stored only as hashes). */
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Sign-in attempts go to one stream per day: audit facts that no aggregate needs to decide on. */

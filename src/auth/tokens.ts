@@ -7,17 +7,20 @@ import { Lru } from '../lru.js';
 
 /** The only algorithm the service signs with and accepts for its own tokens (no `none`, no HS*). */
 export const TOKEN_ALGORITHM = 'EdDSA';
+/** The `aud` of every token the service issues. */
 export const TOKEN_AUDIENCE = 'infraledger';
 
 /** Whatever jose signs with (a WebCrypto key); named from jose so no DOM lib is needed. */
 type PrivateKey = Parameters<jose.SignJWT['sign']>[0];
 
+/** The key the service signs its tokens with (private JWK, its public part and `kid`). */
 export interface SigningKey {
   readonly kid: string;
   readonly privateKey: PrivateKey;
   readonly publicJwk: jose.JWK;
 }
 
+/** A service token whose signature, issuer, audience and expiry checked out. */
 export interface VerifiedToken {
   readonly userId: string;
   readonly sessionId: string;
@@ -26,6 +29,7 @@ export interface VerifiedToken {
   readonly expiresAt: Date;
 }
 
+/** Issues and verifies the service's own JWTs, and publishes their JWKS. */
 export interface TokenService {
   /** The public keys, as `GET /api/auth/.well-known/jwks.json` serves them. */
   readonly jwks: { readonly keys: readonly jose.JWK[] };

@@ -2,6 +2,7 @@ import { AppError, notFound } from '../errors.js';
 import type { AuthProviderEvent, AuthProviderType } from '../events/auth-provider.js';
 import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
 
+/** The fields an auth provider keeps. */
 export interface AuthProviderFields {
   readonly key: string;
   readonly name: string;
@@ -30,10 +31,12 @@ interface Existing {
   readonly enabled: boolean;
 }
 
+/** An auth provider's write model. */
 export type AuthProviderState = { readonly status: 'absent' } | (Existing & { readonly status: 'active' }) | (Existing & { readonly status: 'deleted' });
 
 const SINGLE_INSTANCE_TYPES: ReadonlySet<string> = new Set(['svc_service_account', 'guest', 'personal_access_token']);
 
+/** The refusal when a change would leave no super user a way to sign in. */
 export const LAST_SUPER_SIGN_IN = 'refused: no super user could sign in any more (keep another enabled provider that a super user signs in with)';
 
 function requireActive(state: AuthProviderState): Existing {
@@ -111,6 +114,7 @@ function uniqueKeys(state: AuthProviderState): UniqueKey[] {
   return keys;
 }
 
+/** The auth provider aggregate: keys, names and single-instance types unique; the last super sign-in kept. */
 export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = defineAggregate('auth_provider', {
   initialState: { status: 'absent' },
   decide,

@@ -11,6 +11,7 @@ import type { Aggregate, Ref, UniqueKey } from './decider.js';
  */
 export type EntityStatus = 'enabled' | 'disabled';
 
+/** What a catalog entity with an enabled/disabled status can be asked to do. */
 export type CatalogCommand<F> =
   | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly status: EntityStatus } }
   | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F> } }
@@ -24,8 +25,10 @@ interface Existing<F> {
   readonly enabled: EntityStatus;
 }
 
+/** A catalog entity's write model: absent, live or deleted. */
 export type CatalogState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
 
+/** What a catalog entity's aggregate is built from. */
 export interface CatalogEntityConfig<F extends Record<string, unknown>> {
   /** Stream prefix, permission resource and reference kind, e.g. `integration`. */
   readonly kind: string;

@@ -8,6 +8,7 @@ import { fold, type Aggregate } from './decider.js';
 import { deletionGuard, mergeWrites, planReferences } from './references.js';
 import { planReservations } from './unique.js';
 
+/** What commands run against: the event store, the codec, ids and the log. */
 export interface CommandDeps {
   readonly store: EventStore;
   readonly codec: EventCodec;
@@ -17,12 +18,14 @@ export interface CommandDeps {
   readonly maxAttempts?: number;
 }
 
+/** An aggregate's state folded from its stream, with the stream's revision. */
 export interface Loaded<S> {
   readonly state: S;
   /** Revision of the stream's last event; undefined when the stream does not exist. */
   readonly revision: bigint | undefined;
 }
 
+/** What a command did: the new state and revision, its events and their global position. */
 export interface CommandResult<S, E> {
   readonly state: S;
   readonly revision: bigint | undefined;
@@ -31,6 +34,7 @@ export interface CommandResult<S, E> {
   readonly position: bigint | undefined;
 }
 
+/** How a command runs: its context, an optional expected revision and guards. */
 export interface ExecuteOptions extends CommandContext {
   /** From If-Match: the revision the client last saw. A mismatch is a 412. */
   readonly expectedRevision?: bigint;

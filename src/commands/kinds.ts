@@ -15,6 +15,7 @@ import { templateAggregate } from './template.js';
 /** Whether an entity in this state may be newly referenced. */
 export type Referenceable = 'ok' | 'missing' | 'disabled';
 
+/** How a reference to one kind of entity is checked. */
 export interface ReferenceTarget {
   // The handler folds any aggregate generically; its own types stay inside its module.
   readonly aggregate: Aggregate<never, DomainEvent, unknown>;

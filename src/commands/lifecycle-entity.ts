@@ -33,8 +33,10 @@ interface Existing<F> {
   readonly position: LifecyclePosition;
 }
 
+/** A lifecycle entity's write model: absent, live (with its state and status) or deleted. */
 export type LifecycleEntityState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
 
+/** What a lifecycle entity's aggregate is built from. */
 export interface LifecycleEntityConfig<F extends Record<string, unknown>> extends CatalogEntityConfig<F> {
   readonly events: LifecycleEventTypes<string>;
   /** Resources have approve/reject; executors and storages do not. */

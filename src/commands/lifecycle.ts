@@ -16,6 +16,7 @@ export interface LifecycleRules {
 /** Who may take an action (the route maps these onto permissions). */
 export type ActionActor = 'approver' | 'owner' | 'runner';
 
+/** Who may take each lifecycle action. */
 export const ACTION_ACTORS: Readonly<Record<LifecycleAction, ActionActor>> = {
   approve: 'approver',
   reject: 'approver',

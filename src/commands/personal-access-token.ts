@@ -2,6 +2,7 @@ import { AppError, notFound } from '../errors.js';
 import type { PersonalAccessTokenEvent } from '../events/personal-access-token.js';
 import { defineAggregate, type Aggregate } from './decider.js';
 
+/** What a personal access token can be asked to do. */
 export type PersonalAccessTokenCommand =
   | {
       readonly type: 'CreatePersonalAccessToken';
@@ -10,6 +11,7 @@ export type PersonalAccessTokenCommand =
     }
   | { readonly type: 'RevokePersonalAccessToken'; readonly data: { readonly reason: string } };
 
+/** A personal access token's write model. */
 export type PersonalAccessTokenState =
   | { readonly status: 'absent' }
   | { readonly status: 'active' | 'revoked'; readonly id: string; readonly userId: string; readonly name: string; readonly expiresAt: string };

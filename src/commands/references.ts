@@ -9,6 +9,7 @@ import { fold } from './decider.js';
 /** The one place a reference stream id is built. */
 export const referenceStreamId = (kind: string, id: string): string => `refs-${kind}-${id}`;
 
+/** An entity that points at another, and through which field. */
 export interface Referrer {
   readonly kind: string;
   readonly id: string;
@@ -29,6 +30,7 @@ export async function loadReferrers(store: EventStore, codec: EventCodec, kind: 
   return { referrers: [...current.values()], revision: recorded.at(-1)?.streamRevision };
 }
 
+/** The reference writes and guards a command needs. */
 export interface ReferencePlan {
   /** ReferenceAdded writes (undone by ReferenceRemoved where a store cannot append atomically). */
   readonly add: readonly (StreamWrite & { readonly undo: NewEvent })[];

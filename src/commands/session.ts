@@ -3,6 +3,7 @@ import type { SessionEvent } from '../events/identity.js';
 import type { AuthMethod } from '../model/principal.js';
 import { defineAggregate, type Aggregate } from './decider.js';
 
+/** What a session can be asked to do. */
 export type SessionCommand =
   | {
       readonly type: 'StartSession';
@@ -25,6 +26,7 @@ export type SessionCommand =
    */
   | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked' | 'identity_provider_refused' | 'provider_disabled'; readonly presentedHash?: string } };
 
+/** A session's write model. */
 export type SessionState =
   | { readonly status: 'absent' }
   | {
@@ -94,6 +96,7 @@ function evolve(state: SessionState, event: SessionEvent): SessionState {
   }
 }
 
+/** The session aggregate: started, refreshed (rotating its refresh token), ended. */
 export const sessionAggregate: Aggregate<SessionCommand, SessionEvent, SessionState> = defineAggregate('session', {
   initialState: { status: 'absent' },
   decide,

@@ -15,6 +15,7 @@ export type SsoLoginCommand =
   /** `stateHash` and `provider` come from the callback; `now` from the clock. */
   | { readonly type: 'CompleteSsoLogin'; readonly data: { readonly provider: string; readonly stateHash: string; readonly now: string } };
 
+/** A single-sign-on login transaction's write model. */
 export type SsoLoginState =
   | { readonly status: 'absent' }
   | {
@@ -69,6 +70,7 @@ function evolve(state: SsoLoginState, event: SsoLoginEvent): SsoLoginState {
   }
 }
 
+/** The SSO login aggregate: a started login may be completed once. */
 export const ssoLoginAggregate: Aggregate<SsoLoginCommand, SsoLoginEvent, SsoLoginState> = defineAggregate('sso_login', {
   initialState: { status: 'absent' },
   decide,

@@ -25,11 +25,13 @@ async function currentHolder(store: EventStore, codec: EventCodec, key: string):
   return { owner, revision: events.at(-1)?.streamRevision };
 }
 
+/** The reservation writes a command needs. */
 export interface ReservationPlan {
   readonly reserve: readonly PlannedWrite[];
   readonly release: readonly PlannedWrite[];
 }
 
+/** A write with the event that undoes it (for stores without multi-stream transactions). */
 export interface PlannedWrite extends StreamWrite {
   /** The event that undoes this write, for stores that cannot append atomically. */
   readonly undo: NewEvent;

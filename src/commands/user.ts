@@ -2,8 +2,10 @@ import { AppError, notFound } from '../errors.js';
 import type { UserEvent } from '../events/identity.js';
 import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
 
+/** What kind of user an account is. */
 export type UserKind = 'human' | 'service_account' | 'guest';
 
+/** The fields a user keeps. */
 export interface UserFields {
   readonly kind: UserKind;
   readonly identifier: string;
@@ -16,6 +18,7 @@ export interface UserFields {
   readonly passwordHash: string | null;
 }
 
+/** What a user can be asked to do. */
 export type UserCommand =
   | { readonly type: 'CreateUser'; readonly data: UserFields & { readonly id: string } }
   | { readonly type: 'UpdateUser'; readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> } }
@@ -24,6 +27,7 @@ export type UserCommand =
   | { readonly type: 'ReactivateUser' }
   | { readonly type: 'RevokeSessions'; readonly data: { readonly before: string } };
 
+/** A user's write model. */
 export type UserState =
   | { readonly status: 'absent' }
   | { readonly status: 'active'; readonly id: string; readonly fields: UserFields; readonly deactivated: boolean; readonly sessionsRevokedBefore: string | null };
@@ -104,6 +108,7 @@ function uniqueKeys(state: UserState): UniqueKey[] {
   return keys;
 }
 
+/** The user aggregate: identifiers and SSO subjects unique; deactivation and session revocation. */
 export const userAggregate: Aggregate<UserCommand, UserEvent, UserState> = defineAggregate('user', {
   initialState: { status: 'absent' },
   decide,

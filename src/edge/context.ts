@@ -16,6 +16,7 @@ export function commandContext(request: FastifyRequest, now: Date): ExecuteOptio
   return { actorId: actorOf(request).id, correlationId, causationId: request.id, now };
 }
 
+/** Who is acting on a request, for event metadata. */
 export function actorOf(request: FastifyRequest): Actor {
   return { id: principalOf(request)?.userId ?? null };
 }

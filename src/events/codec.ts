@@ -20,6 +20,7 @@ export interface DecodedEvent<E extends DomainEvent = DomainEvent> {
   readonly position: bigint;
 }
 
+/** Validates, encrypts and stamps events on their way in; upcasts, decrypts and validates them on their way out. */
 export interface EventCodec {
   /** Validates, encrypts secret fields and stamps metadata. A schema failure here is a bug. */
   encode(event: DomainEvent, metadata: Omit<EventMetadata, 'schemaVersion'>, eventId: string): NewEvent;

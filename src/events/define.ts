@@ -16,6 +16,7 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType<
   readonly upcasters: Readonly<Record<number, Upcaster>>;
 }
 
+/** How an event type is declared: its version, secret paths and upcasters. */
 export interface DefineEventOptions {
   readonly version?: number;
   readonly secretPaths?: readonly string[];
@@ -48,6 +49,7 @@ export const eventMetadataSchema = z.object({
   schemaVersion: z.number().int().positive(),
 });
 
+/** The metadata of a stored event. */
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
 
 /** Who and why, supplied by the edge for every command. */

@@ -25,6 +25,7 @@ export const executorFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields an executor keeps. */
 export type ExecutorFields = z.infer<typeof executorFields>;
 
 /** The Executor event types, spelled out. */
@@ -35,6 +36,7 @@ export const executorEventTypes = {
   deleted: 'ExecutorDeleted',
 } as const satisfies LifecycleEventTypes<'Executor'>;
 
+/** The executor event definitions. */
 export const executorEvents = lifecycleEvents(executorEventTypes, executorFields);
 
 /** Every Executor event, typed by its literal name. */

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.js';
 
+/** What kind of user an account is, validated. */
 export const userKind = z.enum(['human', 'service_account', 'guest']);
+/** How a caller signed in, validated. */
 export const authMethod = z.enum(['session', 'service_account', 'personal_access_token', 'guest', 'backstage']);
 
 // ---- users (stream `user-<id>`) -------------------------------------------------------------------
 
+/** A user was created. */
 export const UserCreated = defineEvent(
   'UserCreated',
   z.object({
@@ -24,18 +27,23 @@ export const UserCreated = defineEvent(
   }),
   { secretPaths: ['passwordHash'] },
 );
+/** A user's display name, e-mail, roles or grants changed. */
 export const UserUpdated = defineEvent(
   'UserUpdated',
   z.object({
     changes: z.object({ displayName: z.string().nullable(), email: z.string().nullable(), roles: z.array(z.string()), grants: z.array(z.string()) }).partial(),
   }),
 );
+/** A user's password changed (the hash is encrypted in the store). */
 export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
+/** A user was deactivated. */
 export const UserDeactivated = defineEvent('UserDeactivated', z.object({}));
+/** A user was reactivated. */
 export const UserReactivated = defineEvent('UserReactivated', z.object({}));
 /** Every token issued before `before` is refused from now on. */
 export const UserSessionsRevoked = defineEvent('UserSessionsRevoked', z.object({ before: z.iso.datetime({ offset: true }) }));
 
+/** Every user event. */
 export type UserEvent =
   | EventOf<typeof UserCreated>
   | EventOf<typeof UserUpdated>
@@ -46,6 +54,7 @@ export type UserEvent =
 
 // ---- sessions (stream `session-<id>`): every token the service issues belongs to one -------------
 
+/** A session began (a sign-in issued its first token). */
 export const SessionStarted = defineEvent(
   'SessionStarted',
   z.object({
@@ -64,31 +73,38 @@ export const SessionStarted = defineEvent(
   }),
   { secretPaths: ['refreshTokenHash', 'upstreamRefreshToken'] },
 );
+/** A session's refresh token was rotated. */
 export const SessionRefreshed = defineEvent('SessionRefreshed', z.object({ refreshTokenHash: z.string(), expiresAt: z.iso.datetime({ offset: true }) }), {
   secretPaths: ['refreshTokenHash'],
 });
+/** A session ended (logout, revocation, refused refresh). */
 export const SessionEnded = defineEvent(
   'SessionEnded',
   z.object({ reason: z.enum(['logout', 'revoked', 'refresh_token_reused', 'expired', 'identity_provider_refused', 'provider_disabled']) }),
 );
 
+/** Every session event. */
 export type SessionEvent = EventOf<typeof SessionStarted> | EventOf<typeof SessionRefreshed> | EventOf<typeof SessionEnded>;
 
 // ---- sign-in attempts (stream `signin-<yyyy-mm-dd>`): audit facts, success and failure ------------
 
+/** A sign-in succeeded. */
 export const SignInSucceeded = defineEvent(
   'SignInSucceeded',
   z.object({ userId: z.string(), method: authMethod, provider: z.string().nullable(), identifier: z.string(), sessionId: z.string() }),
 );
+/** A sign-in failed. */
 export const SignInFailed = defineEvent(
   'SignInFailed',
   z.object({ userId: z.string().nullable(), method: authMethod, provider: z.string().nullable(), identifier: z.string(), reason: z.string() }),
 );
 
+/** Every sign-in event. */
 export type SignInEvent = EventOf<typeof SignInSucceeded> | EventOf<typeof SignInFailed>;
 
 // ---- browser sign-in transactions (stream `sso_login-<id>`): state, nonce and PKCE, used once ------
 
+/** A single-sign-on login began (its state, nonce and PKCE verifier). */
 export const SsoLoginStarted = defineEvent(
   'SsoLoginStarted',
   z.object({
@@ -106,8 +122,10 @@ export const SsoLoginStarted = defineEvent(
 /** The callback used the transaction: a second callback with the same state is refused. */
 export const SsoLoginCompleted = defineEvent('SsoLoginCompleted', z.object({}));
 
+/** Every single-sign-on login event. */
 export type SsoLoginEvent = EventOf<typeof SsoLoginStarted> | EventOf<typeof SsoLoginCompleted>;
 
+/** The identity event definitions (users, sessions, sign-ins, SSO logins). */
 export const identityEvents = [
   UserCreated,
   UserUpdated,

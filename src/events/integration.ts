@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
+/** The providers each integration type allows. */
 export const INTEGRATION_PROVIDERS = {
   cloud: ['aws', 'azurerm', 'gcp', 'mongodb_atlas', 'datadog'],
   git: ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'],
@@ -11,6 +12,7 @@ export const INTEGRATION_PROVIDERS = {
 /** Configuration keys holding secrets, whatever the provider: encrypted in events, never shown. */
 export const INTEGRATION_SECRET_KEYS = ['awsSecretAccessKey', 'clientSecret', 'gcpServiceAccountKey', 'privateKey', 'apiKey', 'appKey', 'botToken', 'token'] as const;
 
+/** The fields an integration keeps, as stored in its events. */
 export const integrationFields = z.object({
   name: z.string(),
   integrationType: z.enum(['cloud', 'git', 'notification']),
@@ -20,6 +22,7 @@ export const integrationFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields an integration keeps. */
 export type IntegrationFields = z.infer<typeof integrationFields>;
 
 /** The Integration event types, spelled out. */
@@ -34,6 +37,7 @@ export const integrationEventTypes = {
 /** Where the secret values sit inside an integration's fields. */
 export const INTEGRATION_SECRET_PATHS = INTEGRATION_SECRET_KEYS.map((k) => `configuration.${k}`);
 
+/** The integration event definitions. */
 export const integrationEvents = catalogEvents(integrationEventTypes, integrationFields, INTEGRATION_SECRET_PATHS);
 
 /** Every Integration event, typed by its literal name. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventDefinition, type EventOf } from './define.js';
 
+/** A personal access token was created (only its hash is kept). */
 export const PersonalAccessTokenCreated = defineEvent(
   'PersonalAccessTokenCreated',
   z.object({
@@ -15,8 +16,10 @@ export const PersonalAccessTokenCreated = defineEvent(
   { secretPaths: ['tokenHash'] },
 );
 
+/** A personal access token was revoked. */
 export const PersonalAccessTokenRevoked = defineEvent('PersonalAccessTokenRevoked', z.object({ reason: z.string() }));
 
+/** Every personal access token event. */
 export type PersonalAccessTokenEvent = EventOf<typeof PersonalAccessTokenCreated> | EventOf<typeof PersonalAccessTokenRevoked>;
 
 /** Every personal access token event, for the codec's catalog. */

@@ -9,9 +9,13 @@ import { defineEvent, type EventOf } from './define.js';
  */
 const reference = z.object({ referrerKind: z.string(), referrerId: z.string(), field: z.string() });
 
+/** An entity began to point at another. */
 export const ReferenceAdded = defineEvent('ReferenceAdded', reference);
+/** An entity stopped pointing at another. */
 export const ReferenceRemoved = defineEvent('ReferenceRemoved', reference);
 
+/** Every reference event. */
 export type ReferenceEvent = EventOf<typeof ReferenceAdded> | EventOf<typeof ReferenceRemoved>;
 
+/** The reference event definitions. */
 export const referenceEvents = [ReferenceAdded, ReferenceRemoved] as const;

@@ -11,8 +11,10 @@ export const RESOURCE_SECRET_PATHS = ['variables[].value'] as const;
 /** One input variable of a resource; `value` is any JSON a tofu variable takes. */
 export const resourceVariable = z.object({ name: z.string(), value: z.unknown(), sensitive: z.boolean() });
 
+/** One input variable of a resource. */
 export type ResourceVariable = z.infer<typeof resourceVariable>;
 
+/** The fields a resource keeps, as stored in its events. */
 export const resourceFields = z.object({
   name: z.string(),
   // Copied from the template at creation: it decides whether a source code version is required.
@@ -32,6 +34,7 @@ export const resourceFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a resource keeps. */
 export type ResourceFields = z.infer<typeof resourceFields>;
 
 /** The Resource event types, spelled out. */
@@ -42,6 +45,7 @@ export const resourceEventTypes = {
   deleted: 'ResourceDeleted',
 } as const satisfies LifecycleEventTypes<'Resource'>;
 
+/** The resource event definitions. */
 export const resourceEvents = lifecycleEvents(resourceEventTypes, resourceFields, RESOURCE_SECRET_PATHS);
 
 /** Every Resource event, typed by its literal name. */

@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
+/** Where a secret is kept. */
 export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
+/** The formats a secret is consumed in. */
 export const SECRET_TYPES = ['tofu'] as const;
 
 /** Where a secret's write-only values sit inside its fields: encrypted in events, never shown. */
 export const SECRET_VALUE_PATHS = ['configuration.secrets[].value'] as const;
 
+/** The fields a secret keeps, as stored in its events. */
 export const secretFields = z.object({
   name: z.string(),
   secretProvider: z.enum(SECRET_PROVIDERS),
@@ -19,6 +22,7 @@ export const secretFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a secret keeps. */
 export type SecretFields = z.infer<typeof secretFields>;
 
 /** The Secret event types, spelled out. */
@@ -30,6 +34,7 @@ export const secretEventTypes = {
   deleted: 'SecretDeleted',
 } as const satisfies CatalogEventTypes<'Secret'>;
 
+/** The secret event definitions. */
 export const secretEvents = catalogEvents(secretEventTypes, secretFields, SECRET_VALUE_PATHS);
 
 /** Every Secret event, typed by its literal name. */

@@ -40,8 +40,11 @@ export const sourceCodeVersionFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a source code version keeps. */
 export type SourceCodeVersionFields = z.infer<typeof sourceCodeVersionFields>;
+/** One input variable a source code version declares. */
 export type SourceCodeVariable = z.infer<typeof sourceCodeVariable>;
+/** One output a source code version declares. */
 export type SourceCodeOutput = z.infer<typeof sourceCodeOutput>;
 
 /** The SourceCodeVersion event types, spelled out. */
@@ -53,6 +56,7 @@ export const sourceCodeVersionEventTypes = {
   deleted: 'SourceCodeVersionDeleted',
 } as const satisfies CatalogEventTypes<'SourceCodeVersion'>;
 
+/** The source code version event definitions. */
 export const sourceCodeVersionEvents = catalogEvents(sourceCodeVersionEventTypes, sourceCodeVersionFields);
 
 /** Every SourceCodeVersion event, typed by its literal name. */

@@ -8,6 +8,7 @@ export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_de
 /** Languages a source code may be written in (only OpenTofu today). */
 export const SOURCE_CODE_LANGUAGES = ['opentofu'] as const;
 
+/** Where a repository is hosted. */
 export type SourceCodeProvider = (typeof SOURCE_CODE_PROVIDERS)[number];
 
 /** The fields a SourceCode event carries; `identifier` always equals `sourceCodeUrl`. */
@@ -24,6 +25,7 @@ export const sourceCodeFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a source code keeps. */
 export type SourceCodeFields = z.infer<typeof sourceCodeFields>;
 
 /** The SourceCode event types, spelled out. */
@@ -35,6 +37,7 @@ export const sourceCodeEventTypes = {
   deleted: 'SourceCodeDeleted',
 } as const satisfies CatalogEventTypes<'SourceCode'>;
 
+/** The source code event definitions. */
 export const sourceCodeEvents = catalogEvents(sourceCodeEventTypes, sourceCodeFields);
 
 /** Every SourceCode event, typed by its literal name. */

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
+/** The clouds a storage can be in. */
 export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
 
+/** The fields a storage keeps, as stored in its events. */
 export const storageFields = z.object({
   name: z.string(),
   storageProvider: z.enum(STORAGE_PROVIDERS),
@@ -14,6 +16,7 @@ export const storageFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a storage keeps. */
 export type StorageFields = z.infer<typeof storageFields>;
 
 /** The Storage event types, spelled out. */
@@ -24,6 +27,7 @@ export const storageEventTypes = {
   deleted: 'StorageDeleted',
 } as const satisfies LifecycleEventTypes<'Storage'>;
 
+/** The storage event definitions. */
 export const storageEvents = lifecycleEvents(storageEventTypes, storageFields);
 
 /** Every Storage event, typed by its literal name. */

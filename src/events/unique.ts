@@ -7,9 +7,13 @@ import { defineEvent, type EventOf } from './define.js';
  */
 const reservation = z.object({ key: z.string(), ownerStreamId: z.string() });
 
+/** A unique value was reserved for a stream. */
 export const UniqueValueReserved = defineEvent('UniqueValueReserved', reservation);
+/** A unique value was released. */
 export const UniqueValueReleased = defineEvent('UniqueValueReleased', reservation);
 
+/** Every reservation event. */
 export type UniqueValueEvent = EventOf<typeof UniqueValueReserved> | EventOf<typeof UniqueValueReleased>;
 
+/** The reservation event definitions. */
 export const uniqueEvents = [UniqueValueReserved, UniqueValueReleased] as const;

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { catalogEvents, type CatalogEventTypes } from './kits.js';
 import type { EventOf } from './define.js';
 
+/** Where a workspace's repository is hosted. */
 export const WORKSPACE_PROVIDERS = ['github', 'bitbucket', 'azure_devops'] as const;
 
+/** The fields a workspace keeps, as stored in its events. */
 export const workspaceFields = z.object({
   name: z.string(),
   workspaceProvider: z.enum(WORKSPACE_PROVIDERS),
@@ -13,6 +15,7 @@ export const workspaceFields = z.object({
   labels: z.array(z.string()),
 });
 
+/** The fields a workspace keeps. */
 export type WorkspaceFields = z.infer<typeof workspaceFields>;
 
 /** The Workspace event types, spelled out. */
@@ -24,6 +27,7 @@ export const workspaceEventTypes = {
   deleted: 'WorkspaceDeleted',
 } as const satisfies CatalogEventTypes<'Workspace'>;
 
+/** The workspace event definitions. */
 export const workspaceEvents = catalogEvents(workspaceEventTypes, workspaceFields);
 
 /** Every Workspace event, typed by its literal name. */

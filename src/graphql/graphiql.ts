@@ -19,6 +19,7 @@ export const GRAPHIQL_NOT_BUILT =
  */
 export const GRAPHIQL_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:' });
 
+/** Where GraphiQL's built page is and how it is served. */
 export interface GraphiqlOptions {
   /** The Vite build (index.html, assets/); default `dist/graphiql` under the package root. */
   readonly root?: string;

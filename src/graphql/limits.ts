@@ -28,6 +28,7 @@ export interface GraphLimits {
 /** What one list relation (template executors, resource parents, …) is assumed to hold when costing a query. */
 export const RELATION_LIST_ESTIMATE = 10;
 
+/** What a document costs: its depth, aliases and estimated cost. */
 export interface DocumentMeasure {
   readonly depth: number;
   readonly aliases: number;

@@ -18,10 +18,13 @@ import { isoFromUtcText, utcText } from './timestamps.js';
 
 // Tables and columns are chosen at run time from the model, which Kysely's typed schema cannot express.
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+/** A select over any read table (the loader builds statements for every type). */
 export type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
 type Row = Record<string, unknown>;
+/** One object as GraphQL answers it. */
 export type GraphObject = Record<string, unknown>;
 
+/** What loading needs: the database, the caller's permissions and the settings. */
 export interface LoadContext {
   readonly db: Db;
   readonly principal: Principal;

@@ -10,6 +10,7 @@ import { maskConfiguration } from '../projections/auth-providers.js';
  * from these declarations, so a field cannot be documented but not loaded, or loaded but not offered.
  */
 
+/** Every GraphQL object type the read side offers. */
 export type TypeName =
   | 'Integration'
   | 'Storage'
@@ -42,6 +43,7 @@ export interface ComputedField {
   readonly compute: (row: Readonly<Record<string, unknown>>, context: ComputeContext) => unknown;
 }
 
+/** What computed fields may use besides their columns. */
 export interface ComputeContext {
   readonly baseUrl: string;
 }
@@ -72,9 +74,12 @@ export interface ReverseField {
   readonly description: string;
 }
 
+/** A field that resolves to other objects. */
 export type RelationField = ToOneField | ToManyField | ReverseField;
+/** Any field of an object type. */
 export type FieldDef = ColumnField | ComputedField | RelationField;
 
+/** One GraphQL object type: its table, who may read it and its fields. */
 export interface ObjectTypeDef {
   readonly name: TypeName;
   readonly description: string;
@@ -146,6 +151,7 @@ const lifecycle: Record<string, FieldDef> = {
 
 const integration = (description: string): ToOneField => toOne('integration_id', 'Integration', description);
 
+/** Every object type, each field declared once (SDL, columns and loads derive from these). */
 export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   Integration: {
     name: 'Integration',

@@ -3,6 +3,7 @@ import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSet
 /** Root fields that need no token (docs/contract.md §4): introspection, the login page's list and the token mutation. */
 const PUBLIC_ROOT_FIELDS = new Set(['__schema', '__type', '__typename', 'enabledAuthProviders', 'serviceAccountToken']);
 
+/** The fragments of a document, by name. */
 export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;

@@ -16,6 +16,7 @@ import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { refuseInvalidVariables } from './variables.js';
 import { buildSchemaDocument } from './sdl.js';
 
+/** Where the GraphQL endpoint answers. */
 export const GRAPHQL_PATH = '/api/graphql';
 
 const PROJECTIONS = allProjections.map((projection) => projection.name);
@@ -96,6 +97,7 @@ async function settleRecalled(services: Services, execution: ExecutionResult, co
   replaceExecution(execution, await rerun(context.operation, context), context);
 }
 
+/** What the GraphQL edge needs besides the services. */
 export interface GraphqlOptions {
   /** Where the built GraphiQL lives (tests point it at a fixture); default dist/graphiql. */
   readonly graphiql?: GraphiqlOptions;

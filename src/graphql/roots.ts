@@ -33,6 +33,7 @@ export interface RootEntity {
   readonly permission?: Permission;
 }
 
+/** The root fields of every entity: single, list and count queries. */
 export const ROOT_ENTITIES: readonly RootEntity[] = [
   { type: 'Integration', single: 'integration', plural: 'integrations', listSpec: integrationListSpec, count: true, noun: 'integrations' },
   { type: 'Storage', single: 'storage', plural: 'storages', listSpec: storageListSpec, count: true, noun: 'storages' },

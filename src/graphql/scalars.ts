@@ -10,6 +10,7 @@ function parseUuid(value: unknown): string {
   return value.toLowerCase();
 }
 
+/** The UUID scalar: a canonical lower-case UUID. */
 export const UUID = new GraphQLScalarType<string, string>({
   name: 'UUID',
   serialize: (value) => String(value),

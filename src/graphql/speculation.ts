@@ -26,6 +26,7 @@ const GUARD_COLUMN = '__session_unchanged';
 /** A select list the check can lead (`select distinct` would make it part of the distinct rows). */
 const PLAIN_SELECT = /^select (?!distinct )/;
 
+/** Starts a request from a remembered caller, to be confirmed by its first statement. */
 export function speculate(header: string, recalled: Recalled): Speculation {
   return { header, principal: recalled.principal, guard: recalled.guard, state: 'pending' };
 }

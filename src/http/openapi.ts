@@ -14,6 +14,7 @@ export const API_VERSION = '0.1.0';
 
 /** Where the document and the browsable docs are served. */
 export const OPENAPI_PATH = '/api/openapi.json';
+/** Where the browsable API docs are served. */
 export const DOCS_PREFIX = '/api/docs';
 
 const PUBLIC: OpenAPIV3_1.SecurityRequirementObject[] = [];

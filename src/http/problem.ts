@@ -41,6 +41,7 @@ export interface Problem {
   readonly [extension: string]: unknown;
 }
 
+/** The HTTP status of an error code. */
 export const statusOf = (code: ErrorCode): number => STATUS[code];
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, body too large) in our taxonomy. */

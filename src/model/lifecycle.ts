@@ -4,7 +4,9 @@
  * against it, the deciders move through it (commands/lifecycle.ts), lists filter by it.
  */
 export const LIFECYCLE_STATES = ['provision', 'provisioned', 'destroy', 'destroyed'] as const;
+/** What can be happening to a lifecycle entity. */
 export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'queued', 'in_progress', 'done', 'error'] as const;
+/** What a caller or the runner may ask of a lifecycle entity. */
 export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
 
 /** Where a lifecycle entity is in its life. */

@@ -15,15 +15,20 @@ export const ENTITY_RESOURCES = [
 
 /** Everything a permission can name: the catalog plus the administration surfaces. */
 export const RESOURCES = [...ENTITY_RESOURCES, 'auth_provider', 'user', 'audit_log', 'projection'] as const;
+/** Anything a permission can name. */
 export type PermissionResource = (typeof RESOURCES)[number];
 
+/** Permission levels, weakest first. */
 export const LEVELS = ['read', 'write', 'admin'] as const;
+/** A permission level. */
 export type PermissionLevel = (typeof LEVELS)[number];
 
 /** `{resource}:{level}`; `admin` ⊃ `write` ⊃ `read`. */
 export type Permission = `${PermissionResource}:${PermissionLevel}`;
 
+/** The roles, weakest first. */
 export const ROLES = ['default', 'infra', 'super'] as const;
+/** A role. */
 export type Role = (typeof ROLES)[number];
 
 const rank = (level: PermissionLevel): number => LEVELS.indexOf(level);

@@ -57,6 +57,7 @@ function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthPr
   }
 }
 
+/** The auth providers read model (secret configuration masked). */
 export const authProvidersProjection = rowProjection<AuthProviderRow>({
   name: 'auth_providers',
   table: 'auth_providers',

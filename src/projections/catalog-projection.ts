@@ -30,6 +30,7 @@ export interface ReadLink {
 
 type Row = Record<string, unknown> & { id: string; revision: number; updated_at: string };
 
+/** What a catalog entity's projection is built from. */
 export interface CatalogProjectionSpec {
   /** Projection and table name, e.g. `integrations`. */
   readonly table: string;
@@ -56,6 +57,7 @@ export interface CatalogProjectionSpec {
   readonly lifecycle?: boolean;
 }
 
+/** A field's column name (snake_case). */
 export const snakeCase = columnOf;
 
 const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = { text: 'text', boolean: 'boolean', json: 'jsonb', textList: 'text[]' };

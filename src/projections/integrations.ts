@@ -3,6 +3,7 @@ import { INTEGRATION_SECRET_PATHS } from '../events/integration.js';
 import { redactSecrets } from '../events/secret-fields.js';
 import { catalogProjection } from './catalog-projection.js';
 
+/** The integrations read model (secret configuration values masked). */
 export const integrationsProjection = catalogProjection({
   table: 'integrations',
   kind: 'integration',

@@ -37,6 +37,7 @@ function indexStatements(index: IndexDefinition, schema: string): string[] {
   return index.primary ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`] : [create];
 }
 
+/** What a rebuild needs. */
 export interface RebuildDeps {
   readonly pool: SqlPool;
   readonly store: EventStore;
@@ -46,6 +47,7 @@ export interface RebuildDeps {
   readonly batchSize?: number;
 }
 
+/** What a rebuild did. */
 export interface RebuildResult {
   readonly projection: string;
   readonly events: number;

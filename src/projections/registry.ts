@@ -32,6 +32,7 @@ export const allProjections: readonly Projection[] = [
   resourcesProjection,
 ];
 
+/** A projection by name. */
 export function findProjection(name: string): Projection | undefined {
   return allProjections.find((p) => p.name === name);
 }

@@ -3,6 +3,7 @@ import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import type { Projection } from './projection.js';
 
+/** A column's PostgreSQL type, for jsonb_to_recordset. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
 
 /** A list field kept in a link table (owner id, target id, ordinal). */
@@ -13,6 +14,7 @@ export interface LinkTable<Row> {
   readonly field: keyof Row & string;
 }
 
+/** What a row projection is built from. */
 export interface RowProjectionSpec<Row extends { id: string; revision: number }> {
   readonly name: string;
   readonly table: string;

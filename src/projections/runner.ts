@@ -14,8 +14,10 @@ export function projectionLockKey(name: string): number {
   return hash;
 }
 
+/** What a projection runner is doing. */
 export type RunnerState = 'starting' | 'running' | 'standby' | 'stopped' | 'failed';
 
+/** What a projection runner needs. */
 export interface RunnerDeps {
   readonly pool: SqlPool;
   readonly store: EventStore;

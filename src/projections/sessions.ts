@@ -29,6 +29,7 @@ function evolve(row: SessionRow | undefined, decoded: DecodedEvent): SessionRow 
   return { ...next, ended_at: next.updated_at, end_reason: event.data.reason };
 }
 
+/** The sessions read model. */
 export const sessionsProjection = rowProjection<SessionRow>({
   name: 'sessions',
   table: 'sessions',

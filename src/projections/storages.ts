@@ -1,6 +1,7 @@
 import { storageEventTypes, storageFields } from '../events/storage.js';
 import { catalogProjection } from './catalog-projection.js';
 
+/** The storages read model. */
 export const storagesProjection = catalogProjection({
   table: 'storages',
   kind: 'storage',

@@ -57,6 +57,7 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
   }
 }
 
+/** The users read model. */
 export const usersProjection = rowProjection<UserRow>({
   name: 'users',
   table: 'users',

@@ -2,6 +2,7 @@ import type { SqlPool } from '../storage/pool.js';
 import { AppError } from '../errors.js';
 import type { ProjectionRunner } from './runner.js';
 
+/** What read-your-writes waiting needs. */
 export interface PositionWaiterDeps {
   readonly pool: SqlPool;
   /** Runners of this process: their progress wakes waiters at once. */

@@ -48,6 +48,7 @@ export const authProviderViewColumns = [
   'updated_at',
 ] as const satisfies readonly (keyof AuthProvidersTable)[];
 
+/** The columns an auth provider view is built from. */
 export type AuthProviderViewRow = Pick<Selectable<AuthProvidersTable>, (typeof authProviderViewColumns)[number]>;
 
 /** A read row in the API's shape; the configuration is masked again so no row can ever show a secret. */

@@ -4,6 +4,7 @@ import type { EntityDeclaration, StoredValue } from '../model/entity.js';
 import type { ReadLink } from '../projections/catalog-projection.js';
 import type { Db } from '../storage/kysely.js';
 
+/** A catalog entity as the REST API shows it. */
 export type CatalogView = Record<string, unknown> & { readonly id: string; readonly revision: number };
 
 /** The REST view of a declared entity: the common fields and its own, as stored (nullable ones null when unset). */

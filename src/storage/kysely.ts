@@ -2,8 +2,10 @@ import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import type { SqlPool } from './pool.js';
 import type { Database } from './schema.js';
 
+/** The typed query builder over the read tables. */
 export type Db = Kysely<Database>;
 
+/** Kysely's settings (a hook that sees every statement). */
 export interface KyselyOptions {
   /** Sees every compiled statement; tests use it to count and inspect the SQL a request issues. */
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;

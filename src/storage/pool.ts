@@ -9,6 +9,7 @@ export interface SqlResult<R> {
   readonly command: string;
 }
 
+/** One connection, or anything that runs statements like one. */
 export interface SqlClient {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
   release(destroy?: boolean | Error): void;
@@ -59,6 +60,7 @@ export async function withTransaction<T>(pool: SqlPool, work: (tx: SqlClient) =>
 // int8 stays a string, as node-postgres returns it, so positions never lose precision.
 const INT8_OID = 20;
 
+/** A PostgreSQL pool's settings. */
 export interface PgPoolOptions {
   readonly connectionString: string;
   readonly max?: number;

@@ -26,6 +26,7 @@ const STAR_SELECT = /(?:^|[\s,])(?:"?\w+"?\.)?\*\s*(?:,|from\b|$)/i;
 /** First sightings kept to tell a repeated text from a one-off; forgotten in bulk past this many. */
 const SEEN_LIMIT = 10_000;
 
+/** Names repeated statement texts, at most `maxNames` per pool. */
 export function createStatementNamer(maxNames = 1000): StatementNamer {
   const names = new Map<string, string>();
   let seen = new Set<string>();

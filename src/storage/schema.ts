@@ -29,18 +29,21 @@ export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns & 
 /** Read tables as Kysely sees them (snake_case columns, one per field). */
 export type TemplatesTable = DeclaredTable<typeof templateEntity>;
 
+/** The template_executors link table. */
 export interface TemplateExecutorsTable {
   template_id: string;
   executor_id: string;
   ordinal: number;
 }
 
+/** The template_parents link table. */
 export interface TemplateParentsTable {
   template_id: string;
   parent_id: string;
   ordinal: number;
 }
 
+/** The projection_checkpoints table. */
 export interface ProjectionCheckpointsTable {
   name: string;
   position: string | null;
@@ -50,6 +53,7 @@ export interface ProjectionCheckpointsTable {
   updated_at: Generated<Date>;
 }
 
+/** The users read table. */
 export interface UsersTable {
   id: string;
   kind: 'human' | 'service_account' | 'guest';
@@ -68,6 +72,7 @@ export interface UsersTable {
   updated_at: ColumnType<Date, string, string>;
 }
 
+/** The sessions read table. */
 export interface SessionsTable {
   id: string;
   user_id: string;
@@ -81,6 +86,7 @@ export interface SessionsTable {
   updated_at: ColumnType<Date, string, string>;
 }
 
+/** The auth_providers read table. */
 export interface AuthProvidersTable {
   id: string;
   key: string;
@@ -97,6 +103,7 @@ export interface AuthProvidersTable {
   deleted_at: ColumnType<Date | null, string | null, string | null>;
 }
 
+/** Every read table Kysely knows. */
 export interface Database {
   templates: TemplatesTable;
   template_executors: TemplateExecutorsTable;

@@ -22,6 +22,7 @@ export const SSO_ERROR_MESSAGES = {
 /** One failure code of {@link SSO_ERROR_MESSAGES}. */
 export type SsoErrorCode = keyof typeof SSO_ERROR_MESSAGES;
 
+/** Every single-sign-on error code. */
 export const SSO_ERROR_CODES = Object.keys(SSO_ERROR_MESSAGES) as readonly SsoErrorCode[];
 
 /**

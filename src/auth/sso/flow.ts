@@ -20,6 +20,7 @@ export const SSO_LOGIN_TTL_SECONDS = 600;
 const LOGIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STATE = /^[A-Za-z0-9_-]{20,200}$/;
 
+/** What the single-sign-on flows need: sign-in, the provider adapters and the settings. */
 export interface SsoDeps {
   readonly signIn: SignInDeps;
   readonly providers: ProviderConfigurations;
@@ -63,6 +64,7 @@ export function emailInDomains(email: string, domains: readonly string[]): boole
   return at > 0 && domains.some((d) => d.toLowerCase() === domain);
 }
 
+/** The single-sign-on service: login redirects, callbacks and session refreshes for every SSO provider. */
 export function createSsoService(deps: SsoDeps): SsoService {
   const { signIn, providers } = deps;
   const adapters = new Map<string, { revision: number; adapter: SsoAdapter }>();

@@ -10,6 +10,7 @@ export interface SingleSignOn {
   readonly backstage: BackstageAuth;
 }
 
+/** Single sign-on (GitHub, Google, Microsoft, Backstage) wired from the sign-in dependencies and settings. */
 export function createSingleSignOn(signIn: SignInDeps, config: Pick<Config, 'SSO_ALLOW_INSECURE_HTTP' | 'BACKSTAGE_JWKS_COOLDOWN_SECONDS'>): SingleSignOn {
   const providers = new ProviderConfigurations(signIn);
   return {

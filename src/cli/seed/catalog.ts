@@ -29,12 +29,14 @@ export interface SeedProgress {
   readonly commandsPerSecond: number;
 }
 
+/** Progress callbacks of a seed run. */
 export interface SeedHooks {
   readonly onProgress?: (progress: SeedProgress) => void;
   /** How often onProgress is called (default 3000 ms). */
   readonly progressIntervalMs?: number;
 }
 
+/** What a seed run wrote, by kind and by resource state. */
 export interface SeedSummary {
   readonly prefix: string;
   readonly counts: Readonly<Record<SeededKind, number>>;

@@ -17,6 +17,7 @@ import { createTemplateBody } from '../../http/routes/templates.js';
  * refused over REST). Everything is derived from the prefix and an index, so runs are repeatable.
  */
 export const CLOUDS = ['aws', 'gcp', 'azurerm'] as const;
+/** The clouds seeded catalogs spread over. */
 export type Cloud = (typeof CLOUDS)[number];
 
 const CLOUD_LABEL: Record<Cloud, string> = { aws: 'AWS', gcp: 'GCP', azurerm: 'Azure' };
@@ -45,6 +46,7 @@ const KINDS: readonly Kind[] = [
 /** The element at `index` modulo the list's length (lists here are never empty). */
 export const pick = <T>(list: readonly T[], index: number): T => list[index % list.length] as T;
 
+/** The cloud of the n-th seeded item (round robin). */
 export const cloudOf = (index: number): Cloud => pick(CLOUDS, index);
 const slugOf = (prefix: string): string => prefix.replaceAll('-', '_');
 const common = (labels: readonly string[], description = ''): { description: string; labels: string[] } => ({ description, labels: [...labels] });
@@ -152,6 +154,7 @@ export interface ExecutorRefs {
   readonly secretIds: readonly string[];
 }
 
+/** The fields of the n-th seeded executor. */
 export function executorFixture(prefix: string, index: number, refs: ExecutorRefs): ExecutorFields {
   const cloud = cloudOf(index);
   return {
@@ -228,4 +231,5 @@ export function resourceVariables(index: number, cloud: Cloud): ResourceVariable
   return variables;
 }
 
+/** The team and environment labels of the n-th seeded resource. */
 export const resourceLabels = (index: number): string[] => [`team:${pick(TEAMS, index)}`, `env:${pick(ENVS, index)}`];

@@ -12,6 +12,7 @@ export interface SeedOptions {
   readonly prefix: string;
 }
 
+/** The seed command's usage text. */
 export const SEED_USAGE = `usage: npm run seed -- [--resources N] [--templates N] [--executors N] [--concurrency N] [--prefix text]
   --resources N     resources to create (default 1000)
   --templates N     templates (default max(10, resources/100), at most 1000)
@@ -21,6 +22,7 @@ export const SEED_USAGE = `usage: npm run seed -- [--resources N] [--templates N
 Writes through the command path (uniqueness, references and events as over REST). In embedded mode
 (no DATABASE_URL) stop the server first: one process owns DATA_DIR.`;
 
+/** A seed command line that cannot be run; its message says why. */
 export class SeedUsageError extends Error {
   override readonly name = 'SeedUsageError';
 }

@@ -7,6 +7,7 @@ import type { CommandContext } from '../../events/define.js';
 
 /** The entity kinds a seed creates, in the order it creates them. */
 export const SEEDED_KINDS = ['integration', 'secret', 'storage', 'source_code', 'executor', 'template', 'source_code_version', 'resource'] as const;
+/** The kinds a seed run counts. */
 export type SeededKind = (typeof SEEDED_KINDS)[number];
 
 /** A command of the seed failed: what it was doing, and the service's own message. */
@@ -33,6 +34,7 @@ const describe = (error: AppError): string => {
   return fields.length > 0 ? `${error.message} (${fields.join('; ')})` : error.message;
 };
 
+/** A seed writer: runs commands through the command path, counts them, names the failing step. */
 export function createSeedWriter(deps: CommandDeps, context: Omit<CommandContext, 'now'>, now: () => Date): SeedWriter {
   const counts = Object.fromEntries(SEEDED_KINDS.map((kind) => [kind, 0])) as Record<SeededKind, number>;
   const totals = { commands: 0, events: 0 };

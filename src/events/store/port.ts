@@ -20,6 +20,7 @@ export interface NewEvent {
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
+/** An event as the store holds it: its stream, revision, global position and time. */
 export interface RecordedEvent extends NewEvent {
   readonly streamId: string;
   readonly streamRevision: bigint;
@@ -27,12 +28,14 @@ export interface RecordedEvent extends NewEvent {
   readonly recordedAt: Date;
 }
 
+/** Events to append to one stream, with the revision the stream must be at (none: a pure assertion). */
 export interface StreamWrite {
   readonly streamId: string;
   readonly expectedRevision: ExpectedRevision;
   readonly events: readonly NewEvent[];
 }
 
+/** Where an append landed: the global position and each stream's new revision. */
 export interface AppendResult {
   /** Global position of the last event written (or of the original write on an idempotent retry). */
   readonly position: bigint;
@@ -40,12 +43,14 @@ export interface AppendResult {
   readonly revisions: ReadonlyMap<string, bigint>;
 }
 
+/** A page of `$all`: after a position, at most `limit` events. */
 export interface ReadAllOptions {
   /** Read events strictly after this position; undefined reads from the beginning. */
   readonly after?: bigint;
   readonly limit: number;
 }
 
+/** Where a subscription to `$all` starts and how it is fed. */
 export interface SubscribeOptions {
   readonly after?: bigint;
   /** Largest batch handed to `onBatch` at once. */
@@ -54,6 +59,7 @@ export interface SubscribeOptions {
   readonly onBatch: (events: readonly RecordedEvent[]) => Promise<void>;
 }
 
+/** A running subscription; `stop` ends it. */
 export interface Subscription {
   /** Stops delivery; resolves once no `onBatch` call is running. */
   stop(): Promise<void>;
@@ -61,6 +67,7 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/** The event store port: appends with expected revisions, stream and `$all` reads, subscriptions. */
 export interface EventStore {
   readonly kind: 'postgres' | 'pglite' | 'eventstoredb';
   /** Appends to one stream, checking the expected revision. */

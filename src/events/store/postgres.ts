@@ -46,6 +46,7 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
 
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
 
+/** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
   readonly pool: SqlPool;
   readonly log?: Logger;

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
 
+/** A polling subscription's reader and wake-ups. */
 export interface PollingSubscriptionOptions extends SubscribeOptions {
   readonly readAll: (options: ReadAllOptions) => Promise<RecordedEvent[]>;
   /** Emits 'append' whenever new events may be visible; polling covers any missed wake-up. */

@@ -66,6 +66,7 @@ export const PROBLEM_RESPONSES = {
   503: 'Unavailable',
 } as const;
 
+/** An error status the API documents. */
 export type ProblemStatus = keyof typeof PROBLEM_RESPONSES;
 
 /** `$ref`s to the shared problem responses for the given statuses. */

@@ -11,6 +11,7 @@ import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { parseInput } from '../../validation.js';
 
+/** The refresh cookie's name. */
 export const REFRESH_COOKIE = 'il_refresh';
 
 /** The refresh cookie: HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https. */
@@ -19,6 +20,7 @@ export function refreshCookie(services: Services, value: string, maxAgeSeconds: 
   return `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
+/** A cookie of the request, by name. */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
@@ -38,6 +40,7 @@ function ensureSameOrigin(request: FastifyRequest, services: Services): void {
   }
 }
 
+/** The sign-in, refresh, logout, me and token endpoints under /api/auth. */
 export function authRoutes(app: FastifyInstance, services: Services, signIn: SignInDeps): void {
   const sendToken = (reply: FastifyReply, issued: IssuedToken): FastifyReply => {
     if (issued.refreshToken) void reply.header('Set-Cookie', refreshCookie(services, issued.refreshToken, services.config.SESSION_TTL_HOURS * 3600));

@@ -36,6 +36,7 @@ const common = {
   labels: z.array(z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters')).max(50, 'at most 50 labels'),
   configuration: z.record(z.string(), z.unknown()),
 };
+/** POST /api/integrations body. */
 export const createBody = z.strictObject({
   ...common,
   integrationType: z.enum(['cloud', 'git', 'notification']),
@@ -44,6 +45,7 @@ export const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
+/** PATCH /api/integrations/{id} body (type and provider only to be told they are immutable). */
 export const patchBody = z.strictObject({ ...common, integrationType: z.string(), integrationProvider: z.string() }).partial();
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
@@ -89,6 +91,7 @@ function parsePatch(body: unknown, current: IntegrationFields): Partial<Integrat
   };
 }
 
+/** The integrations REST surface. */
 export function integrationRoutes(app: FastifyInstance, services: Services): void {
   catalogRoutes(app, services, {
     plural: 'integrations',

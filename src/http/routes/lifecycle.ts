@@ -22,7 +22,9 @@ export interface LifecycleRouteDefinition<F extends Record<string, unknown>> ext
 
 const idParams = z.object({ id: uuidParam });
 const actionParams = z.object({ id: uuidParam, action: z.enum(LIFECYCLE_ACTIONS, { message: `unknown action; allowed: ${LIFECYCLE_ACTIONS.join(', ')}` }) });
+/** The body of the runner's `succeed` action. */
 export const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unknown()).default({}) });
+/** The body of the runner's `fail` action. */
 export const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
 
 /**
@@ -37,6 +39,7 @@ export function authorizeAction(request: FastifyRequest, resource: PermissionRes
   }
 }
 
+/** A lifecycle entity's REST surface: reads, writes, actions and delete. */
 export function lifecycleRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: LifecycleRouteDefinition<F>): void {
   const approvalFlow = services.config.APPROVAL_FLOW;
   registerEntityReads(app, services, def);

@@ -57,6 +57,7 @@ const common = {
   parentIds: ids,
 };
 // `abstract` and `creatorId` are not client-settable: strict objects refuse them with a 400.
+/** POST /api/resources body. */
 export const createBody = z.strictObject({
   ...common,
   description: common.description.default(''),
@@ -70,6 +71,7 @@ export const createBody = z.strictObject({
   secretIds: ids.default([]),
   parentIds: ids.default([]),
 });
+/** PATCH /api/resources/{id} body. */
 export const patchBody = z.strictObject(common).partial();
 
 const idParams = z.object({ id: uuidParam });

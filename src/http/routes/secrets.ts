@@ -47,6 +47,7 @@ const common = {
   secretType: z.enum(SECRET_TYPES),
   integrationId: uuidParam.nullable(),
 };
+/** POST /api/secrets body. */
 export const createBody = z.strictObject({
   ...common,
   secretProvider: z.enum(SECRET_PROVIDERS),
@@ -57,6 +58,7 @@ export const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
+/** PATCH /api/secrets/{id} body (the provider only to be told it is immutable). */
 export const patchBody = z.strictObject({ ...common, secretProvider: z.string() }).partial();
 const idParams = z.object({ id: uuidParam });
 

@@ -46,6 +46,7 @@ const variables = uniquelyNamed(
 
 const outputs = uniquelyNamed(z.strictObject({ name: moduleName, description: descriptionField.default(''), sensitive: z.boolean().default(false) }));
 
+/** POST /api/source_code_versions body. */
 export const createBody = z.strictObject({
   sourceCodeVersion: gitRefName.nullable().default(null),
   sourceCodeBranch: gitRefName.nullable().default(null),
@@ -62,6 +63,7 @@ export const createBody = z.strictObject({
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
 
+/** PATCH /api/source_code_versions/{id} body. */
 export const patchBody = z
   .strictObject({
     sourceCodeVersion: gitRefName.nullable(),

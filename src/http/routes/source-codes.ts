@@ -26,6 +26,7 @@ const sourceCodeUrl = z
 
 const refList = z.array(gitRefName).max(1000, 'at most 1000 entries');
 
+/** POST /api/source_codes body. */
 export const createBody = z.strictObject({
   sourceCodeUrl,
   // Derived from sourceCodeUrl; accepted only to be checked against it (the decider answers 422).
@@ -40,6 +41,7 @@ export const createBody = z.strictObject({
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
 
+/** PATCH /api/source_codes/{id} body. */
 export const patchBody = z
   .strictObject({
     sourceCodeUrl,

@@ -29,6 +29,7 @@ const common = {
   integrationId: uuidParam,
   storageType: z.literal('tofu', { message: 'must be tofu' }),
 };
+/** POST /api/storages body. */
 export const createBody = z.strictObject({
   ...common,
   storageProvider: z.enum(STORAGE_PROVIDERS, { message: `must be one of ${STORAGE_PROVIDERS.join(', ')}` }),
@@ -36,6 +37,7 @@ export const createBody = z.strictObject({
   description: common.description.default(''),
   labels: common.labels.default([]),
 });
+/** PATCH /api/storages/{id} body (the provider only to be told it is immutable). */
 export const patchBody = z.strictObject({ ...common, storageProvider: z.string() }).partial();
 
 const invalid = (errors: FieldIssue[]): AppError => new AppError('VALIDATION', `invalid body: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, { errors });
@@ -48,6 +50,7 @@ function parseConfiguration(provider: StorageFields['storageProvider'], input: R
 
 const cloudIntegration = (deps: CommandDeps, id: string, provider: string) => requireIntegrationKind(deps, id, { type: 'cloud', provider, users: `${provider} storages` });
 
+/** The storages REST surface. */
 export function storagesRoutes(app: FastifyInstance, services: Services): void {
   lifecycleRoutes(app, services, {
     plural: 'storages',

@@ -35,13 +35,16 @@ export const createUserBody = z.strictObject({
   grants: grants.default([]),
 });
 
+/** PATCH /api/users/{id} body. */
 export const patchUserBody = z.strictObject({ displayName: optionalText(200), email: z.email({ message: 'must be an e-mail address' }).nullable(), roles, grants, password }).partial();
 
 const idParams = z.object({ id: uuid });
+/** The path of a user action. */
 export const actionParams = z.object({ id: uuid, action: z.enum(['deactivate', 'reactivate', 'revoke_sessions'], { message: 'unknown action; allowed: deactivate, reactivate, revoke_sessions' }) });
 
 type UserRow = Selectable<UsersTable>;
 
+/** A user as the REST API shows it. */
 export const toUserView = (row: UserRow) => ({
   id: row.id,
   kind: row.kind,
@@ -60,6 +63,7 @@ export const toUserView = (row: UserRow) => ({
   updatedAt: new Date(row.updated_at).toISOString(),
 });
 
+/** The users REST surface (super only, but for a caller's own record). */
 export function userRoutes(app: FastifyInstance, services: Services): void {
   const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
   const find = (id: string) => services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

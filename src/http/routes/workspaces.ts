@@ -27,6 +27,7 @@ const common = {
   configuration: workspaceConfigurationSchema,
   integrationId: uuidParam,
 };
+/** POST /api/workspaces body. */
 export const createBody = z.strictObject({
   ...common,
   workspaceProvider: z.enum(WORKSPACE_PROVIDERS),
@@ -36,6 +37,7 @@ export const createBody = z.strictObject({
   labels: common.labels.default([]),
   status: z.enum(['enabled', 'disabled']).default('enabled'),
 });
+/** PATCH /api/workspaces/{id} body (the provider only to be told it is immutable). */
 export const patchBody = z.strictObject({ ...common, workspaceProvider: z.string() }).partial();
 const idParams = z.object({ id: uuidParam });
 

@@ -42,6 +42,7 @@ export interface LinkSpec {
   readonly targetColumn: string;
 }
 
+/** A sort direction. */
 export type SortDirection = 'ASC' | 'DESC';
 
 /** What one resource declares about its read table. */
@@ -71,6 +72,7 @@ export interface ListLimits {
   readonly defaultPageSize?: number;
 }
 
+/** The default page bounds. */
 export const DEFAULT_LIST_LIMITS: ListLimits = { maxPageSize: 1000, defaultPageSize: 100 };
 
 /** A validated scalar, ready to bind. Datetimes are ISO-8601 strings with an explicit offset. */

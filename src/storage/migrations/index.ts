@@ -15,6 +15,7 @@ import { sql as executors } from './014-executors.js';
 import { sql as resources } from './015-resources.js';
 import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
 
+/** One migration: its id and SQL. */
 export interface Migration {
   readonly id: string;
   readonly sql: string;
