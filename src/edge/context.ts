@@ -9,10 +9,18 @@ export interface Actor {
 
 const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Correlation ids the service chose for a request (idempotent writes), over the client's header. */
+const chosenCorrelation = new WeakMap<FastifyRequest, string>();
+
+/** Makes every event of this request carry `correlationId` (see edge/idempotency.ts). */
+export function setCorrelationId(request: FastifyRequest, correlationId: string): void {
+  chosenCorrelation.set(request, correlationId);
+}
+
 /** The metadata a command run from this request carries. */
 export function commandContext(request: FastifyRequest, now: Date): ExecuteOptions {
   const header = request.headers['x-correlation-id'];
-  const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : request.id;
+  const correlationId = chosenCorrelation.get(request) ?? (typeof header === 'string' && CORRELATION.test(header) ? header : request.id);
   return { actorId: actorOf(request).id, correlationId, causationId: request.id, now };
 }
 

@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
+import { registerIdempotency } from './idempotency-hook.js';
 import { registerApiDocs } from './openapi.js';
 import { registerGraphql } from '../graphql/plugin.js';
 import { auditLogRoutes } from './routes/audit-log.js';
@@ -52,6 +53,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await registerGraphql(app, services);
   await app.register(
     (api, _options, done) => {
+      registerIdempotency(api, services);
       authRoutes(api, services, services.signIn);
       ssoRoutes(api, services);
       authProviderRoutes(api, services);

@@ -14,6 +14,7 @@ import { sql as storages } from './013-storages.js';
 import { sql as executors } from './014-executors.js';
 import { sql as resources } from './015-resources.js';
 import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
+import { sql as idempotencyKeys } from './017-idempotency-keys.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { id: '014-executors', sql: executors },
   { id: '015-resources', sql: resources },
   { id: '016-template-documentation-url', sql: templateDocumentationUrl },
+  { id: '017-idempotency-keys', sql: idempotencyKeys },
 ];
