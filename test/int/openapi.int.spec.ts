@@ -155,6 +155,7 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     expect(responseOf(document, '/api/storages', 'post', '201')).toMatchObject({ headers: { Location: { $ref: '#/components/headers/Location' } } });
     const patch = operation(document, '/api/storages/{id}', 'patch');
     expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/ifMatch' });
+    expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/idempotencyKey' });
     expect(patch.responses?.['412']).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
     expect(responseOf(document, '/api/storages/{id}', 'delete', '204')).toBeDefined();
 

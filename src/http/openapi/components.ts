@@ -156,6 +156,13 @@ export function components(): OpenAPIV3_1.ComponentsObject {
       range: jsonQuery('range', 'JSON `[offset, limit]`; default `[0, 100]`, limit at most MAX_PAGE_SIZE.', '[0,24]'),
       id: { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
       ifMatch: { name: 'If-Match', in: 'header', required: false, description: 'Expected revision (`"3"` or `3`); a mismatch answers 412.', schema: { type: 'string' } },
+      idempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Makes a retry safe: the same key (per caller, kept 24 h) answers the first request\'s status, body, ETag and Location again (`Idempotent-Replayed: true`); another request under the key is a 422.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      },
     },
     headers: {
       ContentRange: { description: '`{plural} {first}-{last}/{total}`, or `{plural} */{total}` when the page is empty.', schema: { type: 'string' } },
@@ -166,7 +173,7 @@ export function components(): OpenAPIV3_1.ComponentsObject {
 }
 
 /** `$ref`s to shared parameters. */
-export const param = (name: 'filter' | 'sort' | 'range' | 'id' | 'ifMatch'): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/parameters/${name}` });
+export const param = (name: 'filter' | 'sort' | 'range' | 'id' | 'ifMatch' | 'idempotencyKey'): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/parameters/${name}` });
 
 /** `$ref` to a shared header. */
 export const header = (name: 'ContentRange' | 'ETag' | 'Location'): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/headers/${name}` });

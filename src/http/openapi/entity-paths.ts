@@ -63,6 +63,7 @@ export function entityPaths(def: EntityDoc): Paths {
       operationId: operationId('create', def.plural),
       summary: `Create a ${def.label}`,
       description: `Creates it and answers with it as the read model shows it (read-your-writes).${note('write')}`,
+      parameters: [param('idempotencyKey')],
       requestBody: jsonBody(def.create),
       responses: { '201': entity(`The created ${def.label}.`, 'Location'), ...problems(400, 401, 403, 409, 422, 503) },
     };
@@ -85,7 +86,7 @@ export function entityPaths(def: EntityDoc): Paths {
       operationId: operationId('update', def.plural),
       summary: `Update a ${def.label}`,
       description: `Partial update: only the fields sent change.${note('write')}`,
-      parameters: [param('ifMatch')],
+      parameters: [param('ifMatch'), param('idempotencyKey')],
       requestBody: jsonBody(def.patch),
       responses: { '200': entity(`The updated ${def.label}.`), ...problems(400, 401, 403, 404, 409, 412, 422, 503) },
     };
@@ -96,7 +97,7 @@ export function entityPaths(def: EntityDoc): Paths {
       operationId: operationId('delete', def.plural),
       summary: `Delete a ${def.label}`,
       ...(def.permissions && { description: note('write').trim() }),
-      parameters: [param('ifMatch')],
+      parameters: [param('ifMatch'), param('idempotencyKey')],
       responses: { '204': { description: 'Deleted.' }, ...problems(401, 403, 404, 409, 412, 503) },
     };
   }
@@ -110,7 +111,7 @@ export function entityPaths(def: EntityDoc): Paths {
         operationId: operationId('act_on', def.plural),
         summary: `Take an action on a ${def.label}`,
         description: `One of: ${def.actions.map((a) => `\`${a}\``).join(', ')}. An action the current state does not allow is a 409 naming the allowed ones.${note('write')}`,
-        parameters: [param('ifMatch')],
+        parameters: [param('ifMatch'), param('idempotencyKey')],
         ...(def.actionBody && { requestBody: jsonBody(def.actionBody, false) }),
         responses: { '200': entity(`The ${def.label} after the action.`), '204': { description: 'The action deleted it.' }, ...problems(400, 401, 403, 404, 409, 412, 422, 503) },
       },
