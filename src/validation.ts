@@ -23,11 +23,15 @@ export function zodIssues(error: z.ZodError, prefix?: string): FieldIssue[] {
   });
 }
 
+/** The 400 for invalid input: the message names each invalid field once, `errors` says what is wrong with each. */
+export function invalidInput(where: string, errors: FieldIssue[]): AppError {
+  const fields = [...new Set(errors.map((e) => e.field))].join(', ');
+  return new AppError('VALIDATION', `invalid ${where}: ${fields}`, { errors });
+}
+
 /** Parses input at the edge; failure is a 400 listing every invalid field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: string, prefix?: string): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = zodIssues(result.error, prefix);
-  const fields = [...new Set(errors.map((e) => e.field))].join(', ');
-  throw new AppError('VALIDATION', `invalid ${where}: ${fields}`, { errors });
+  throw invalidInput(where, zodIssues(result.error, prefix));
 }

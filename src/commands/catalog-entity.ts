@@ -2,6 +2,7 @@ import { AppError, notFound, type FieldIssue } from '../errors.js';
 import type { DomainEvent } from '../events/codec.js';
 import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
 import { streamName } from '../events/streams.js';
+import { immutableFields, referencesOf, repeatedIds, uniqueKeysOf, type EntityDeclaration } from '../model/entity.js';
 import type { Aggregate, Ref, UniqueKey } from './decider.js';
 
 /**
@@ -40,6 +41,23 @@ export interface CatalogEntityConfig<F extends Record<string, unknown>> {
   readonly references: (fields: F) => Ref[];
   /** Domain rules beyond the edge schema (cross-field rules): each issue becomes a 422. */
   readonly check?: (fields: F, id: string) => FieldIssue[];
+}
+
+/**
+ * The write rules a declaration states — the kind, immutable fields, unique keys, references and
+ * "no id twice in a list" — plus the entity's own cross-field rules (`check`), for either kit.
+ */
+export function declaredRules<F extends Record<string, unknown>>(
+  entity: EntityDeclaration,
+  check?: (fields: F, id: string) => FieldIssue[],
+): Omit<CatalogEntityConfig<F>, 'events'> {
+  return {
+    kind: entity.kind,
+    immutable: immutableFields(entity),
+    uniqueKeys: (fields) => uniqueKeysOf(entity, fields),
+    references: (fields) => referencesOf(entity, fields),
+    check: (fields, id) => [...repeatedIds(entity, fields), ...(check?.(fields, id) ?? [])],
+  };
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -1,15 +1,9 @@
 import type { FieldIssue } from '../errors.js';
-import { type SourceCodeVersionFields, sourceCodeVersionEventTypes } from '../events/source-code-version.js';
-import { catalogAggregate } from './catalog-entity.js';
+import { sourceCodeVersionEventTypes, type SourceCodeVersionFields } from '../events/source-code-version.js';
+import { sourceCodeVersionEntity, sourceCodeVersionIdentifier } from '../model/source-code-version.js';
+import { catalogAggregate, declaredRules } from './catalog-entity.js';
 
-type IdentifierParts = Pick<SourceCodeVersionFields, 'sourceCodeFolder' | 'sourceCodeVersion' | 'sourceCodeBranch'>;
-
-/**
- * `folder:tagOrBranch`. Git forbids `:` in tag and branch names, so the last `:` always separates
- * the two, whatever the folder holds.
- */
-export const sourceCodeVersionIdentifier = (f: IdentifierParts): string => `${f.sourceCodeFolder}:${f.sourceCodeVersion ?? f.sourceCodeBranch ?? ''}`;
-
+/** Exactly one of a tag and a branch, and the identifier derived from them and the folder. */
 function check(fields: SourceCodeVersionFields): FieldIssue[] {
   const hasTag = fields.sourceCodeVersion !== null;
   const hasBranch = fields.sourceCodeBranch !== null;
@@ -36,19 +30,6 @@ function check(fields: SourceCodeVersionFields): FieldIssue[] {
  * The source code and template are fixed at creation: resources built from a version rely on both.
  */
 export const sourceCodeVersionAggregate = catalogAggregate<SourceCodeVersionFields>({
-  kind: 'source_code_version',
+  ...declaredRules(sourceCodeVersionEntity, check),
   events: sourceCodeVersionEventTypes,
-  immutable: ['sourceCodeId', 'templateId'],
-  uniqueKeys: (f) => [
-    {
-      key: `source-code-version:${f.sourceCodeId}:${f.identifier}`,
-      field: 'identifier',
-      message: `source code ${f.sourceCodeId} already has a version "${f.identifier}"`,
-    },
-  ],
-  references: (f) => [
-    { kind: 'template', id: f.templateId, field: 'templateId' },
-    { kind: 'source_code', id: f.sourceCodeId, field: 'sourceCodeId' },
-  ],
-  check,
 });

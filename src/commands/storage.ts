@@ -1,12 +1,11 @@
-import { type StorageFields, storageEventTypes } from '../events/storage.js';
+import { storageEventTypes, type StorageFields } from '../events/storage.js';
+import { storageEntity } from '../model/storage.js';
+import { declaredRules } from './catalog-entity.js';
 import { lifecycleAggregate } from './lifecycle-entity.js';
 
-/** Storages (state backends): unique names; provider fixed; provisioned through the lifecycle without approval. */
+/** Storages (state backends): the declared rules; provisioned through the lifecycle without approval. */
 export const storageAggregate = lifecycleAggregate<StorageFields>({
-  kind: 'storage',
+  ...declaredRules(storageEntity),
   events: storageEventTypes,
-  approvals: false,
-  immutable: ['storageProvider'],
-  uniqueKeys: (f) => [{ key: `storage-name:${f.name.toLowerCase()}`, field: 'name', message: `a storage named "${f.name}" already exists` }],
-  references: (f) => [{ kind: 'integration', id: f.integrationId, field: 'integrationId' }],
+  approvals: storageEntity.lifecycle.approvals,
 });

@@ -1,7 +1,6 @@
 import { templateEventTypes, type TemplateFields } from '../events/template.js';
-import { immutableFields, referencesOf, uniqueKeysOf } from '../model/entity.js';
 import { templateEntity } from '../model/template.js';
-import { catalogAggregate, type CatalogCommand, type CatalogState } from './catalog-entity.js';
+import { catalogAggregate, declaredRules, type CatalogCommand, type CatalogState } from './catalog-entity.js';
 
 /** What a template can be asked to do: the catalog kit's create, update, enable, disable, delete. */
 export type TemplateCommand = CatalogCommand<TemplateFields>;
@@ -13,10 +12,6 @@ export type TemplateState = CatalogState<TemplateFields>;
  * the declaration; the one rule of their own is that a template is never its own parent.
  */
 export const templateAggregate = catalogAggregate<TemplateFields>({
-  kind: templateEntity.kind,
+  ...declaredRules<TemplateFields>(templateEntity, ({ parentIds }, id) => (parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : [])),
   events: templateEventTypes,
-  immutable: immutableFields(templateEntity) as (keyof TemplateFields)[],
-  uniqueKeys: (fields) => uniqueKeysOf(templateEntity, fields),
-  references: (fields) => referencesOf(templateEntity, fields),
-  check: ({ parentIds }, id) => (parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : []),
 });

@@ -1,17 +1,6 @@
-import { type WorkspaceFields, workspaceEventTypes } from '../events/workspace.js';
-import { catalogAggregate } from './catalog-entity.js';
+import { workspaceEventTypes, type WorkspaceFields } from '../events/workspace.js';
+import { workspaceEntity } from '../model/workspace.js';
+import { catalogAggregate, declaredRules } from './catalog-entity.js';
 
 /** Workspaces: a name is unique within its integration (case-insensitive); the provider is fixed at creation. */
-export const workspaceAggregate = catalogAggregate<WorkspaceFields>({
-  kind: 'workspace',
-  events: workspaceEventTypes,
-  immutable: ['workspaceProvider'],
-  uniqueKeys: (f) => [
-    {
-      key: `workspace-name:${f.integrationId}:${f.name.toLowerCase()}`,
-      field: 'name',
-      message: `a workspace named "${f.name}" already exists for integration ${f.integrationId}`,
-    },
-  ],
-  references: (f) => [{ kind: 'integration', id: f.integrationId, field: 'integrationId' }],
-});
+export const workspaceAggregate = catalogAggregate<WorkspaceFields>({ ...declaredRules(workspaceEntity), events: workspaceEventTypes });

@@ -1,31 +1,13 @@
-import { z } from 'zod';
-import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { z } from 'zod';
+import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { executorEntity } from '../model/executor.js';
 import type { EventOf } from './define.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
 
-/** The tools an executor can run modules with (docs/contract.md §2). */
-export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
+/** The fields a Executor event carries, as stored (already validated at the edge): from its declaration. */
+export const executorFields = storedFieldsSchema(executorEntity);
 
-/**
- * The fields an Executor event carries: at most one of `sourceCodeVersion` (a git tag) and
- * `sourceCodeBranch` is set; the two id lists keep the order the client gave.
- */
-export const executorFields = z.object({
-  name: z.string(),
-  runtime: z.enum(EXECUTOR_RUNTIMES),
-  commandArgs: z.string(),
-  sourceCodeVersion: z.string().nullable(),
-  sourceCodeBranch: z.string().nullable(),
-  sourceCodeFolder: z.string(),
-  storagePath: z.string(),
-  sourceCodeId: z.string(),
-  storageId: z.string().nullable(),
-  integrationIds: z.array(z.string()),
-  secretIds: z.array(z.string()),
-  description: z.string(),
-  labels: z.array(z.string()),
-});
-
-/** The fields an executor keeps. */
+/** The fields a executor keeps. */
 export type ExecutorFields = z.infer<typeof executorFields>;
 
 /** The Executor event types, spelled out. */
@@ -36,8 +18,8 @@ export const executorEventTypes = {
   deleted: 'ExecutorDeleted',
 } as const satisfies LifecycleEventTypes<'Executor'>;
 
-/** The executor event definitions. */
-export const executorEvents = lifecycleEvents(executorEventTypes, executorFields);
+/** The executor event definitions: write-only paths and versions from the declaration. */
+export const executorEvents = lifecycleEvents(executorEventTypes, executorFields, secretPathsOf(executorEntity), createdEventVersioning(executorEntity));
 
 /** Every Executor event, typed by its literal name. */
 export type ExecutorEvent = EventOf<(typeof executorEvents)[number]>;

@@ -56,10 +56,10 @@ const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STA
 
 /** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
-export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: LifecycleEventTypes<P>, fields: F, secretPaths: readonly string[] = []) {
+export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: LifecycleEventTypes<P>, fields: F, secretPaths: readonly string[] = [], versioning: Versioning = UNVERSIONED) {
   return [
-    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`) }),
+    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths, ...versioning }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), ...changesVersioning(versioning) }),
     defineEvent(
       names.transitioned,
       z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional() }),

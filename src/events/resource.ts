@@ -1,38 +1,11 @@
-import { z } from 'zod';
-import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { z } from 'zod';
+import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { resourceEntity } from '../model/resource.js';
 import type { EventOf } from './define.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
 
-/**
- * Where variable values sit inside a resource's fields. The codec cannot select only sensitive
- * elements, so every value is encrypted in events; read models mask only the sensitive ones.
- */
-export const RESOURCE_SECRET_PATHS = ['variables[].value'] as const;
-
-/** One input variable of a resource; `value` is any JSON a tofu variable takes. */
-export const resourceVariable = z.object({ name: z.string(), value: z.unknown(), sensitive: z.boolean() });
-
-/** One input variable of a resource. */
-export type ResourceVariable = z.infer<typeof resourceVariable>;
-
-/** The fields a resource keeps, as stored in its events. */
-export const resourceFields = z.object({
-  name: z.string(),
-  // Copied from the template at creation: it decides whether a source code version is required.
-  abstract: z.boolean(),
-  variables: z.array(resourceVariable),
-  storagePath: z.string().nullable(),
-  templateId: z.string(),
-  sourceCodeVersionId: z.string().nullable(),
-  storageId: z.string().nullable(),
-  workspaceId: z.string().nullable(),
-  integrationIds: z.array(z.string()),
-  secretIds: z.array(z.string()),
-  parentIds: z.array(z.string()),
-  // The requester: owner actions (execute, destroy, recreate, delete) are theirs (docs/contract.md §2).
-  creatorId: z.string().nullable(),
-  description: z.string(),
-  labels: z.array(z.string()),
-});
+/** The fields a Resource event carries, as stored (already validated at the edge): from its declaration. */
+export const resourceFields = storedFieldsSchema(resourceEntity);
 
 /** The fields a resource keeps. */
 export type ResourceFields = z.infer<typeof resourceFields>;
@@ -45,8 +18,8 @@ export const resourceEventTypes = {
   deleted: 'ResourceDeleted',
 } as const satisfies LifecycleEventTypes<'Resource'>;
 
-/** The resource event definitions. */
-export const resourceEvents = lifecycleEvents(resourceEventTypes, resourceFields, RESOURCE_SECRET_PATHS);
+/** The resource event definitions: write-only paths and versions from the declaration. */
+export const resourceEvents = lifecycleEvents(resourceEventTypes, resourceFields, secretPathsOf(resourceEntity), createdEventVersioning(resourceEntity));
 
 /** Every Resource event, typed by its literal name. */
 export type ResourceEvent = EventOf<(typeof resourceEvents)[number]>;

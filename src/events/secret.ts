@@ -1,26 +1,11 @@
-import { z } from 'zod';
-import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { z } from 'zod';
+import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { secretEntity } from '../model/secret.js';
 import type { EventOf } from './define.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
 
-/** Where a secret is kept. */
-export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
-/** The formats a secret is consumed in. */
-export const SECRET_TYPES = ['tofu'] as const;
-
-/** Where a secret's write-only values sit inside its fields: encrypted in events, never shown. */
-export const SECRET_VALUE_PATHS = ['configuration.secrets[].value'] as const;
-
-/** The fields a secret keeps, as stored in its events. */
-export const secretFields = z.object({
-  name: z.string(),
-  secretProvider: z.enum(SECRET_PROVIDERS),
-  secretType: z.enum(SECRET_TYPES),
-  configuration: z.record(z.string(), z.unknown()),
-  // Only custom secrets may go without an integration (docs/contract.md §2).
-  integrationId: z.string().nullable(),
-  description: z.string(),
-  labels: z.array(z.string()),
-});
+/** The fields a Secret event carries, as stored (already validated at the edge): from its declaration. */
+export const secretFields = storedFieldsSchema(secretEntity);
 
 /** The fields a secret keeps. */
 export type SecretFields = z.infer<typeof secretFields>;
@@ -34,8 +19,8 @@ export const secretEventTypes = {
   deleted: 'SecretDeleted',
 } as const satisfies CatalogEventTypes<'Secret'>;
 
-/** The secret event definitions. */
-export const secretEvents = catalogEvents(secretEventTypes, secretFields, SECRET_VALUE_PATHS);
+/** The secret event definitions: write-only paths and versions from the declaration. */
+export const secretEvents = catalogEvents(secretEventTypes, secretFields, secretPathsOf(secretEntity), createdEventVersioning(secretEntity));
 
 /** Every Secret event, typed by its literal name. */
 export type SecretEvent = EventOf<(typeof secretEvents)[number]>;

@@ -1,20 +1,11 @@
-import { z } from 'zod';
-import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
+import type { z } from 'zod';
+import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { storageEntity } from '../model/storage.js';
 import type { EventOf } from './define.js';
+import { lifecycleEvents, type LifecycleEventTypes } from './kits.js';
 
-/** The clouds a storage can be in. */
-export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
-
-/** The fields a storage keeps, as stored in its events. */
-export const storageFields = z.object({
-  name: z.string(),
-  storageProvider: z.enum(STORAGE_PROVIDERS),
-  storageType: z.string(),
-  configuration: z.record(z.string(), z.unknown()),
-  integrationId: z.string(),
-  description: z.string(),
-  labels: z.array(z.string()),
-});
+/** The fields a Storage event carries, as stored (already validated at the edge): from its declaration. */
+export const storageFields = storedFieldsSchema(storageEntity);
 
 /** The fields a storage keeps. */
 export type StorageFields = z.infer<typeof storageFields>;
@@ -27,8 +18,8 @@ export const storageEventTypes = {
   deleted: 'StorageDeleted',
 } as const satisfies LifecycleEventTypes<'Storage'>;
 
-/** The storage event definitions. */
-export const storageEvents = lifecycleEvents(storageEventTypes, storageFields);
+/** The storage event definitions: write-only paths and versions from the declaration. */
+export const storageEvents = lifecycleEvents(storageEventTypes, storageFields, secretPathsOf(storageEntity), createdEventVersioning(storageEntity));
 
 /** Every Storage event, typed by its literal name. */
 export type StorageEvent = EventOf<(typeof storageEvents)[number]>;

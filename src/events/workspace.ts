@@ -1,19 +1,11 @@
-import { z } from 'zod';
-import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import type { z } from 'zod';
+import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { workspaceEntity } from '../model/workspace.js';
 import type { EventOf } from './define.js';
+import { catalogEvents, type CatalogEventTypes } from './kits.js';
 
-/** Where a workspace's repository is hosted. */
-export const WORKSPACE_PROVIDERS = ['github', 'bitbucket', 'azure_devops'] as const;
-
-/** The fields a workspace keeps, as stored in its events. */
-export const workspaceFields = z.object({
-  name: z.string(),
-  workspaceProvider: z.enum(WORKSPACE_PROVIDERS),
-  configuration: z.object({ url: z.string(), defaultBranch: z.string() }),
-  integrationId: z.string(),
-  description: z.string(),
-  labels: z.array(z.string()),
-});
+/** The fields a Workspace event carries, as stored (already validated at the edge): from its declaration. */
+export const workspaceFields = storedFieldsSchema(workspaceEntity);
 
 /** The fields a workspace keeps. */
 export type WorkspaceFields = z.infer<typeof workspaceFields>;
@@ -27,8 +19,8 @@ export const workspaceEventTypes = {
   deleted: 'WorkspaceDeleted',
 } as const satisfies CatalogEventTypes<'Workspace'>;
 
-/** The workspace event definitions. */
-export const workspaceEvents = catalogEvents(workspaceEventTypes, workspaceFields);
+/** The workspace event definitions: write-only paths and versions from the declaration. */
+export const workspaceEvents = catalogEvents(workspaceEventTypes, workspaceFields, secretPathsOf(workspaceEntity), createdEventVersioning(workspaceEntity));
 
 /** Every Workspace event, typed by its literal name. */
 export type WorkspaceEvent = EventOf<(typeof workspaceEvents)[number]>;

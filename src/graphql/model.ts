@@ -1,6 +1,14 @@
 import type { Permission } from '../model/permissions.js';
-import { columnOf, isNullable, type EntityDeclaration } from '../model/entity.js';
+import { columnOf, isNullable, ownFields, type EntityDeclaration } from '../model/entity.js';
+import { executorEntity } from '../model/executor.js';
+import { integrationEntity } from '../model/integration.js';
+import { resourceEntity } from '../model/resource.js';
+import { secretEntity } from '../model/secret.js';
+import { sourceCodeVersionEntity } from '../model/source-code-version.js';
+import { sourceCodeEntity } from '../model/source-code.js';
+import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
+import { workspaceEntity } from '../model/workspace.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**
@@ -117,24 +125,7 @@ function common(noun: string): Record<string, FieldDef> {
   };
 }
 
-const GRAPHQL_TYPE_OF_KIND = { text: 'String', boolean: 'Boolean', json: 'JSON', textList: '[String!]' } as const;
-
-/**
- * The GraphQL fields of a declared entity: each value field a column of its GraphQL type (non-null
- * unless nullable), each id list the to-many relation it declares, resolved through its link table.
- */
-function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
-  const fields: Record<string, FieldDef> = {};
-  for (const [name, field] of Object.entries(entity.fields)) {
-    if (field.kind === 'idList') {
-      const { link, relation } = field;
-      fields[relation.name] = toMany(link.table, link.ownerColumn, link.targetColumn, relation.type as TypeName, relation.description);
-    } else {
-      fields[name] = column(columnOf(name), `${GRAPHQL_TYPE_OF_KIND[field.kind]}${isNullable(field) ? '' : '!'}`, field.description);
-    }
-  }
-  return fields;
-}
+const GRAPHQL_TYPE_OF_KIND = { text: 'String', enum: 'String', boolean: 'Boolean', json: 'JSON', textList: '[String!]' } as const;
 
 const enabledStatus = column('status', 'String!', '`enabled` or `disabled`; disabled entities cannot be newly referenced.');
 
@@ -149,175 +140,58 @@ const lifecycle: Record<string, FieldDef> = {
   lastError: column('last_error', 'String', 'The error reported by the last failed run (null otherwise).'),
 };
 
-const integration = (description: string): ToOneField => toOne('integration_id', 'Integration', description);
+/**
+ * The GraphQL fields of a declared entity: each value field a column of its GraphQL type (non-null
+ * unless nullable), each id the to-one relation it declares and each id list the to-many relation,
+ * resolved through its link table; then the kit's status (or lifecycle) fields.
+ */
+function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
+  const fields: Record<string, FieldDef> = {};
+  for (const [name, field] of ownFields(entity)) {
+    if (field.kind === 'idList') {
+      const { link, relation } = field;
+      fields[relation.name] = toMany(link.table, link.ownerColumn, link.targetColumn, relation.type as TypeName, relation.description);
+    } else if (field.kind === 'id') {
+      fields[field.relation.name] = toOne(columnOf(name), field.relation.type as TypeName, field.relation.description);
+    } else {
+      fields[name] = column(columnOf(name), `${GRAPHQL_TYPE_OF_KIND[field.kind]}${isNullable(field) ? '' : '!'}`, field.description);
+    }
+  }
+  if (!entity.lifecycle) return { ...fields, status: enabledStatus };
+  return { ...fields, ...lifecycle, ...(entity.lifecycle.outputs && { outputs: column('outputs', 'JSON', 'What the last successful run reported.') }) };
+}
+
+/** The object type of a declared catalog entity (read with `<kind>:read`), plus fields it has beyond the declaration. */
+function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, FieldDef>> = {}): ObjectTypeDef {
+  return {
+    name: entity.name as TypeName,
+    description: entity.description,
+    table: entity.table,
+    softDelete: true,
+    // Every catalog entity's kind is a permission resource (model/permissions.ts).
+    readPermission: `${entity.kind}:read` as Permission,
+    fields: { ...common(entity.kind.replaceAll('_', ' ')), ...declaredFields(entity), ...extra },
+  };
+}
 
 /** Every object type, each field declared once (SDL, columns and loads derive from these). */
 export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
-  Integration: {
-    name: 'Integration',
-    description: 'Credentials and settings for a cloud, git or notification provider.',
-    table: 'integrations',
-    softDelete: true,
-    readPermission: 'integration:read',
-    fields: {
-      ...common('integration'),
-      name: column('name', 'String!', 'Unique name.'),
-      integrationType: column('integration_type', 'String!', '`cloud`, `git` or `notification`.'),
-      integrationProvider: column(
-        'integration_provider',
-        'String!',
-        'cloud: `aws`, `azurerm`, `gcp`, `mongodb_atlas`, `datadog`; git: `github`, `gitlab`, `bitbucket`, `azure_devops`, `git_public`; notification: `slack`.',
-      ),
-      configuration: column('configuration', 'JSON!', 'Provider-specific settings; secret values are shown as `********`.'),
-      status: enabledStatus,
-    },
-  },
-  Storage: {
-    name: 'Storage',
-    description: 'Where OpenTofu/Terraform state is kept (a bucket or container).',
-    table: 'storages',
-    softDelete: true,
-    readPermission: 'storage:read',
-    fields: {
-      ...common('storage'),
-      name: column('name', 'String!', 'Unique name.'),
-      storageProvider: column('storage_provider', 'String!', '`aws`, `azurerm` or `gcp`.'),
-      storageType: column('storage_type', 'String!', 'The state format: `tofu`.'),
-      configuration: column('configuration', 'JSON!', 'Provider-specific location of the state (bucket, region, …).'),
-      ...lifecycle,
-      integration: integration('The cloud integration whose credentials reach the storage.'),
-    },
-  },
-  Secret: {
-    name: 'Secret',
-    description: 'A secret kept in a cloud secret manager, or custom values kept encrypted by the service.',
-    table: 'secrets',
-    softDelete: true,
-    readPermission: 'secret:read',
-    fields: {
-      ...common('secret'),
-      name: column('name', 'String!', 'Unique name.'),
-      secretProvider: column('secret_provider', 'String!', '`aws`, `gcp` or `custom`.'),
-      secretType: column('secret_type', 'String!', 'The consumer format: `tofu`.'),
-      configuration: column('configuration', 'JSON!', 'Provider-specific settings; custom secret values are shown as `********`.'),
-      status: enabledStatus,
-      integration: integration('The cloud integration that reaches the secret manager (null for `custom`).'),
-    },
-  },
-  SourceCode: {
-    name: 'SourceCode',
-    description: 'A git repository holding infrastructure code.',
-    table: 'source_codes',
-    softDelete: true,
-    readPermission: 'source_code:read',
-    fields: {
-      ...common('source code'),
-      sourceCodeUrl: column('source_code_url', 'String!', 'The repository URL (unique).'),
-      identifier: column('identifier', 'String!', 'The identifier of the source code (its URL).'),
-      sourceCodeProvider: column('source_code_provider', 'String!', '`github`, `gitlab`, `bitbucket`, `azure_devops` or `git_public`.'),
-      sourceCodeLanguage: column('source_code_language', 'String!', 'The code language: `opentofu`.'),
-      gitTags: column('git_tags', '[String!]!', 'Known git tags.'),
-      gitBranches: column('git_branches', '[String!]!', 'Known git branches.'),
-      status: enabledStatus,
-      integration: integration('The git integration used to reach the repository (null for public repositories).'),
-      sourceCodeVersions: { kind: 'reverse', column: 'source_code_id', target: 'SourceCodeVersion', description: 'The versions taken from this repository.' },
-    },
-  },
-  SourceCodeVersion: {
-    name: 'SourceCodeVersion',
-    description: 'A folder of a source code at a git tag or branch, offered as the code behind a template.',
-    table: 'source_code_versions',
-    softDelete: true,
-    readPermission: 'source_code_version:read',
-    fields: {
-      ...common('source code version'),
-      sourceCodeVersion: column('source_code_version', 'String', 'The git tag (null when a branch is used).'),
-      sourceCodeBranch: column('source_code_branch', 'String', 'The git branch (null when a tag is used).'),
-      sourceCodeFolder: column('source_code_folder', 'String!', 'The folder inside the repository.'),
-      identifier: column('identifier', 'String!', '`folder:tagOrBranch`.'),
-      variables: column('variables', 'JSON!', 'Input variables: a list of `{name, type, required, default, description, sensitive}`.'),
-      outputs: column('outputs', 'JSON!', 'Declared outputs: a list.'),
-      lifecycleState: column('lifecycle_state', 'String!', '`preview`, `active`, `deprecated` or `archived`.'),
-      status: enabledStatus,
-      template: toOne('template_id', 'Template', 'The template this version implements.'),
-      sourceCode: toOne('source_code_id', 'SourceCode', 'The repository the code comes from.'),
-    },
-  },
-  Template: {
-    name: 'Template',
-    description: templateEntity.description,
-    table: templateEntity.table,
-    softDelete: true,
-    readPermission: 'template:read',
-    fields: {
-      ...common('template'),
-      ...declaredFields(templateEntity),
-      status: enabledStatus,
-      children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
-      sourceCodeVersions: { kind: 'reverse', column: 'template_id', target: 'SourceCodeVersion', description: 'The code versions that implement it.' },
-    },
-  },
-  Executor: {
-    name: 'Executor',
-    description: 'How code is run: the runtime, the code, the state storage and the credentials.',
-    table: 'executors',
-    softDelete: true,
-    readPermission: 'executor:read',
-    fields: {
-      ...common('executor'),
-      name: column('name', 'String!', 'Unique name.'),
-      runtime: column('runtime', 'String!', '`tofu` or `terraform`.'),
-      commandArgs: column('command_args', 'String', 'Extra command-line arguments.'),
-      sourceCodeVersion: column('source_code_version', 'String', 'The git tag to run (null when a branch is used).'),
-      sourceCodeBranch: column('source_code_branch', 'String', 'The git branch to run (null when a tag is used).'),
-      sourceCodeFolder: column('source_code_folder', 'String', 'The folder inside the repository.'),
-      storagePath: column('storage_path', 'String', 'The path of the state inside the storage.'),
-      ...lifecycle,
-      sourceCode: toOne('source_code_id', 'SourceCode', 'The repository whose code runs.'),
-      storage: toOne('storage_id', 'Storage', 'Where the state is kept.'),
-      integrationIds: toMany('executor_integrations', 'executor_id', 'integration_id', 'Integration', 'The integrations whose credentials the run receives.'),
-      secretIds: toMany('executor_secrets', 'executor_id', 'secret_id', 'Secret', 'The secrets the run receives.'),
-    },
-  },
-  Resource: {
-    name: 'Resource',
-    description: 'A piece of infrastructure requested from a template, moved through the approval and run lifecycle.',
-    table: 'resources',
-    softDelete: true,
-    readPermission: 'resource:read',
-    fields: {
-      ...common('resource'),
-      name: column('name', 'String!', 'Name, unique per template.'),
-      abstract: column('abstract', 'Boolean!', "Copied from the template: an abstract resource groups others."),
-      variables: column('variables', 'JSON!', 'Input values: a list of `{name, value, sensitive}`; sensitive values are shown as `********`.'),
-      outputs: column('outputs', 'JSON', 'What the last successful run reported.'),
-      storagePath: column('storage_path', 'String', 'The path of the state inside the storage.'),
-      ...lifecycle,
-      template: toOne('template_id', 'Template', 'The template it was requested from.'),
-      sourceCodeVersion: toOne('source_code_version_id', 'SourceCodeVersion', 'The code version it runs (null for abstract resources).'),
-      storage: toOne('storage_id', 'Storage', 'Where its state is kept.'),
-      workspace: toOne('workspace_id', 'Workspace', 'The workspace it is delivered to.'),
-      integrationIds: toMany('resource_integrations', 'resource_id', 'integration_id', 'Integration', 'The integrations its runs receive.'),
-      secretIds: toMany('resource_secrets', 'resource_id', 'secret_id', 'Secret', 'The secrets its runs receive.'),
-      parents: toMany('resource_parents', 'resource_id', 'parent_id', 'Resource', 'The resources it belongs to.'),
-      children: toMany('resource_parents', 'parent_id', 'resource_id', 'Resource', 'The resources that name it as a parent (destroyed before it).'),
-    },
-  },
-  Workspace: {
-    name: 'Workspace',
-    description: 'A repository where resources are delivered as code.',
-    table: 'workspaces',
-    softDelete: true,
-    readPermission: 'workspace:read',
-    fields: {
-      ...common('workspace'),
-      name: column('name', 'String!', 'Name, unique per integration.'),
-      workspaceProvider: column('workspace_provider', 'String!', '`github`, `bitbucket` or `azure_devops`.'),
-      configuration: column('configuration', 'JSON!', '`url`, `defaultBranch` and other settings.'),
-      status: enabledStatus,
-      integration: integration('The git integration that reaches the workspace.'),
-    },
-  },
+  Integration: declaredType(integrationEntity),
+  Storage: declaredType(storageEntity),
+  Secret: declaredType(secretEntity),
+  SourceCode: declaredType(sourceCodeEntity, {
+    sourceCodeVersions: { kind: 'reverse', column: 'source_code_id', target: 'SourceCodeVersion', description: 'The versions taken from this repository.' },
+  }),
+  SourceCodeVersion: declaredType(sourceCodeVersionEntity),
+  Template: declaredType(templateEntity, {
+    children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
+    sourceCodeVersions: { kind: 'reverse', column: 'template_id', target: 'SourceCodeVersion', description: 'The code versions that implement it.' },
+  }),
+  Executor: declaredType(executorEntity),
+  Resource: declaredType(resourceEntity, {
+    children: toMany('resource_parents', 'parent_id', 'resource_id', 'Resource', 'The resources that name it as a parent (destroyed before it).'),
+  }),
+  Workspace: declaredType(workspaceEntity),
   User: {
     name: 'User',
     description:

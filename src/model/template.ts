@@ -17,7 +17,7 @@ export const templateEntity = {
       input: nonEmpty(200),
       required: true,
       search: true,
-      unique: { key: 'name', caseInsensitive: true, message: (name: string) => `a template named "${name}" already exists` },
+      unique: { key: 'template-name', caseInsensitive: true, message: (name: string) => `a template named "${name}" already exists` },
     },
     template: {
       kind: 'text',
@@ -26,7 +26,7 @@ export const templateEntity = {
       required: true,
       immutable: true,
       search: true,
-      unique: { key: 'slug', caseInsensitive: false, message: (slug: string) => `a template with the slug "${slug}" already exists` },
+      unique: { key: 'template-slug', caseInsensitive: false, message: (slug: string) => `a template with the slug "${slug}" already exists` },
     },
     abstract: { kind: 'boolean', description: 'An abstract template groups others and needs no source code version.', default: false },
     cloudResourceTypes: {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { columnOf, idListFields, type EntityDeclaration, type FieldKind } from '../model/entity.js';
+import { columnOf, idListFields, ownFields, secretPathsOf, type EntityDeclaration, type FieldKind } from '../model/entity.js';
+import { redactSecrets } from '../events/secret-fields.js';
 import type { CatalogEventTypes, LifecycleEventTypes } from '../events/kits.js';
 import { streamName } from '../events/streams.js';
 import type { DecodedEvent } from '../events/codec.js';
@@ -60,15 +61,49 @@ export interface CatalogProjectionSpec {
 /** A field's column name (snake_case). */
 export const snakeCase = columnOf;
 
-const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = { text: 'text', boolean: 'boolean', json: 'jsonb', textList: 'text[]' };
+const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = {
+  text: 'text',
+  enum: 'text',
+  boolean: 'boolean',
+  json: 'jsonb',
+  textList: 'text[]',
+  id: 'uuid',
+};
 
-/** A declared entity's own columns (each value field by the snake_case of its name). */
-export const declaredColumns = (entity: EntityDeclaration): Record<string, ColumnType> =>
-  Object.fromEntries(Object.entries(entity.fields).flatMap(([name, field]) => (field.kind === 'idList' ? [] : [[columnOf(name), COLUMN_OF_KIND[field.kind]]])));
+/**
+ * A declared entity's own columns: each value field by the snake_case of its name, and a lifecycle
+ * entity's `state` and `last_error` (and `outputs` when its runs report them).
+ */
+export function declaredColumns(entity: EntityDeclaration): Record<string, ColumnType> {
+  const columns: Record<string, ColumnType> = Object.fromEntries(
+    ownFields(entity).flatMap(([name, field]) => (field.kind === 'idList' ? [] : [[columnOf(name), COLUMN_OF_KIND[field.kind]]])),
+  );
+  if (entity.lifecycle) Object.assign(columns, { state: 'text', last_error: 'text' }, entity.lifecycle.outputs && { outputs: 'jsonb' });
+  return columns;
+}
 
 /** A declared entity's link tables (each id-list field). */
 export const declaredLinks = (entity: EntityDeclaration): ReadLink[] =>
   idListFields(entity).map(([name, field]) => ({ ...field.link, field: columnOf(name) }));
+
+/**
+ * The read model of a declared entity: its columns, link tables and masking of write-only values
+ * all come from the declaration.
+ */
+export function declaredProjection(entity: EntityDeclaration, events: CatalogProjectionSpec['events'], fields: z.ZodObject): Projection {
+  const secretPaths = secretPathsOf(entity);
+  const when = entity.secrets?.when;
+  return catalogProjection({
+    table: entity.table,
+    kind: entity.kind,
+    events,
+    fields,
+    columns: declaredColumns(entity),
+    links: declaredLinks(entity),
+    lifecycle: entity.lifecycle !== undefined,
+    ...(secretPaths.length > 0 && { mask: (values) => redactSecrets(values, secretPaths, when ? { when } : {}) }),
+  });
+}
 
 /** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
 export function catalogProjection(spec: CatalogProjectionSpec): Projection {

@@ -1,12 +1,6 @@
 import { storageEventTypes, storageFields } from '../events/storage.js';
-import { catalogProjection } from './catalog-projection.js';
+import { storageEntity } from '../model/storage.js';
+import { declaredProjection } from './catalog-projection.js';
 
-/** The storages read model. */
-export const storagesProjection = catalogProjection({
-  table: 'storages',
-  kind: 'storage',
-  events: storageEventTypes,
-  fields: storageFields,
-  lifecycle: true,
-  columns: { name: 'text', storage_provider: 'text', storage_type: 'text', configuration: 'jsonb', integration_id: 'uuid', state: 'text', last_error: 'text' },
-});
+/** The storages read model: columns, link tables and masking from the declaration. */
+export const storagesProjection = declaredProjection(storageEntity, storageEventTypes, storageFields);

@@ -1,11 +1,6 @@
 import { workspaceEventTypes, workspaceFields } from '../events/workspace.js';
-import { catalogProjection } from './catalog-projection.js';
+import { workspaceEntity } from '../model/workspace.js';
+import { declaredProjection } from './catalog-projection.js';
 
-/** The workspaces read model. */
-export const workspacesProjection = catalogProjection({
-  table: 'workspaces',
-  kind: 'workspace',
-  events: workspaceEventTypes,
-  fields: workspaceFields,
-  columns: { name: 'text', workspace_provider: 'text', configuration: 'jsonb', integration_id: 'uuid' },
-});
+/** The workspaces read model: columns, link tables and masking from the declaration. */
+export const workspacesProjection = declaredProjection(workspaceEntity, workspaceEventTypes, workspaceFields);

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from './list-query.js';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
-import type { ReadLink } from '../projections/catalog-projection.js';
+import { declaredLinks, type ReadLink } from '../projections/catalog-projection.js';
 import type { Db } from '../storage/kysely.js';
 
 /** A catalog entity as the REST API shows it. */
@@ -59,3 +59,6 @@ export function catalogReader(table: string, links: readonly ReadLink[] = []) {
     },
   };
 }
+
+/** The reader of a declared entity: its table, with each id list from its link table. */
+export const declaredReader = (entity: EntityDeclaration) => catalogReader(entity.table, declaredLinks(entity));

@@ -1,6 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
+import type { executorEntity } from '../model/executor.js';
+import type { integrationEntity } from '../model/integration.js';
+import type { resourceEntity } from '../model/resource.js';
+import type { secretEntity } from '../model/secret.js';
+import type { sourceCodeVersionEntity } from '../model/source-code-version.js';
+import type { sourceCodeEntity } from '../model/source-code.js';
+import type { storageEntity } from '../model/storage.js';
 import type { templateEntity } from '../model/template.js';
+import type { workspaceEntity } from '../model/workspace.js';
 
 /** `cloudResourceTypes` → `cloud_resource_types`, at the type level (as `columnOf` does at run time). */
 type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
@@ -21,26 +29,58 @@ export interface CatalogCommonColumns {
 /** A declared field's column type (JSON is written as text and read as an object). */
 type DeclaredColumn<F> = F extends { readonly kind: 'json' } ? ColumnType<StoredValue<F>, string, string> : StoredValue<F>;
 
-/** A declared entity's read table, as Kysely sees it: the common columns and one per value field. */
-export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns & {
-  [K in keyof E['fields'] as E['fields'][K] extends { readonly kind: 'idList' } ? never : SnakeCase<K & string>]: DeclaredColumn<E['fields'][K]>;
-};
-
-/** Read tables as Kysely sees them (snake_case columns, one per field). */
-export type TemplatesTable = DeclaredTable<typeof templateEntity>;
-
-/** The template_executors link table. */
-export interface TemplateExecutorsTable {
-  template_id: string;
-  executor_id: string;
-  ordinal: number;
+/** A lifecycle entity's columns beyond its fields (docs/contract.md §3). */
+interface LifecycleColumns {
+  state: string;
+  last_error: string | null;
 }
 
-/** The template_parents link table. */
-export interface TemplateParentsTable {
-  template_id: string;
-  parent_id: string;
-  ordinal: number;
+/** The columns the kit adds to a declared entity's own: the lifecycle ones, and `outputs` when its runs report them. */
+type KitColumns<E extends EntityDeclaration> = E extends { readonly lifecycle: { readonly outputs: true } }
+  ? LifecycleColumns & { outputs: ColumnType<Record<string, unknown> | null, string | null, string | null> }
+  : E extends { readonly lifecycle: object }
+    ? LifecycleColumns
+    : unknown;
+
+/**
+ * A declared entity's read table, as Kysely sees it: the common columns, one per value field (a
+ * field named like a common one, as resources' `creatorId`, is that column), and the kit's columns.
+ */
+export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns &
+  KitColumns<E> & {
+    [K in keyof E['fields'] as E['fields'][K] extends { readonly kind: 'idList' } ? never : K extends 'creatorId' ? never : SnakeCase<K & string>]: DeclaredColumn<E['fields'][K]>;
+  };
+
+/** A link table pairing an owner row with a target row, in the owner's order (`ordinal`). */
+export type LinkTable<Owner extends string, Target extends string> = Record<Owner | Target, string> & { ordinal: number };
+
+/** The audit_log read table: one row per event (docs/contract.md §7). */
+export interface AuditLogTable {
+  id: string;
+  position: ColumnType<string, string | number | bigint, string | number | bigint>;
+  at: ColumnType<Date, Date | string, Date | string>;
+  actor_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  changes: ColumnType<Record<string, unknown>, string, string>;
+  correlation_id: string;
+  causation_id: string | null;
+  stream_id: string;
+}
+
+/** The personal_access_tokens read table (the token itself is never stored, only its hash). */
+export interface PersonalAccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  revision: number;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 /** The projection_checkpoints table. */
@@ -103,11 +143,41 @@ export interface AuthProvidersTable {
   deleted_at: ColumnType<Date | null, string | null, string | null>;
 }
 
-/** Every read table Kysely knows. */
+/** The idempotency_keys table: a REST write's kept answer per caller and key (24 h). */
+export interface IdempotencyKeysTable {
+  caller: string;
+  key: string;
+  fingerprint: string;
+  correlation_id: string;
+  method: string;
+  path: string;
+  status: number | null;
+  headers: ColumnType<Record<string, unknown>, string, string>;
+  body: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** Every read table Kysely knows (the event store's own tables are the store adapter's). */
 export interface Database {
-  templates: TemplatesTable;
-  template_executors: TemplateExecutorsTable;
-  template_parents: TemplateParentsTable;
+  templates: DeclaredTable<typeof templateEntity>;
+  template_executors: LinkTable<'template_id', 'executor_id'>;
+  template_parents: LinkTable<'template_id', 'parent_id'>;
+  integrations: DeclaredTable<typeof integrationEntity>;
+  secrets: DeclaredTable<typeof secretEntity>;
+  workspaces: DeclaredTable<typeof workspaceEntity>;
+  source_codes: DeclaredTable<typeof sourceCodeEntity>;
+  source_code_versions: DeclaredTable<typeof sourceCodeVersionEntity>;
+  storages: DeclaredTable<typeof storageEntity>;
+  executors: DeclaredTable<typeof executorEntity>;
+  executor_integrations: LinkTable<'executor_id', 'integration_id'>;
+  executor_secrets: LinkTable<'executor_id', 'secret_id'>;
+  resources: DeclaredTable<typeof resourceEntity>;
+  resource_integrations: LinkTable<'resource_id', 'integration_id'>;
+  resource_secrets: LinkTable<'resource_id', 'secret_id'>;
+  resource_parents: LinkTable<'resource_id', 'parent_id'>;
+  audit_log: AuditLogTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -20,7 +20,7 @@ const PLAINTEXT = 'very-secret-client-secret';
 
 const create = (id: string): Extract<TemplateCommand, { type: 'Create' }> => ({
   type: 'Create',
-  data: { id, name: 'Web app', template: 'web_app', description: '', labels: ['web'], abstract: false, cloudResourceTypes: [], configuration: { size: 1 }, executorIds: [], parentIds: [], status: 'enabled' },
+  data: { id, name: 'Web app', template: 'web_app', description: '', labels: ['web'], abstract: false, cloudResourceTypes: [], configuration: { size: 1 }, documentationUrl: null, executorIds: [], parentIds: [], status: 'enabled' },
 });
 
 /** Writes a template's short history through the command handler, as a request would. */

@@ -12,7 +12,7 @@ const context = () => ({ actorId: null, correlationId: randomUUID(), causationId
 
 const create = (id: string, name: string, parentIds: string[] = []): TemplateCommand => ({
   type: 'Create',
-  data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, executorIds: [], parentIds, status: 'enabled' },
+  data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, documentationUrl: null, executorIds: [], parentIds, status: 'enabled' },
 });
 
 /**

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { LIFECYCLE_ACTIONS } from '../../src/model/lifecycle.js';
 import { buildOpenApiDocument } from '../../src/http/openapi.js';
 import type { OpenApiDocument, Operation } from '../../src/http/openapi/components.js';
-import * as integrations from '../../src/http/routes/integrations.js';
-import * as resources from '../../src/http/routes/resources.js';
-import { createTemplateBody, patchTemplateBody } from '../../src/http/routes/templates.js';
+import { createBodySchema, patchBodySchema } from '../../src/model/entity.js';
+import { integrationConfigurationSchemas, integrationEntity } from '../../src/model/integration.js';
+import { resourceEntity } from '../../src/model/resource.js';
+import { templateEntity } from '../../src/model/template.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
@@ -117,13 +118,13 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     expect([...documented].filter((d) => !registered.has(d))).toEqual([]);
   });
 
-  it('takes request bodies from the zod schemas the routes validate with', () => {
-    expect(propertiesOf(bodySchema(document, '/api/templates', 'post'))).toEqual(keysOf(createTemplateBody));
-    expect(propertiesOf(bodySchema(document, '/api/templates/{id}', 'patch'))).toEqual(keysOf(patchTemplateBody));
-    expect(propertiesOf(bodySchema(document, '/api/integrations', 'post'))).toEqual(keysOf(integrations.createBody));
-    expect(propertiesOf(bodySchema(document, '/api/integrations/{id}', 'patch'))).toEqual(keysOf(integrations.patchBody));
-    expect(propertiesOf(bodySchema(document, '/api/resources', 'post'))).toEqual(keysOf(resources.createBody));
-    expect(propertiesOf(bodySchema(document, '/api/resources/{id}', 'patch'))).toEqual(keysOf(resources.patchBody));
+  it('takes request bodies from the zod schemas the routes validate with (the declarations\' bodies)', () => {
+    expect(propertiesOf(bodySchema(document, '/api/templates', 'post'))).toEqual(keysOf(createBodySchema(templateEntity)));
+    expect(propertiesOf(bodySchema(document, '/api/templates/{id}', 'patch'))).toEqual(keysOf(patchBodySchema(templateEntity)));
+    expect(propertiesOf(bodySchema(document, '/api/integrations', 'post'))).toEqual(keysOf(createBodySchema(integrationEntity)));
+    expect(propertiesOf(bodySchema(document, '/api/integrations/{id}', 'patch'))).toEqual(keysOf(patchBodySchema(integrationEntity)));
+    expect(propertiesOf(bodySchema(document, '/api/resources', 'post'))).toEqual(keysOf(createBodySchema(resourceEntity)));
+    expect(propertiesOf(bodySchema(document, '/api/resources/{id}', 'patch'))).toEqual(keysOf(patchBodySchema(resourceEntity)));
 
     // Defaults make fields optional; strict objects refuse unknown keys.
     const template = bodySchema(document, '/api/templates', 'post');
@@ -134,7 +135,7 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
 
     // Provider-specific configuration: one schema per provider, titled with it.
     const configuration = bodySchema(document, '/api/integrations', 'post').properties?.configuration as OpenAPIV3_1.SchemaObject;
-    expect(configuration.anyOf?.map((s) => ('title' in s ? s.title : undefined))).toEqual(Object.keys(integrations.integrationConfigurationSchemas));
+    expect(configuration.anyOf?.map((s) => ('title' in s ? s.title : undefined))).toEqual(Object.keys(integrationConfigurationSchemas));
     expect(configuration.description).toContain('aws → awsAccessKeyId');
 
     // Every create and update has a JSON body.

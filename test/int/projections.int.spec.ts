@@ -33,6 +33,7 @@ async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise
         abstract: i % 5 === 0,
         cloudResourceTypes: ['aws_s3_bucket'],
         configuration: { size: i },
+        documentationUrl: null,
         executorIds: [],
         parentIds: i > 0 && i % 4 === 0 ? [ids[i - 1] ?? id] : [],
         status: 'enabled',

@@ -115,7 +115,7 @@ for (const target of databaseTargets()) {
       it('refuses an integration that is not a git integration for its provider, naming integrationId', async () => {
         const gitlab = await integration({ integrationProvider: 'gitlab' });
         const mismatch = problem(await post('source_codes', { sourceCodeUrl: repository(), sourceCodeProvider: 'github', integrationId: gitlab.id }), 422);
-        expect(mismatch.errors).toEqual([{ field: 'integrationId', message: `integration ${gitlab.id} is a git integration for gitlab, not a git integration for github` }]);
+        expect(mismatch.errors).toEqual([{ field: 'integrationId', message: `integration ${gitlab.id} is a git integration of provider gitlab; github source codes need a git integration of provider github` }]);
 
         const github = await integration();
         const view = await sourceCode({ sourceCodeUrl: repository() });

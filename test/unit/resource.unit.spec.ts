@@ -6,7 +6,11 @@ import type { LifecycleState, LifecycleStatus } from '../../src/model/lifecycle.
 import { resourceAggregate } from '../../src/commands/resource.js';
 import type { DomainEvent } from '../../src/events/codec.js';
 import type { ResourceFields } from '../../src/events/resource.js';
-import { maskSensitiveVariables } from '../../src/projections/resources.js';
+import { redactSecrets } from '../../src/events/secret-fields.js';
+import { resourceEntity } from '../../src/model/resource.js';
+
+/** What the resources projection stores: the declaration's write-only paths, masked only for sensitive variables. */
+const maskSensitiveVariables = (fields: Record<string, unknown>) => redactSecrets(fields, resourceEntity.secrets.paths, { when: resourceEntity.secrets.when });
 import { deciderSpec } from '../support/decider-spec.js';
 
 const ID = '0b7f1c2a-3d4e-4f50-8a61-7b8c9d0e1f20';

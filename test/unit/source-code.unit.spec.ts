@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogCommand } from '../../src/commands/catalog-entity.js';
 import { fold } from '../../src/commands/decider.js';
-import { sourceCodeVersionAggregate, sourceCodeVersionIdentifier } from '../../src/commands/source-code-version.js';
-import { normaliseSourceCodeUrl, sourceCodeAggregate } from '../../src/commands/source-code.js';
+import { sourceCodeVersionAggregate } from '../../src/commands/source-code-version.js';
+import { sourceCodeAggregate } from '../../src/commands/source-code.js';
+import { normaliseSourceCodeUrl } from '../../src/model/source-code.js';
+import { sourceCodeVersionIdentifier } from '../../src/model/source-code-version.js';
 import type { DomainEvent } from '../../src/events/codec.js';
 import type { SourceCodeVersionFields } from '../../src/events/source-code-version.js';
 import type { SourceCodeFields } from '../../src/events/source-code.js';

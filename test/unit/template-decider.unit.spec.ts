@@ -19,6 +19,7 @@ const fields: TemplateFields = {
   abstract: false,
   cloudResourceTypes: ['aws_instance'],
   configuration: { size: 'small' },
+  documentationUrl: null,
   executorIds: [EXECUTOR],
   parentIds: [PARENT],
 };

@@ -1,19 +1,24 @@
 import type { ExecutorFields } from '../../events/executor.js';
 import type { IntegrationFields } from '../../events/integration.js';
-import type { ResourceVariable } from '../../events/resource.js';
 import type { SecretFields } from '../../events/secret.js';
-import type { SourceCodeFields, SourceCodeProvider } from '../../events/source-code.js';
-import type { SourceCodeOutput, SourceCodeVariable, SourceCodeVersionFields } from '../../events/source-code-version.js';
+import type { SourceCodeFields } from '../../events/source-code.js';
+import type { SourceCodeVersionFields } from '../../events/source-code-version.js';
 import type { StorageFields } from '../../events/storage.js';
 import type { TemplateFields } from '../../events/template.js';
-import { integrationConfigurationSchemas } from '../../http/routes/integrations.js';
-import { secretConfigurationSchemas } from '../../http/routes/secrets.js';
-import { storageConfigurationSchemas } from '../../http/routes/storages.js';
-import { createTemplateBody } from '../../http/routes/templates.js';
+import { createBodySchema } from '../../model/entity.js';
+import { integrationConfigurationSchemas } from '../../model/integration.js';
+import type { ResourceVariable } from '../../model/resource.js';
+import { secretConfigurationSchemas } from '../../model/secret.js';
+import type { SourceCodeProvider } from '../../model/source-code.js';
+import type { SourceCodeOutput, SourceCodeVariable } from '../../model/source-code-version.js';
+import { storageConfigurationSchemas } from '../../model/storage.js';
+import { templateEntity } from '../../model/template.js';
+
+const createTemplateBody = createBodySchema(templateEntity);
 
 /**
  * The pure data of a seeded catalog: field values shaped as the REST edge would have parsed them
- * (configurations and template bodies go through the routes' own schemas, so nothing here could be
+ * (configurations and template bodies go through the declarations' own schemas, so nothing here could be
  * refused over REST). Everything is derived from the prefix and an index, so runs are repeatable.
  */
 export const CLOUDS = ['aws', 'gcp', 'azurerm'] as const;
@@ -57,14 +62,14 @@ export function integrationFixtures(prefix: string): IntegrationFields[] {
     name: `${prefix} ${name}`,
     integrationType: 'cloud',
     integrationProvider: provider,
-    configuration: integrationConfigurationSchemas[provider]?.parse(configuration) ?? configuration,
+    configuration: integrationConfigurationSchemas[provider].parse(configuration),
     ...common([`env:${env}`], `${name} account for seeded resources`),
   });
   const git = (name: string, provider: 'github' | 'gitlab', configuration: Record<string, unknown>): IntegrationFields => ({
     name: `${prefix} ${name}`,
     integrationType: 'git',
     integrationProvider: provider,
-    configuration: integrationConfigurationSchemas[provider]?.parse(configuration) ?? configuration,
+    configuration: integrationConfigurationSchemas[provider].parse(configuration),
     ...common(['scm'], `${name} organisation holding the modules`),
   });
   return [

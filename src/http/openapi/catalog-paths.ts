@@ -1,17 +1,17 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { LIFECYCLE_ACTIONS } from '../../model/lifecycle.js';
-import * as executors from '../routes/executors.js';
-import * as integrations from '../routes/integrations.js';
-import { failBody, succeedBody } from '../routes/lifecycle.js';
-import * as resources from '../routes/resources.js';
-import * as secrets from '../routes/secrets.js';
-import * as sourceCodeVersions from '../routes/source-code-versions.js';
-import * as sourceCodes from '../routes/source-codes.js';
-import * as storages from '../routes/storages.js';
-import { createTemplateBody, patchTemplateBody } from '../routes/templates.js';
-import * as workspaces from '../routes/workspaces.js';
+import { createBodySchema, patchBodySchema, type EntityDeclaration } from '../../model/entity.js';
+import { executorEntity } from '../../model/executor.js';
+import { integrationEntity } from '../../model/integration.js';
+import { resourceEntity } from '../../model/resource.js';
+import { secretEntity } from '../../model/secret.js';
+import { sourceCodeVersionEntity } from '../../model/source-code-version.js';
+import { sourceCodeEntity } from '../../model/source-code.js';
+import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
+import { workspaceEntity } from '../../model/workspace.js';
+import { failBody, succeedBody } from '../routes/lifecycle.js';
 import { schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
 import { entityPaths, type EntityDoc } from './entity-paths.js';
@@ -19,18 +19,30 @@ import { entityPaths, type EntityDoc } from './entity-paths.js';
 type Schema = OpenAPIV3_1.SchemaObject;
 
 /**
- * Replaces a body's generic `configuration` (validated per provider by a function, not by the body
- * schema) with `anyOf` the per-provider schemas, each titled with its provider. `anyOf` rather than
- * `oneOf` because several providers share one schema (the git providers).
+ * Replaces a body's generic property `field` (validated by the schema another field selects, not by
+ * the body schema) with `anyOf` the variants, each titled with the selecting value. `anyOf` rather
+ * than `oneOf` because several values share one schema (the git providers).
  */
-export function withConfiguration(body: Schema, variants: Readonly<Record<string, z.ZodType>>, discriminator: string): Schema {
+export function withVariants(body: Schema, field: string, variants: Readonly<Record<string, z.ZodType>>, discriminator: string): Schema {
   const properties = body.properties;
-  if (!properties?.configuration) return body;
-  const anyOf = Object.entries(variants).map(([provider, schema]) => ({ ...schemaOf(schema), title: provider }));
+  if (!properties?.[field]) return body;
+  const anyOf = Object.entries(variants).map(([value, schema]) => ({ ...schemaOf(schema), title: value }));
+  const keys = (schema: z.ZodType): string => {
+    const shown = schemaOf(schema);
+    return shown.enum ? shown.enum.join(', ') : Object.keys(shown.properties ?? {}).join(', ') || '(none)';
+  };
   const description = `Depends on \`${discriminator}\` (unknown keys are refused): ${Object.entries(variants)
-    .map(([provider, schema]) => `${provider} → ${Object.keys(schemaOf(schema).properties ?? {}).join(', ') || '(none)'}`)
+    .map(([value, schema]) => `${value} → ${keys(schema)}`)
     .join('; ')}. On update it is checked against the stored ${discriminator}; write-only secrets sent back as \`********\` keep their stored value.`;
-  return { ...body, properties: { ...properties, configuration: { anyOf, description } } };
+  return { ...body, properties: { ...properties, [field]: { anyOf, description } } };
+}
+
+/** A body's fields with `variants`, each replaced by its `anyOf` (see {@link withVariants}). */
+function withDeclaredVariants(body: Schema, entity: EntityDeclaration): Schema {
+  return Object.entries(entity.fields).reduce(
+    (schema, [name, field]) => ('variants' in field && field.variants ? withVariants(schema, name, field.variants.schemas, field.variants.by) : schema),
+    body,
+  );
 }
 
 const enableDisable = ['enable', 'disable'] as const;
@@ -40,95 +52,42 @@ const lifecycleActionBody: Schema = {
 };
 const catalogPermissions = (resource: string) => ({ read: `\`${resource}:read\``, write: `\`${resource}:write\`` });
 
-/** The nine catalog entities of docs/contract.md §2, request bodies straight from the routes' zod schemas. */
+const tagOf = (entity: EntityDeclaration): string => {
+  const words = entity.plural.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** One declared entity's document: request bodies, view and actions from its declaration. */
+function declaredDoc(entity: EntityDeclaration, overrides: Partial<EntityDoc> = {}): EntityDoc {
+  return {
+    plural: entity.plural,
+    label: entity.kind.replaceAll('_', ' '),
+    tag: tagOf(entity),
+    create: withDeclaredVariants(schemaOf(createBodySchema(entity)), entity),
+    patch: withDeclaredVariants(schemaOf(patchBodySchema(entity)), entity),
+    ...(entity.lifecycle ? { actions: LIFECYCLE_ACTIONS, actionBody: lifecycleActionBody } : { actions: enableDisable }),
+    permissions: catalogPermissions(entity.kind),
+    view: declaredViewSchema(entity),
+    ...overrides,
+  };
+}
+
+/** The nine catalog entities of docs/contract.md §2, each from its declaration. */
 export function catalogEntityDocs(): EntityDoc[] {
   return [
-    {
-      plural: 'templates',
-      label: 'template',
-      tag: 'Templates',
-      create: schemaOf(createTemplateBody),
-      patch: schemaOf(patchTemplateBody),
-      actions: enableDisable,
-      permissions: catalogPermissions('template'),
-      view: declaredViewSchema(templateEntity),
-    },
-    {
-      plural: 'integrations',
-      label: 'integration',
-      tag: 'Integrations',
-      create: withConfiguration(schemaOf(integrations.createBody), integrations.integrationConfigurationSchemas, 'integrationProvider'),
-      patch: withConfiguration(schemaOf(integrations.patchBody), integrations.integrationConfigurationSchemas, 'integrationProvider'),
-      actions: enableDisable,
-      permissions: catalogPermissions('integration'),
-    },
-    {
-      plural: 'secrets',
-      label: 'secret',
-      tag: 'Secrets',
-      create: withConfiguration(schemaOf(secrets.createBody), secrets.secretConfigurationSchemas, 'secretProvider'),
-      patch: withConfiguration(schemaOf(secrets.patchBody), secrets.secretConfigurationSchemas, 'secretProvider'),
-      actions: enableDisable,
-      permissions: catalogPermissions('secret'),
-    },
-    {
-      plural: 'workspaces',
-      label: 'workspace',
-      tag: 'Workspaces',
-      create: schemaOf(workspaces.createBody),
-      patch: schemaOf(workspaces.patchBody),
-      actions: enableDisable,
-      permissions: catalogPermissions('workspace'),
-    },
-    {
-      plural: 'source_codes',
-      label: 'source code',
-      tag: 'Source codes',
-      create: schemaOf(sourceCodes.createBody),
-      patch: schemaOf(sourceCodes.patchBody),
-      actions: enableDisable,
-      permissions: catalogPermissions('source_code'),
-    },
-    {
-      plural: 'source_code_versions',
-      label: 'source code version',
-      tag: 'Source code versions',
-      create: schemaOf(sourceCodeVersions.createBody),
-      patch: schemaOf(sourceCodeVersions.patchBody),
-      actions: enableDisable,
-      permissions: catalogPermissions('source_code_version'),
-    },
-    {
-      plural: 'storages',
-      label: 'storage',
-      tag: 'Storages',
-      create: withConfiguration(schemaOf(storages.createBody), storages.storageConfigurationSchemas, 'storageProvider'),
-      patch: withConfiguration(schemaOf(storages.patchBody), storages.storageConfigurationSchemas, 'storageProvider'),
-      actions: LIFECYCLE_ACTIONS,
-      actionBody: lifecycleActionBody,
-      permissions: catalogPermissions('storage'),
-    },
-    {
-      plural: 'executors',
-      label: 'executor',
-      tag: 'Executors',
-      create: schemaOf(executors.createBody),
-      patch: schemaOf(executors.patchBody),
-      actions: LIFECYCLE_ACTIONS,
-      actionBody: lifecycleActionBody,
-      permissions: catalogPermissions('executor'),
-    },
-    {
-      plural: 'resources',
-      label: 'resource',
-      tag: 'Resources',
-      create: schemaOf(resources.createBody, 'Anyone with `resource:read` may request a resource and then owns it.'),
-      patch: schemaOf(resources.patchBody),
-      actions: LIFECYCLE_ACTIONS,
-      actionBody: lifecycleActionBody,
+    declaredDoc(templateEntity),
+    declaredDoc(integrationEntity),
+    declaredDoc(secretEntity),
+    declaredDoc(workspaceEntity),
+    declaredDoc(sourceCodeEntity),
+    declaredDoc(sourceCodeVersionEntity),
+    declaredDoc(storageEntity),
+    declaredDoc(executorEntity),
+    declaredDoc(resourceEntity, {
+      create: schemaOf(createBodySchema(resourceEntity), 'Anyone with `resource:read` may request a resource and then owns it.'),
       // Owners (the creator, even with only resource:read) may update, execute, destroy and delete.
       permissions: { read: '`resource:read`', write: '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or `resource:admin`)' },
-    },
+    }),
   ];
 }
 

@@ -1,28 +1,51 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { isNullable, type EntityDeclaration, type FieldDeclaration } from '../../model/entity.js';
+import { z } from 'zod';
+import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
+import { isNullable, ownFields, type EntityDeclaration, type FieldDeclaration } from '../../model/entity.js';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
 const uuid: Schema = { type: 'string', format: 'uuid' };
 const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
 
-const VALUE_SCHEMA: Readonly<Record<FieldDeclaration['kind'], Schema>> = {
-  text: { type: 'string' },
-  boolean: { type: 'boolean' },
-  json: { type: 'object', additionalProperties: true },
-  textList: { type: 'array', items: { type: 'string' } },
-  idList: { type: 'array', items: uuid },
-};
+/** The JSON Schema of what a field stores (a declared `stored` shape as zod renders it). */
+function valueSchema(field: FieldDeclaration): Schema {
+  if ('stored' in field && field.stored) return z.toJSONSchema(field.stored, { unrepresentable: 'any', io: 'output' }) as Schema;
+  switch (field.kind) {
+    case 'enum':
+      return { type: 'string', enum: [...field.values] };
+    case 'id':
+      return uuid;
+    case 'idList':
+      return { type: 'array', items: uuid };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'json':
+      return { type: 'object', additionalProperties: true };
+    case 'textList':
+      return { type: 'array', items: { type: 'string' } };
+    default:
+      return { type: 'string' };
+  }
+}
 
 function fieldSchema(field: FieldDeclaration): Schema {
-  const schema = VALUE_SCHEMA[field.kind];
+  const { $schema: _, ...schema } = valueSchema(field);
   if (!isNullable(field)) return { ...schema, description: field.description };
+  if (schema.type === undefined) return { ...schema, description: field.description };
   return { ...schema, type: [schema.type as OpenAPIV3_1.NonArraySchemaObjectType, 'null'], description: field.description };
 }
 
+const lifecycleProperties = (outputs: boolean): Record<string, Schema> => ({
+  state: { type: 'string', enum: [...LIFECYCLE_STATES], description: 'Lifecycle state.' },
+  status: { type: 'string', enum: [...LIFECYCLE_STATUSES], description: 'Lifecycle status.' },
+  lastError: { type: ['string', 'null'], description: 'The error reported by the last failed run (null otherwise).' },
+  ...(outputs && { outputs: { type: ['object', 'null'], additionalProperties: true, description: 'What the last successful run reported.' } }),
+});
+
 /**
- * The REST view of a declared catalog entity, as GET, POST and PATCH answer it: the common fields
- * and every declared field, all present in every answer.
+ * The REST view of a declared catalog entity, as GET, POST and PATCH answer it: the common fields,
+ * the lifecycle ones for lifecycle entities, and every declared field, all present in every answer.
  */
 export function declaredViewSchema(entity: EntityDeclaration): Schema {
   const properties: Record<string, Schema> = {
@@ -34,7 +57,8 @@ export function declaredViewSchema(entity: EntityDeclaration): Schema {
     revision: { type: 'integer', description: 'The stream version; send it as If-Match to update safely.' },
     createdAt: timestamp('When it was created.'),
     updatedAt: timestamp('When it last changed.'),
+    ...(entity.lifecycle && lifecycleProperties(entity.lifecycle.outputs)),
   };
-  for (const [name, field] of Object.entries(entity.fields)) properties[name] = fieldSchema(field);
+  for (const [name, field] of ownFields(entity)) properties[name] = fieldSchema(field);
   return { type: 'object', title: entity.name, description: entity.description, properties, required: Object.keys(properties) };
 }

@@ -5,7 +5,7 @@ import { createAuthProviderBody, patchAuthProviderBody } from '../routes/auth-pr
 import { createPersonalAccessTokenBody, DEFAULT_PAT_MAX_LIFETIME_DAYS } from '../routes/personal-access-tokens.js';
 import { actionParams as userActionParams, createUserBody, patchUserBody } from '../routes/users.js';
 import { header, jsonBody, jsonResponse, param, problems, schemaOf, type Paths } from './components.js';
-import { withConfiguration } from './catalog-paths.js';
+import { withVariants } from './catalog-paths.js';
 import { entityPaths } from './entity-paths.js';
 import { ssoPaths } from './sso-paths.js';
 
@@ -166,7 +166,7 @@ function auditLogPaths(): Paths {
 
 /** Authentication, providers, users, tokens and the audit log (docs/contract.md §5, §7). */
 export function identityPaths(): Paths {
-  const providerBody = (schema: Schema): Schema => withConfiguration(schema, providerConfigurationSchemas, 'type');
+  const providerBody = (schema: Schema): Schema => withVariants(schema, 'configuration', providerConfigurationSchemas, 'type');
   return {
     ...authPaths(),
     ...ssoPaths(),

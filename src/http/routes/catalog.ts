@@ -5,7 +5,8 @@ import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/
 import type { Aggregate } from '../../commands/decider.js';
 import { executeCommand, loadAggregate, type PreparedCommand } from '../../commands/handler.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
-import type { catalogReader, CatalogView } from '../../read/catalog.js';
+import { declaredReader, type catalogReader, type CatalogView } from '../../read/catalog.js';
+import type { EntityDeclaration } from '../../model/entity.js';
 import { nameReferrers } from '../../read/referrers.js';
 import { notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
@@ -51,6 +52,19 @@ export interface EntitySurface<C, S> {
   readonly listSpec: ListSpec;
   readonly reader: ReturnType<typeof catalogReader>;
   readonly present?: (view: CatalogView) => CatalogView;
+}
+
+/** The surface of a declared entity: its path, permission resource, projection and reader from the declaration. */
+export function declaredSurface<C, S>(entity: EntityDeclaration, aggregate: Aggregate<C, DomainEvent, S>, listSpec: ListSpec): EntitySurface<C, S> {
+  return {
+    plural: entity.plural,
+    // Every catalog entity's kind is a permission resource (model/permissions.ts).
+    resource: entity.kind as PermissionResource,
+    projection: entity.table,
+    aggregate,
+    listSpec,
+    reader: declaredReader(entity),
+  };
 }
 
 /** GET list (filter/sort/range, Content-Range) and GET one, behind `{resource}:read`. */

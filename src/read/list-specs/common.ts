@@ -1,5 +1,5 @@
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
-import { columnOf, type EntityDeclaration } from '../../model/entity.js';
+import { columnOf, ownFields, type EntityDeclaration } from '../../model/entity.js';
 import type { FieldSpec, LinkSpec, ListSpec } from '../list-query.js';
 
 /** The list fields every catalog table offers (docs/contract.md §2 common fields; `status` enabled/disabled). */
@@ -20,30 +20,26 @@ export const lifecycleListFields: Readonly<Record<string, FieldSpec>> = {
   status: { column: 'status', type: 'enum', values: LIFECYCLE_STATUSES },
 };
 
-const LIST_TYPE_OF_KIND = { text: 'text', boolean: 'boolean', textList: 'text[]' } as const;
+const LIST_TYPE_OF_KIND = { text: 'text', boolean: 'boolean', textList: 'text[]', id: 'uuid' } as const;
 
 /**
- * The list of a declared catalog entity: the common fields (and `revision`), each declared value
- * field with its filter and sort flags, each id list as a link filter, `q` over the declared search
- * fields and the description.
+ * The list of a declared catalog entity: the common fields (the lifecycle ones for lifecycle
+ * entities, and `revision`), each declared value field with its filter and sort flags, each id list
+ * as a link filter, `q` over the declared search fields and the description.
  */
 export function declaredListSpec<T extends string>(entity: EntityDeclaration & { readonly table: T }): ListSpec<T> {
-  const { id, ...common } = catalogCommonListFields;
+  const { id, ...common } = entity.lifecycle ? lifecycleListFields : catalogCommonListFields;
   const fields: Record<string, FieldSpec> = { id: id ?? { column: 'id', type: 'uuid' } };
   const links: Record<string, LinkSpec> = {};
-  for (const [name, field] of Object.entries(entity.fields)) {
+  for (const [name, field] of ownFields(entity)) {
     const column = columnOf(name);
+    const flags = { ...(field.filter === false && { filterable: false }), ...(field.sort !== undefined && { sortable: field.sort }) };
     if (field.kind === 'idList') links[field.filterAs] = field.link;
     else if (field.kind === 'json') fields[name] = { column, type: 'json' };
-    else
-      fields[name] = {
-        column,
-        type: LIST_TYPE_OF_KIND[field.kind],
-        ...(field.filter === false && { filterable: false }),
-        ...(field.sort !== undefined && { sortable: field.sort }),
-      };
+    else if (field.kind === 'enum') fields[name] = { column, type: 'enum', values: field.values, ...flags };
+    else fields[name] = { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
   }
   Object.assign(fields, common, { revision: { column: 'revision', type: 'number', integer: true } });
-  const search = Object.entries(entity.fields).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
+  const search = ownFields(entity).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
   return { resource: entity.plural, table: entity.table, fields, links, search: [...search, 'description'], softDelete: true };
 }

@@ -1,17 +1,5 @@
-import type { ListSpec } from '../list-query.js';
-import { lifecycleListFields } from './common.js';
+import { storageEntity } from '../../model/storage.js';
+import { declaredListSpec } from './common.js';
 
-/** The storages list. */
-export const storageListSpec: ListSpec = {
-  resource: 'storages',
-  table: 'storages',
-  fields: {
-    ...lifecycleListFields,
-    name: { column: 'name', type: 'text' },
-    storageProvider: { column: 'storage_provider', type: 'enum', values: ['aws', 'azurerm', 'gcp'] },
-    storageType: { column: 'storage_type', type: 'text' },
-    integrationId: { column: 'integration_id', type: 'uuid' },
-  },
-  search: ['name', 'description'],
-  softDelete: true,
-};
+/** The storages list: what clients may filter, sort and search on, from the declaration. */
+export const storageListSpec = declaredListSpec(storageEntity);

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 
-/** Field schemas several entities share, declared once so their rules and messages agree. */
+/** Input validators several declarations share, so their rules and messages agree. */
 
-/** `description` as every catalog entity takes it. */
-export const descriptionField = z.string().max(10_000, 'at most 10000 characters');
-/** `labels` as every catalog entity takes them. */
-export const labelsField = z.array(z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters')).max(50, 'at most 50 labels');
+/** Trimmed text that must not be empty, at most `max` characters. */
+export const nonEmpty = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`);
+
+/** An entity's display name (unique per entity kind, or per scope). */
+export const entityName = nonEmpty(200);
+
+/** An http(s) URL. */
+export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 // git check-ref-format, simplified: no space, control or ~^:?*[\ characters, no "..", "//", "@{",
 // no component starting with "." or ending with ".lock", not starting with "-" or ending with "/" or ".".
@@ -31,3 +35,16 @@ export const repositoryFolder = z
   .refine((path) => !path.includes('\\'), 'must separate folders with /')
   .refine((path) => !path.split('/').includes('..'), 'must not contain ..')
   .transform(normaliseFolder);
+
+/** A list whose entries' names are unique: each repeat is an issue at `[i].name` saying `duplicate <what> "x"`. */
+export const uniquelyNamed = <T extends z.ZodType<{ name: string }>>(entry: T, max: number, tooMany: string, what: string) =>
+  z
+    .array(entry)
+    .max(max, tooMany)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach(({ name }, index) => {
+        if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate ${what} "${name}"` });
+        seen.add(name);
+      });
+    });

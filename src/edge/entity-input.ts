@@ -1,0 +1,67 @@
+import type { FieldIssue } from '../errors.js';
+import { restoreRedacted } from '../events/secret-fields.js';
+import {
+  createBodySchema,
+  patchBodySchema,
+  secretPathsOf,
+  type CreateBody,
+  type EntityDeclaration,
+  type StoredFields,
+  type WritableFields,
+} from '../model/entity.js';
+import { invalidInput, parseInput, zodIssues } from '../validation.js';
+
+/** How a declared entity's create and update input is read, for every edge (REST today). */
+export interface EntityInput<E extends EntityDeclaration> {
+  /** A create body: the declared schema, then write-only masks and provider-specific shapes. */
+  parseCreate(body: unknown): CreateBody<E>;
+  /** An update body, read against the entity's current fields (a mask keeps what is stored). */
+  parsePatch(body: unknown, current: StoredFields<E>): Partial<WritableFields<E>>;
+}
+
+/**
+ * What the declared schema cannot check alone, because it depends on what else is written or stored:
+ * - a write-only value sent back as `********` keeps the stored one (nothing stored: a 400 naming it);
+ * - a field with `variants` is validated by the schema its `by` field selects (provider-specific
+ *   configuration). On a PATCH an immutable field is left to the write model, which says it is immutable.
+ */
+function refine(entity: EntityDeclaration, input: Record<string, unknown>, current: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const out = { ...input };
+  const errors: FieldIssue[] = [];
+  const paths = secretPathsOf(entity);
+  if (entity.secrets && paths.length > 0) {
+    const roots = new Set(paths.map((path) => path.split(/[.[]/)[0] ?? path));
+    const sent = Object.fromEntries(Object.entries(out).filter(([key, value]) => roots.has(key) && value !== undefined));
+    const { restored, errors: masked } = restoreRedacted(sent, current, paths, {
+      message: entity.secrets.restoreMessage,
+      ...(entity.secrets.when && { when: entity.secrets.when }),
+    });
+    Object.assign(out, restored);
+    errors.push(...masked);
+  }
+  const merged = { ...current, ...out };
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (!('variants' in field) || !field.variants || out[name] === undefined) continue;
+    if (current !== undefined && field.immutable) continue;
+    const { by, schemas } = field.variants;
+    // An immutable selector is read from what is stored: a PATCH changing it is the write model's 422.
+    const selector = current !== undefined && entity.fields[by]?.immutable ? current[by] : merged[by];
+    const schema = schemas[String(selector)];
+    if (!schema) continue;
+    const parsed = schema.safeParse(out[name]);
+    if (parsed.success) out[name] = parsed.data;
+    else errors.push(...zodIssues(parsed.error, name));
+  }
+  if (errors.length > 0) throw invalidInput('body', errors);
+  return out;
+}
+
+/** The create and update input of a declared entity (docs/adding-a-field.md). */
+export function entityInput<E extends EntityDeclaration>(entity: E): EntityInput<E> {
+  const create = createBodySchema(entity);
+  const patch = patchBodySchema(entity);
+  return {
+    parseCreate: (body) => refine(entity, parseInput(create, body === undefined ? {} : body, 'body'), undefined) as CreateBody<E>,
+    parsePatch: (body, current) => refine(entity, parseInput(patch, body === undefined ? {} : body, 'body'), current) as Partial<WritableFields<E>>,
+  };
+}

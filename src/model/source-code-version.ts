@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { COMMON_WRITABLE, type EntityDeclaration } from './entity.js';
+import { gitRefName, repositoryFolder, uniquelyNamed } from './inputs.js';
+
+/** Where a version stands in its life (docs/contract.md §2); new versions start as `preview`. */
+export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
+
+/** One input variable of an OpenTofu module, as stored. */
+export const sourceCodeVariable = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  default: z.unknown(),
+  description: z.string(),
+  sensitive: z.boolean(),
+});
+
+/** One output of an OpenTofu module, as stored. */
+export const sourceCodeOutput = z.object({ name: z.string(), description: z.string(), sensitive: z.boolean() });
+
+/** One input variable a source code version declares. */
+export type SourceCodeVariable = z.infer<typeof sourceCodeVariable>;
+/** One output a source code version declares. */
+export type SourceCodeOutput = z.infer<typeof sourceCodeOutput>;
+
+// OpenTofu identifiers: a letter or underscore, then letters, digits, underscores and dashes.
+const moduleName = z
+  .string()
+  .max(200, 'at most 200 characters')
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must start with a letter or _ and hold only letters, digits, _ and -');
+
+const variablesInput = uniquelyNamed(
+  z.strictObject({
+    name: moduleName,
+    type: z.string().trim().min(1, 'must not be empty').max(1000, 'at most 1000 characters').default('string'),
+    required: z.boolean().default(false),
+    // Any JSON value; absent means no default, kept as null so every variable has the same keys.
+    default: z
+      .unknown()
+      .optional()
+      .transform((value) => (value === undefined ? null : value)),
+    description: COMMON_WRITABLE.description.default(''),
+    sensitive: z.boolean().default(false),
+  }),
+  1000,
+  'at most 1000 entries',
+  'name',
+);
+
+const outputsInput = uniquelyNamed(
+  z.strictObject({ name: moduleName, description: COMMON_WRITABLE.description.default(''), sensitive: z.boolean().default(false) }),
+  1000,
+  'at most 1000 entries',
+  'name',
+);
+
+/**
+ * `folder:tagOrBranch`. Git forbids `:` in tag and branch names, so the last `:` always separates
+ * the two, whatever the folder holds.
+ */
+export const sourceCodeVersionIdentifier = (f: { readonly sourceCodeFolder: string; readonly sourceCodeVersion?: string | null; readonly sourceCodeBranch?: string | null }): string =>
+  `${f.sourceCodeFolder}:${f.sourceCodeVersion ?? f.sourceCodeBranch ?? ''}`;
+
+/**
+ * Source code versions: a folder of a source code at a git tag or branch, offered as the code behind
+ * a template (docs/contract.md §2). `identifier` is derived (`folder:tagOrBranch`); the source code
+ * and template are fixed at creation, as resources built from a version rely on both.
+ */
+export const sourceCodeVersionEntity = {
+  name: 'SourceCodeVersion',
+  kind: 'source_code_version',
+  plural: 'source_code_versions',
+  table: 'source_code_versions',
+  description: 'A folder of a source code at a git tag or branch, offered as the code behind a template.',
+  fields: {
+    sourceCodeVersion: { kind: 'text', description: 'The git tag (null when a branch is used).', input: gitRefName, nullable: true, default: null },
+    sourceCodeBranch: { kind: 'text', description: 'The git branch (null when a tag is used).', input: gitRefName, nullable: true, default: null },
+    sourceCodeFolder: { kind: 'text', description: 'The folder inside the repository.', input: repositoryFolder, required: true },
+    identifier: {
+      kind: 'text',
+      description: '`folder:tagOrBranch`.',
+      input: z.string(),
+      search: true,
+      unique: {
+        key: 'source-code-version',
+        caseInsensitive: false,
+        scope: 'sourceCodeId',
+        message: (identifier: string, values: Readonly<Record<string, unknown>>) => `source code ${String(values.sourceCodeId)} already has a version "${identifier}"`,
+      },
+    },
+    variables: {
+      kind: 'json',
+      description: 'Input variables: a list of `{name, type, required, default, description, sensitive}`.',
+      input: variablesInput,
+      stored: z.array(sourceCodeVariable),
+      default: [],
+    },
+    outputs: { kind: 'json', description: 'Declared outputs: a list.', input: outputsInput, stored: z.array(sourceCodeOutput), default: [] },
+    lifecycleState: { kind: 'enum', values: VERSION_LIFECYCLE_STATES, description: '`preview`, `active`, `deprecated` or `archived`.', default: 'preview' },
+    templateId: {
+      kind: 'id',
+      description: 'The template this version implements.',
+      target: 'template',
+      required: true,
+      immutable: true,
+      relation: { name: 'template', type: 'Template', description: 'The template this version implements.' },
+    },
+    sourceCodeId: {
+      kind: 'id',
+      description: 'The repository the code comes from.',
+      target: 'source_code',
+      required: true,
+      immutable: true,
+      relation: { name: 'sourceCode', type: 'SourceCode', description: 'The repository the code comes from.' },
+    },
+  },
+} as const satisfies EntityDeclaration;
