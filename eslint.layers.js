@@ -42,7 +42,6 @@ const reach = {
 /** The edges that are siblings, not layers: which of them one may import. */
 const EDGE_EXCEPTIONS = {
   http: ['graphql'], // the Fastify app mounts the GraphQL plugin
-  cli: ['http'], // seed fixtures reuse the REST request schemas (to move into the entity declarations)
 };
 
 /** http, graphql and cli are sibling edges at the top: none imports another but for the exceptions. */

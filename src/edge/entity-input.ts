@@ -40,17 +40,23 @@ function refine(entity: EntityDeclaration, input: Record<string, unknown>, curre
     errors.push(...masked);
   }
   const merged = { ...current, ...out };
+  // A field whose own value was refused selects nothing: its dependants are not judged by it.
+  const refused = new Set<string>();
   for (const [name, field] of Object.entries(entity.fields)) {
     if (!('variants' in field) || !field.variants || out[name] === undefined) continue;
     if (current !== undefined && field.immutable) continue;
     const { by, schemas } = field.variants;
+    if (refused.has(by)) continue;
     // An immutable selector is read from what is stored: a PATCH changing it is the write model's 422.
     const selector = current !== undefined && entity.fields[by]?.immutable ? current[by] : merged[by];
     const schema = schemas[String(selector)];
     if (!schema) continue;
     const parsed = schema.safeParse(out[name]);
     if (parsed.success) out[name] = parsed.data;
-    else errors.push(...zodIssues(parsed.error, name));
+    else {
+      refused.add(name);
+      errors.push(...zodIssues(parsed.error, name));
+    }
   }
   if (errors.length > 0) throw invalidInput('body', errors);
   return out;

@@ -88,11 +88,23 @@ export interface RelationDeclaration {
   readonly description: string;
 }
 
+/**
+ * An integration an entity works through must be of the right kind: of `type`, and of the provider
+ * the entity's `providerField` names (entities whose provider is in `except` take any or none).
+ */
+export interface IntegrationKindRule {
+  readonly type: 'cloud' | 'git';
+  readonly providerField: string;
+  readonly except?: readonly string[];
+}
+
 /** The id of one entity of kind `target`, checked on write; referrers block its delete. */
 export interface IdField extends FieldBase<'id'> {
   readonly target: string;
   readonly nullable?: boolean;
   readonly relation: RelationDeclaration;
+  /** For an integration id: the kind of integration it must be (checked at the edge, which reads that stream). */
+  readonly integrationKind?: IntegrationKindRule;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, gitRefName, repositoryFolder } from './inputs.js';
+import { gitRefName, repositoryFolder, uniqueNameField } from './inputs.js';
 
 /** The tools an executor can run modules with (docs/contract.md §2). */
 export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
@@ -18,14 +18,7 @@ export const executorEntity = {
   description: 'How code is run: the runtime, the code, the state storage and the credentials.',
   lifecycle: { approvals: false, outputs: false },
   fields: {
-    name: {
-      kind: 'text',
-      description: 'Unique name.',
-      input: entityName,
-      required: true,
-      search: true,
-      unique: { key: 'executor-name', caseInsensitive: true, message: (name: string) => `an executor named "${name}" already exists` },
-    },
+    name: uniqueNameField('executor-name', 'an executor'),
     runtime: { kind: 'enum', values: EXECUTOR_RUNTIMES, description: '`tofu` or `terraform`.', default: 'tofu' },
     commandArgs: { kind: 'text', description: 'Extra command-line arguments.', input: z.string().max(10_000, 'at most 10000 characters'), default: '' },
     sourceCodeVersion: { kind: 'text', description: 'The git tag to run (null when a branch is used).', input: gitRefName, nullable: true, default: null },

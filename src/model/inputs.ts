@@ -8,6 +8,20 @@ export const nonEmpty = (max: number) => z.string().trim().min(1, 'must not be e
 /** An entity's display name (unique per entity kind, or per scope). */
 export const entityName = nonEmpty(200);
 
+/**
+ * The `name` most catalog entities have: required, searched, and unique across the entity's live
+ * rows whatever its case, under the reservation key `key` (e.g. `integration-name`).
+ */
+export const uniqueNameField = (key: string, noun: string) =>
+  ({
+    kind: 'text',
+    description: 'Unique name.',
+    input: entityName,
+    required: true,
+    search: true,
+    unique: { key, caseInsensitive: true, message: (name: string) => `${noun} named "${name}" already exists` },
+  }) as const;
+
 /** An http(s) URL. */
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 

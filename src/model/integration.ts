@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, httpUrl, nonEmpty } from './inputs.js';
+import { httpUrl, nonEmpty, uniqueNameField } from './inputs.js';
 
 /** What an integration connects to. */
 export const INTEGRATION_TYPES = ['cloud', 'git', 'notification'] as const;
@@ -45,14 +45,7 @@ export const integrationEntity = {
   table: 'integrations',
   description: 'Credentials and settings for a cloud, git or notification provider.',
   fields: {
-    name: {
-      kind: 'text',
-      description: 'Unique name.',
-      input: entityName,
-      required: true,
-      search: true,
-      unique: { key: 'integration-name', caseInsensitive: true, message: (name: string) => `an integration named "${name}" already exists` },
-    },
+    name: uniqueNameField('integration-name', 'an integration'),
     integrationType: { kind: 'enum', values: INTEGRATION_TYPES, description: '`cloud`, `git` or `notification`.', required: true, immutable: true },
     integrationProvider: {
       kind: 'text',

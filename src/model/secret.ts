@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, nonEmpty, uniquelyNamed } from './inputs.js';
+import { entityName, nonEmpty, uniquelyNamed, uniqueNameField } from './inputs.js';
 
 /** Where a secret is kept. */
 export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
@@ -28,14 +28,7 @@ export const secretEntity = {
   table: 'secrets',
   description: 'A secret kept in a cloud secret manager, or custom values kept encrypted by the service.',
   fields: {
-    name: {
-      kind: 'text',
-      description: 'Unique name.',
-      input: entityName,
-      required: true,
-      search: true,
-      unique: { key: 'secret-name', caseInsensitive: true, message: (name: string) => `a secret named "${name}" already exists` },
-    },
+    name: uniqueNameField('secret-name', 'a secret'),
     secretProvider: { kind: 'enum', values: SECRET_PROVIDERS, description: '`aws`, `gcp` or `custom`.', required: true, immutable: true },
     secretType: { kind: 'enum', values: SECRET_TYPES, description: 'The consumer format: `tofu`.', default: 'tofu' },
     configuration: {
@@ -48,6 +41,7 @@ export const secretEntity = {
       kind: 'id',
       description: 'The cloud integration that reaches the secret manager (null for `custom`).',
       target: 'integration',
+      integrationKind: { type: 'cloud', providerField: 'secretProvider', except: ['custom'] },
       nullable: true,
       default: null,
       relation: { name: 'integration', type: 'Integration', description: 'The cloud integration that reaches the secret manager (null for `custom`).' },

@@ -79,6 +79,7 @@ export const sourceCodeEntity = {
       kind: 'id',
       description: 'The git integration used to reach the repository (null for public repositories).',
       target: 'integration',
+      integrationKind: { type: 'git', providerField: 'sourceCodeProvider', except: ['git_public'] },
       nullable: true,
       default: null,
       relation: { name: 'integration', type: 'Integration', description: 'The git integration used to reach the repository (null for public repositories).' },

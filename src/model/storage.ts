@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, nonEmpty } from './inputs.js';
+import { nonEmpty, uniqueNameField } from './inputs.js';
 
 /** The clouds a storage can be in. */
 export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
@@ -25,14 +25,7 @@ export const storageEntity = {
   description: 'Where OpenTofu/Terraform state is kept (a bucket or container).',
   lifecycle: { approvals: false, outputs: false },
   fields: {
-    name: {
-      kind: 'text',
-      description: 'Unique name.',
-      input: entityName,
-      required: true,
-      search: true,
-      unique: { key: 'storage-name', caseInsensitive: true, message: (name: string) => `a storage named "${name}" already exists` },
-    },
+    name: uniqueNameField('storage-name', 'a storage'),
     storageProvider: { kind: 'enum', values: STORAGE_PROVIDERS, description: '`aws`, `azurerm` or `gcp`.', required: true, immutable: true },
     storageType: { kind: 'enum', values: STORAGE_TYPES, description: 'The state format: `tofu`.', input: z.literal('tofu', { message: 'must be tofu' }), default: 'tofu' },
     configuration: {
@@ -45,6 +38,7 @@ export const storageEntity = {
       kind: 'id',
       description: 'The cloud integration whose credentials reach the storage.',
       target: 'integration',
+      integrationKind: { type: 'cloud', providerField: 'storageProvider' },
       required: true,
       relation: { name: 'integration', type: 'Integration', description: 'The cloud integration whose credentials reach the storage.' },
     },

@@ -45,6 +45,7 @@ export const workspaceEntity = {
       kind: 'id',
       description: 'The git integration that reaches the workspace.',
       target: 'integration',
+      integrationKind: { type: 'git', providerField: 'workspaceProvider' },
       required: true,
       relation: { name: 'integration', type: 'Integration', description: 'The git integration that reaches the workspace.' },
     },
