@@ -16,7 +16,17 @@ import { templateEntity } from '../../src/model/template.js';
 import { workspaceEntity } from '../../src/model/workspace.js';
 import { allProjections } from '../../src/projections/registry.js';
 import { declaredListSpec } from '../../src/read/list-specs/common.js';
-import { INTEGRATION_CONFIG, INTEGRATION_PROVIDERS as UI_INTEGRATION_PROVIDERS, SECRET_CONFIG, STORAGE_CONFIG } from '../../web/src/catalog/configurations.js';
+
+/** The web UI's provider forms (web/ is a Vite project of its own: loaded by path, so the service's tsc does not follow it). */
+interface UiForms {
+  readonly INTEGRATION_PROVIDERS: Readonly<Record<string, readonly string[]>>;
+  readonly INTEGRATION_CONFIG: UiConfig;
+  readonly STORAGE_CONFIG: UiConfig;
+  readonly SECRET_CONFIG: UiConfig;
+}
+type UiConfig = Readonly<Record<string, readonly { readonly key: string; readonly required?: boolean; readonly secret?: boolean }[]>>;
+const UI_FORMS: string = '../../web/src/catalog/configurations.ts';
+const { INTEGRATION_CONFIG, INTEGRATION_PROVIDERS: UI_INTEGRATION_PROVIDERS, SECRET_CONFIG, STORAGE_CONFIG } = (await import(UI_FORMS)) as UiForms;
 
 const DECLARED: readonly EntityDeclaration[] = [
   templateEntity,
