@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, type FieldIssue } from './errors.js';
+import { validationError, type AppError, type FieldIssue } from './errors.js';
 
 /** A UUID in canonical lower case (stream ids are built from ids, so `A…` and `a…` must be one entity). */
 export const canonicalUuid = z.uuid({ message: 'must be a UUID' }).transform((id) => id.toLowerCase());
@@ -25,8 +25,7 @@ export function zodIssues(error: z.ZodError, prefix?: string): FieldIssue[] {
 
 /** The 400 for invalid input: the message names each invalid field once, `errors` says what is wrong with each. */
 export function invalidInput(where: string, errors: FieldIssue[]): AppError {
-  const fields = [...new Set(errors.map((e) => e.field))].join(', ');
-  return new AppError('VALIDATION', `invalid ${where}: ${fields}`, { errors });
+  return validationError(`invalid ${where}: ${[...new Set(errors.map((e) => e.field))].join(', ')}`, errors);
 }
 
 /** Parses input at the edge; failure is a 400 listing every invalid field. */

@@ -166,7 +166,7 @@ export const COMMON_WRITABLE = {
 };
 
 /** A list of ids as a client writes it: canonical UUIDs, each at most once (a repeat is named by its index). */
-export const idListInput = z
+const idListInput = z
   .array(canonicalUuid)
   .max(100, 'at most 100 ids')
   .superRefine((ids, ctx) => {
@@ -230,7 +230,7 @@ export const isNullable = (field: FieldDeclaration): boolean => field.kind !== '
  * The fields every catalog entity has, which the kit reads and shows (an entity may still carry one
  * in its events, as resources carry `creatorId` for their owner rules: the common column holds it).
  */
-export const COMMON_FIELDS: ReadonlySet<string> = new Set(['id', 'description', 'labels', 'status', 'creatorId', 'revision', 'createdAt', 'updatedAt']);
+const COMMON_FIELDS: ReadonlySet<string> = new Set(['id', 'description', 'labels', 'status', 'creatorId', 'revision', 'createdAt', 'updatedAt']);
 
 /** The entity's own fields, without the common ones it carries in events (what read models add). */
 export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration][] => Object.entries(entity.fields).filter(([name]) => !COMMON_FIELDS.has(name));
