@@ -148,6 +148,21 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     }
   });
 
+  it("answers every entity with its own view schema, holding every key the API returns", async () => {
+    for (const plural of ['templates', 'integrations', 'secrets', 'workspaces', 'source_codes', 'source_code_versions', 'storages', 'executors', 'resources', 'users', 'auth_providers']) {
+      const ok = responseOf(document, `/api/${plural}/{id}`, 'get', '200') as OpenAPIV3_1.ResponseObject;
+      const schema = ok.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject;
+      expect(schema.title, plural).toBeDefined();
+      expect(schema.required, plural).toEqual(Object.keys(schema.properties ?? {}));
+    }
+    // What GET /api/users/{id} really answers has exactly the documented keys.
+    const admin = (await h.inject({ method: 'GET', url: '/api/users' })).json<{ id: string }[]>()[0];
+    const me = await h.inject({ method: 'GET', url: `/api/users/${admin?.id ?? ''}` });
+    expect(me.statusCode).toBe(200);
+    const users = responseOf(document, '/api/users/{id}', 'get', '200') as OpenAPIV3_1.ResponseObject;
+    expect(Object.keys(me.json<object>()).sort()).toEqual(Object.keys((users.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject).properties ?? {}).sort());
+  });
+
   it('documents the docs/contract.md §3 list, get, patch, delete and action conventions', () => {
     const list = operation(document, '/api/storages', 'get');
     expect(list.parameters).toEqual([{ $ref: '#/components/parameters/filter' }, { $ref: '#/components/parameters/sort' }, { $ref: '#/components/parameters/range' }]);

@@ -164,6 +164,53 @@ function auditLogPaths(): Paths {
   };
 }
 
+const nullable = (type: OpenAPIV3_1.NonArraySchemaObjectType, description: string): Schema => ({ type: [type, 'null'], description });
+const timestamps = {
+  revision: { type: 'integer', description: 'The stream version; send it as If-Match to update safely.' },
+  creatorId: { type: ['string', 'null'], format: 'uuid', description: 'Who created it (null for the system).' },
+  createdAt: { type: 'string', format: 'date-time', description: 'When it was created.' },
+  updatedAt: { type: 'string', format: 'date-time', description: 'When it last changed.' },
+} satisfies Record<string, Schema>;
+const allRequired = (schema: Schema): Schema => ({ ...schema, required: Object.keys(schema.properties ?? {}) });
+
+/** An auth provider as GET, POST and PATCH answer it (src/read/auth-providers.ts). */
+const authProviderView: Schema = allRequired({
+  type: 'object',
+  title: 'AuthProvider',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    key: { type: 'string', description: 'Slug used in URLs (`/api/auth/{key}/login`), unique.' },
+    name: { type: 'string', description: 'Unique display name.' },
+    type: { type: 'string', enum: Object.keys(providerConfigurationSchemas) },
+    description: { type: 'string' },
+    enabled: { type: 'boolean', description: 'Whether sign-in through it works.' },
+    configuration: { type: 'object', additionalProperties: true, description: 'Type-specific settings; secrets are shown as `********`.' },
+    filterByDomain: { type: 'array', items: { type: 'string' }, description: 'E-mail domains allowed to sign in (empty: any).' },
+    callbackUrl: nullable('string', 'The redirect URL to register at the identity provider (SSO types only).'),
+    ...timestamps,
+  },
+});
+
+/** A user as GET, POST and PATCH answer it (src/http/routes/users.ts `toUserView`). */
+const userView: Schema = allRequired({
+  type: 'object',
+  title: 'User',
+  properties: {
+    id: { type: 'string', format: 'uuid', description: "The user's id (the `sub` of their tokens)." },
+    kind: { type: 'string', enum: ['human', 'service_account', 'guest'] },
+    identifier: { type: 'string', description: 'Sign-in name: the service account name, or the provider login / e-mail.' },
+    email: nullable('string', 'Verified e-mail address, when known.'),
+    displayName: nullable('string', 'Display name, when known.'),
+    name: { type: 'string', description: 'The display name, else the identifier.' },
+    provider: nullable('string', 'The key of the provider the user signs in with.'),
+    roles: { type: 'array', items: { type: 'string' }, description: '`default`, `infra`, `super`.' },
+    grants: { type: 'array', items: { type: 'string' }, description: 'Extra permissions such as `template:write`.' },
+    permissions: { type: 'array', items: { type: 'string' }, description: 'What the roles and grants allow, spelled out.' },
+    deactivated: { type: 'boolean', description: 'A deactivated user cannot sign in or use tokens.' },
+    ...timestamps,
+  },
+});
+
 /** Authentication, providers, users, tokens and the audit log (docs/contract.md §5, §7). */
 export function identityPaths(): Paths {
   const providerBody = (schema: Schema): Schema => withVariants(schema, 'configuration', providerConfigurationSchemas, 'type');
@@ -178,6 +225,7 @@ export function identityPaths(): Paths {
       patch: providerBody(schemaOf(patchAuthProviderBody)),
       actions: ['enable', 'disable'],
       permissions: { read: '`auth_provider:admin`', write: '`auth_provider:admin`' },
+      view: authProviderView,
     }),
     ...entityPaths({
       plural: 'users',
@@ -188,6 +236,7 @@ export function identityPaths(): Paths {
       actions: userActionParams.shape.action.options,
       deletable: false,
       permissions: { read: '`user:read`', write: '`user:admin`' },
+      view: userView,
     }),
     ...personalAccessTokenPaths(),
     ...auditLogPaths(),
