@@ -3,7 +3,6 @@ import { restoreRedacted } from '../events/secret-fields.js';
 import {
   createBodySchema,
   patchBodySchema,
-  secretPathsOf,
   type CreateBody,
   type EntityDeclaration,
   type StoredFields,
@@ -26,17 +25,15 @@ export interface EntityInput<E extends EntityDeclaration> {
  *   configuration). On a PATCH an immutable field is left to the write model, which says it is immutable.
  */
 function refine(entity: EntityDeclaration, input: Record<string, unknown>, current: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
-  const out = { ...input };
   const errors: FieldIssue[] = [];
-  const paths = secretPathsOf(entity);
-  if (entity.secrets && paths.length > 0) {
-    const roots = new Set(paths.map((path) => path.split(/[.[]/)[0] ?? path));
-    const sent = Object.fromEntries(Object.entries(out).filter(([key, value]) => roots.has(key) && value !== undefined));
-    const { restored, errors: masked } = restoreRedacted(sent, current, paths, {
+  let out = { ...input };
+  if (entity.secrets) {
+    // Paths the input leaves out are left alone, so the whole input goes through.
+    const { restored, errors: masked } = restoreRedacted(out, current, entity.secrets.paths, {
       message: entity.secrets.restoreMessage,
       ...(entity.secrets.when && { when: entity.secrets.when }),
     });
-    Object.assign(out, restored);
+    out = restored;
     errors.push(...masked);
   }
   const merged = { ...current, ...out };

@@ -236,7 +236,7 @@ const COMMON_FIELDS: ReadonlySet<string> = new Set(['id', 'description', 'labels
 export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration][] => Object.entries(entity.fields).filter(([name]) => !COMMON_FIELDS.has(name));
 
 /** Whether a client writes the field (false for fields the service sets). */
-export const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;
+const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;
 
 /** The zod shape of an entity's stored fields: the common description and labels, then its own. */
 export type StoredShape<E extends EntityDeclaration> = { description: z.ZodString; labels: z.ZodArray<z.ZodString> } & {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IntegrationKindRule } from './entity.js';
 
 /** Input validators several declarations share, so their rules and messages agree. */
 
@@ -21,6 +22,13 @@ export const uniqueNameField = (key: string, noun: string) =>
     search: true,
     unique: { key, caseInsensitive: true, message: (name: string) => `${noun} named "${name}" already exists` },
   }) as const;
+
+/**
+ * The `integrationId` of an entity that works through an integration: the GraphQL `integration`
+ * relation, and the kind of integration it must be (a declaration adds `required`, or `nullable`).
+ */
+export const integrationIdField = <R extends IntegrationKindRule>(description: string, integrationKind: R) =>
+  ({ kind: 'id', description, target: 'integration', integrationKind, relation: { name: 'integration', type: 'Integration', description } }) as const;
 
 /** An http(s) URL. */
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, nonEmpty, uniquelyNamed, uniqueNameField } from './inputs.js';
+import { entityName, integrationIdField, nonEmpty, uniquelyNamed, uniqueNameField } from './inputs.js';
 
 /** Where a secret is kept. */
 export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
@@ -37,15 +37,7 @@ export const secretEntity = {
       default: {},
       variants: { by: 'secretProvider', schemas: secretConfigurationSchemas },
     },
-    integrationId: {
-      kind: 'id',
-      description: 'The cloud integration that reaches the secret manager (null for `custom`).',
-      target: 'integration',
-      integrationKind: { type: 'cloud', providerField: 'secretProvider', except: ['custom'] },
-      nullable: true,
-      default: null,
-      relation: { name: 'integration', type: 'Integration', description: 'The cloud integration that reaches the secret manager (null for `custom`).' },
-    },
+    integrationId: { ...integrationIdField('The cloud integration that reaches the secret manager (null for `custom`).', { type: 'cloud', providerField: 'secretProvider', except: ['custom'] }), nullable: true, default: null },
   },
   secrets: { paths: ['configuration.secrets[].value'], restoreMessage: 'is write-only: send the secret itself, not ******** (no stored secret has this name)' },
 } as const satisfies EntityDeclaration;

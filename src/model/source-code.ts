@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { gitRefName } from './inputs.js';
+import { gitRefName, integrationIdField } from './inputs.js';
 
 /** Git hosts a source code may live on (docs/contract.md §2); `git_public` needs no integration. */
 export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'] as const;
@@ -75,14 +75,6 @@ export const sourceCodeEntity = {
     sourceCodeLanguage: { kind: 'enum', values: SOURCE_CODE_LANGUAGES, description: 'The code language: `opentofu`.', default: 'opentofu' },
     gitTags: { kind: 'textList', description: 'Known git tags.', input: refList, default: [] },
     gitBranches: { kind: 'textList', description: 'Known git branches.', input: refList, default: [] },
-    integrationId: {
-      kind: 'id',
-      description: 'The git integration used to reach the repository (null for public repositories).',
-      target: 'integration',
-      integrationKind: { type: 'git', providerField: 'sourceCodeProvider', except: ['git_public'] },
-      nullable: true,
-      default: null,
-      relation: { name: 'integration', type: 'Integration', description: 'The git integration used to reach the repository (null for public repositories).' },
-    },
+    integrationId: { ...integrationIdField('The git integration used to reach the repository (null for public repositories).', { type: 'git', providerField: 'sourceCodeProvider', except: ['git_public'] }), nullable: true, default: null },
   },
 } as const satisfies EntityDeclaration;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { nonEmpty, uniqueNameField } from './inputs.js';
+import { integrationIdField, nonEmpty, uniqueNameField } from './inputs.js';
 
 /** The clouds a storage can be in. */
 export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
@@ -34,13 +34,6 @@ export const storageEntity = {
       required: true,
       variants: { by: 'storageProvider', schemas: storageConfigurationSchemas },
     },
-    integrationId: {
-      kind: 'id',
-      description: 'The cloud integration whose credentials reach the storage.',
-      target: 'integration',
-      integrationKind: { type: 'cloud', providerField: 'storageProvider' },
-      required: true,
-      relation: { name: 'integration', type: 'Integration', description: 'The cloud integration whose credentials reach the storage.' },
-    },
+    integrationId: { ...integrationIdField('The cloud integration whose credentials reach the storage.', { type: 'cloud', providerField: 'storageProvider' }), required: true },
   },
 } as const satisfies EntityDeclaration;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, httpUrl, nonEmpty } from './inputs.js';
+import { entityName, httpUrl, integrationIdField, nonEmpty } from './inputs.js';
 
 /** Where a workspace's repository is hosted. */
 export const WORKSPACE_PROVIDERS = ['github', 'bitbucket', 'azure_devops'] as const;
@@ -41,13 +41,6 @@ export const workspaceEntity = {
       stored: z.object({ url: z.string(), defaultBranch: z.string() }),
       required: true,
     },
-    integrationId: {
-      kind: 'id',
-      description: 'The git integration that reaches the workspace.',
-      target: 'integration',
-      integrationKind: { type: 'git', providerField: 'workspaceProvider' },
-      required: true,
-      relation: { name: 'integration', type: 'Integration', description: 'The git integration that reaches the workspace.' },
-    },
+    integrationId: { ...integrationIdField('The git integration that reaches the workspace.', { type: 'git', providerField: 'workspaceProvider' }), required: true },
   },
 } as const satisfies EntityDeclaration;

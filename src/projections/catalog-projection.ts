@@ -58,9 +58,6 @@ export interface CatalogProjectionSpec {
   readonly lifecycle?: boolean;
 }
 
-/** A field's column name (snake_case). */
-export const snakeCase = columnOf;
-
 const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = {
   text: 'text',
   enum: 'text',
@@ -110,13 +107,13 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
   const names: Partial<CatalogEventTypes<string> & LifecycleEventTypes<string>> = spec.events;
   const links = spec.links ?? [];
   const targets = new Set([...Object.keys(spec.columns), ...Object.keys(COMMON_COLUMNS), ...links.map((l) => l.field)]);
-  const unmapped = Object.keys(spec.fields.shape).filter((field) => !targets.has(snakeCase(field)));
+  const unmapped = Object.keys(spec.fields.shape).filter((field) => !targets.has(columnOf(field)));
   if (unmapped.length > 0) throw new TypeError(`projection ${spec.table}: event fields without a column: ${unmapped.join(', ')}`);
   const stream = streamName(spec.kind);
   const toColumns = (fields: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(spec.mask ? spec.mask(fields) : fields)) {
-      const column = snakeCase(key);
+      const column = columnOf(key);
       if (targets.has(column) && value !== undefined) out[column] = value;
     }
     return out;

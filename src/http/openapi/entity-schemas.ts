@@ -10,7 +10,11 @@ const timestamp = (description: string): Schema => ({ type: 'string', format: 'd
 
 /** The JSON Schema of what a field stores (a declared `stored` shape as zod renders it). */
 function valueSchema(field: FieldDeclaration): Schema {
-  if ('stored' in field && field.stored) return z.toJSONSchema(field.stored, { unrepresentable: 'any', io: 'output' }) as Schema;
+  if ('stored' in field && field.stored) {
+    // A stored shape is rendered by zod; the document is one schema, so its `$schema` is dropped.
+    const { $schema: _, ...schema } = z.toJSONSchema(field.stored, { unrepresentable: 'any', io: 'output' }) as Schema & { $schema?: string };
+    return schema;
+  }
   switch (field.kind) {
     case 'enum':
       return { type: 'string', enum: [...field.values] };
@@ -30,7 +34,7 @@ function valueSchema(field: FieldDeclaration): Schema {
 }
 
 function fieldSchema(field: FieldDeclaration): Schema {
-  const { $schema: _, ...schema } = valueSchema(field);
+  const schema = valueSchema(field);
   if (!isNullable(field)) return { ...schema, description: field.description };
   if (schema.type === undefined) return { ...schema, description: field.description };
   return { ...schema, type: [schema.type as OpenAPIV3_1.NonArraySchemaObjectType, 'null'], description: field.description };
