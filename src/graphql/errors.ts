@@ -3,6 +3,7 @@ import type { ExecutionResult } from 'graphql';
 import { isTransientDatabaseError } from '../storage/errors.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { GraphContext } from './resolvers.js';
+import { wantsGraphqlResponse } from './media-type.js';
 
 /** The one mapping of the error taxonomy onto GraphQL `extensions.code` (REST maps it to problem details). */
 const CODES: Record<ErrorCode, string> = {
@@ -27,7 +28,10 @@ interface Logger {
 function flatten(error: GraphQLError): GraphQLError[] {
   const original = error.originalError as { code?: unknown; errors?: unknown } | undefined;
   const inner = original?.code === 'MER_ERR_GQL_VALIDATION' ? original.errors : undefined;
-  if (Array.isArray(inner)) return inner.map((e) => (e instanceof GraphQLError ? e : new GraphQLError(e instanceof Error ? e.message : String(e))));
+  // A body-schema failure is inside too: kept as the original error, so its 400 stays a malformed request.
+  if (Array.isArray(inner)) {
+    return inner.map((e) => (e instanceof GraphQLError ? e : new GraphQLError(e instanceof Error ? e.message : String(e), { originalError: e instanceof Error ? e : undefined })));
+  }
   return [error];
 }
 
@@ -74,17 +78,26 @@ function present(error: GraphQLError, log: Logger, requestId: string): { error: 
 }
 
 /**
- * Mercurius' errorFormatter: every error through `present`. A request refused for its input alone
- * (no data, every error a parse, validation, limit or argument error) answers 400, as Mercurius does
- * for validation; everything else 200 (GraphQL over HTTP), authentication failures included.
+ * Mercurius' errorFormatter: every error through `present`, then the status and body GraphQL over
+ * HTTP gives them. A malformed HTTP request (bad JSON, no query, wrong parameter types, too large)
+ * answers its 4xx. A request error (refused before execution for its input: parse, validation,
+ * variables, limits) has no `data` entry and answers 400 under `application/graphql-response+json`,
+ * 200 under `application/json`. Everything else, authentication failures included (their body is
+ * `data: null` as the seed gives it), answers 200.
  */
-export function formatErrors(execution: ExecutionResult, context: Partial<GraphContext> & { reply?: { log: Logger; request: { id: string } } }) {
+export function formatErrors(
+  execution: ExecutionResult,
+  context: Partial<GraphContext> & { reply?: { log: Logger; request: { id: string; headers?: { accept?: string } } } },
+) {
   const log: Logger = context.reply?.log ?? { warn: () => undefined, error: () => undefined };
-  const requestId = context.reply?.request.id ?? '';
-  const presented = (execution.errors ?? []).flatMap(flatten).map((error) => present(error, log, requestId));
-  const refusedInput = execution.data == null && presented.length > 0 && presented.every((p) => p.clientError);
-  return {
-    statusCode: refusedInput ? (presented.find((p) => p.status !== undefined)?.status ?? 400) : 200,
-    response: { data: execution.data ?? null, errors: presented.map((p) => p.error.toJSON()) },
-  };
+  const request = context.reply?.request;
+  const presented = (execution.errors ?? []).flatMap(flatten).map((error) => present(error, log, request?.id ?? ''));
+  const errors = presented.map((p) => p.error.toJSON());
+  const httpStatus = presented.find((p) => p.status !== undefined)?.status;
+  const requestError = execution.data == null && presented.length > 0 && presented.every((p) => p.clientError);
+  if (httpStatus !== undefined || requestError) {
+    const status = httpStatus ?? (request?.headers && wantsGraphqlResponse({ headers: request.headers }) ? 400 : 200);
+    return { statusCode: status, response: { errors } };
+  }
+  return { statusCode: 200, response: { data: execution.data ?? null, errors } };
 }

@@ -14,6 +14,7 @@ import { buildResolvers, type GraphContext } from './resolvers.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
 import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { refuseInvalidVariables } from './variables.js';
+import { registerRequestShape } from './request-shape.js';
 import { buildSchemaDocument } from './sdl.js';
 
 /** Where the GraphQL endpoint answers. */
@@ -120,6 +121,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
   await app.register(async (scope) => {
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
+    registerRequestShape(scope, GRAPHQL_PATH);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
       resolvers: { ...buildResolvers(), UUID, JSON: JSONScalar, DateTime } as never,

@@ -44,9 +44,9 @@ function rootQueries(): string {
       type === 'User'
         ? 'One user by id; null when it does not exist. Any signed-in caller may look a user up (names are public inside the service); restricted fields need `user:read` or being that user.'
         : `One ${type} by id; null when it does not exist or the caller may not read it.`;
-    if (root.single) parts.push(`${doc(single, '  ')}  ${root.single}(id: UUID!): ${type}\n`);
-    parts.push(`${doc(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, '  ')}  ${root.plural}(\n${LIST_ARGS}  ): [${type}!]!\n`);
-    if (root.count) parts.push(`${doc(`How many ${root.noun} match the filter (on all pages).`, '  ')}  ${root.plural}Count(filter: JSON): Int!\n`);
+    if (root.single) parts.push(`${doc(single, '  ')}  ${root.single}(id: UUID): ${type}\n`);
+    parts.push(`${doc(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, '  ')}  ${root.plural}(\n${LIST_ARGS}  ): [${type}!]\n`);
+    if (root.count) parts.push(`${doc(`How many ${root.noun} match the filter (on all pages).`, '  ')}  ${root.plural}Count(filter: JSON): Int\n`);
   }
   parts.push(`${doc('The signed-in caller.', '  ')}  me: User!\n`);
   parts.push(`${doc('The enabled ways to sign in, as the login page shows them. Needs no token.', '  ')}  enabledAuthProviders: [LoginOption!]!\n`);

@@ -115,7 +115,7 @@ for (const target of databaseTargets()) {
       const { token, id } = await account('recall-promoted', ['default']);
       const query = '{ users(filter: {identifier: "recall-promoted"}) { identifier roles } }';
       const forbidden = await run(query, token);
-      expect(forbidden.body.data).toBeNull();
+      expect(forbidden.body.data).toEqual({ users: null });
       expect(forbidden.body.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
 
       const promoted = await admin('PATCH', `/api/users/${id}`, { roles: ['super'] });
@@ -125,7 +125,7 @@ for (const target of databaseTargets()) {
       // Remembered as super now: the guarded statement finds rows, sees the change, and the query runs again.
       const demoted = await admin('PATCH', `/api/users/${id}`, { roles: ['default'] });
       const refused = await run(query, token, demoted);
-      expect(refused.body.data).toBeNull();
+      expect(refused.body.data).toEqual({ users: null });
       expect(refused.body.errors?.map((error) => error.extensions.code)).toEqual(['FORBIDDEN']);
       expect(refused.sql.filter((sql) => sql.includes(GUARD))).toHaveLength(1);
       expect(refused.sql.filter((sql) => sql.includes(SESSION_LOOKUP))).toHaveLength(1);

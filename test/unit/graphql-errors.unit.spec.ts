@@ -37,12 +37,24 @@ describe('GraphQL error formatting', () => {
     const { context } = capture();
     const invalid = new AppError('VALIDATION', 'invalid list query: filter.nope: unknown', { errors: [{ field: 'filter.nope', message: 'unknown' }] });
     const forbidden = new AppError('FORBIDDEN', 'missing permission user:read', { details: { missingPermission: 'user:read' } });
-    const result = formatErrors({ data: null, errors: [new GraphQLError(invalid.message, { originalError: invalid })] }, context);
-    expect(result.statusCode).toBe(400);
+    const result = formatErrors({ data: { templates: null }, errors: [new GraphQLError(invalid.message, { originalError: invalid, path: ['templates'] })] }, context);
+    expect(result.statusCode).toBe(200);
+    expect(result.response.data).toEqual({ templates: null });
     expect(result.response.errors[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', errors: [{ field: 'filter.nope', message: 'unknown' }] });
     const refused = formatErrors({ data: null, errors: [new GraphQLError(forbidden.message, { originalError: forbidden })] }, context);
     expect(refused.statusCode).toBe(200);
     expect(refused.response.errors[0]?.extensions).toEqual({ code: 'FORBIDDEN', missingPermission: 'user:read' });
+  });
+
+  it('answers a request error without data: 400 under graphql-response+json, 200 under application/json', () => {
+    const invalid = new AppError('VALIDATION', 'query depth 12 exceeds the maximum of 10 (GRAPHQL_MAX_DEPTH)');
+    const errors = [new GraphQLError(invalid.message, { originalError: invalid })];
+    for (const [accept, status] of [['application/graphql-response+json', 400], ['application/json', 200], [undefined, 200]] as const) {
+      const { context } = capture();
+      const result = formatErrors({ errors }, { reply: { ...context.reply, request: { id: 'req-1', headers: { accept } } } });
+      expect(result.statusCode, accept).toBe(status);
+      expect(result.response).not.toHaveProperty('data');
+    }
   });
 });
 

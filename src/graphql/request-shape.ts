@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './media-type.js';
+
+/** What a GraphQL-over-HTTP body's optional parameters must be, when present and not null. */
+const PARAMETER_TYPES = { query: 'string', operationName: 'string', variables: 'object', extensions: 'object' } as const;
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A malformed request: answered 400 whatever the media type (the error formatter reads `statusCode`). */
+const malformed = (message: string): Error => Object.assign(new Error(message), { statusCode: 400 });
+
+/**
+ * GraphQL over HTTP: `null` for `operationName`, `variables` and `extensions` means absent (Mercurius'
+ * body schema would refuse a null `extensions`, and coerce a number `operationName` to text); any
+ * other wrong type is the client's malformed request, refused before Mercurius sees it.
+ */
+function normaliseBody(request: FastifyRequest): void {
+  const body = request.body;
+  if (!isObject(body)) throw malformed('the body must be a JSON object (a request with content-type application/json)');
+  const parameters = body as Record<string, unknown>;
+  for (const [name, type] of Object.entries(PARAMETER_TYPES)) {
+    const value = parameters[name];
+    if (value === null && name !== 'query') Reflect.deleteProperty(parameters, name);
+    else if (value !== undefined && !(type === 'object' ? isObject(value) : typeof value === type)) {
+      throw malformed(`${name} must be ${type === 'object' ? 'a JSON object' : 'a string'}`);
+    }
+  }
+}
+
+/**
+ * The HTTP side of GraphQL over HTTP on the endpoint at `path`: request parameters checked before
+ * Mercurius, and the answer labelled `application/graphql-response+json` when the client prefers
+ * it (the status codes that go with it are decided by the error formatter, ./errors.ts). Registered
+ * before Mercurius so that the hooks sit on its route.
+ */
+export function registerRequestShape(scope: FastifyInstance, path: string): void {
+  scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.method !== 'POST' || request.routeOptions.url !== path) return done();
+    try {
+      normaliseBody(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (request.routeOptions.url !== path || !wantsGraphqlResponse(request)) return payload;
+    if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.type(`${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
+    return payload;
+  });
+}
