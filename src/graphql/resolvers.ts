@@ -19,6 +19,9 @@ import { OBJECT_TYPES } from './model.js';
 import { planOf, type LoadPlan } from './plan.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
 import { guarded, noteGuard, type Speculation } from './speculation.js';
+import { expectedRevision, kindMutations, MUTATION_ENTITIES } from './mutations.js';
+import { writesOf } from '../edge/writes/registry.js';
+import type { WriteCall } from '../edge/writes/write.js';
 
 /** What every resolver receives (Mercurius adds `reply` and `app`). */
 export interface GraphContext {
@@ -80,23 +83,48 @@ function scoped(load: LoadContext, root: RootEntity, query: AnySelect): AnySelec
   return scope ? query.where(scope) : query;
 }
 
+const ROOTS_BY_TYPE = new Map(ROOT_ENTITIES.map((root) => [root.type, root]));
+
+/** One row of a kind by id, loaded for the field's selection; null when absent or not readable. */
+async function loadById(context: GraphContext, root: RootEntity, id: string, info: GraphQLResolveInfo): Promise<unknown> {
+  const load = signedIn(context);
+  // Not readable answers like absent: no hint that the row exists. Users are the exception: names
+  // are visible through every `creator` and `actor` anyway, so anyone may look one up by id, and
+  // the loader nulls the restricted fields unless the caller holds user:read or is that user.
+  if (root.type !== 'User' && !mayList(load, root)) return null;
+  const plan = planOf(root.type, info);
+  const { query, ...read } = selectPlan(load, plan);
+  const rows = await rootRows(context, query.where(sql.ref(`${OBJECT_TYPES[root.type].table}.id`), '=', id).compile());
+  const [object] = await loadObjects(load, plan, rows, read);
+  return object ?? null;
+}
+
 function singleResolver(root: RootEntity): Resolver {
-  const type = OBJECT_TYPES[root.type];
-  return async (_root, args, context, info) => {
-    const load = signedIn(context);
-    // `id: UUID` as the seed writes it: no id names no row.
-    if (args.id == null) return null;
-    const id = args.id as string;
-    // Not readable answers like absent: no hint that the row exists. Users are the exception: names
-    // are visible through every `creator` and `actor` anyway, so anyone may look one up by id, and
-    // the loader nulls the restricted fields unless the caller holds user:read or is that user.
-    if (root.type !== 'User' && !mayList(load, root)) return null;
-    const plan = planOf(root.type, info);
-    const { query, ...read } = selectPlan(load, plan);
-    const rows = await rootRows(context, query.where(sql.ref(`${type.table}.id`), '=', id).compile());
-    const [object] = await loadObjects(load, plan, rows, read);
-    return object ?? null;
+  // `id: UUID` as the seed writes it: no id names no row.
+  return (_root, args, context, info) => (args.id == null ? null : loadById(context, root, args.id as string, info));
+}
+
+/** Every mutation of ./mutations.ts, on the write operations REST runs too (src/edge/writes). */
+function mutationResolvers(): Record<string, Resolver> {
+  const call = (args: Record<string, unknown>, context: GraphContext): WriteCall => {
+    signedIn(context);
+    return { request: context.request, expectedRevision: expectedRevision(args.revision) };
   };
+  const resolvers: Record<string, Resolver> = {};
+  for (const entity of MUTATION_ENTITIES) {
+    const root = ROOTS_BY_TYPE.get(entity.type);
+    if (!root) throw new Error(`no root query for ${entity.type}`);
+    for (const [name, resolve] of Object.entries(kindMutations(entity))) {
+      resolvers[name] = (_root, args, context, info) =>
+        resolve(writesOf(context.services)[entity.kind], call(args, context), args, (id) => loadById(context, root, id, info));
+    }
+  }
+  resolvers.createPersonalAccessToken = async (_root, args, context) => (await writesOf(context.services).personal_access_token.create(call(args, context), args.input)).created;
+  resolvers.revokePersonalAccessToken = async (_root, args, context) => {
+    await writesOf(context.services).personal_access_token.revoke(call(args, context), args.id as string);
+    return true;
+  };
+  return resolvers;
 }
 
 /** A root list's statement, compiled, with what presenting its rows needs. */
@@ -183,6 +211,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
 
   const Mutation: Record<string, Resolver> = {
+    ...mutationResolvers(),
     // The same implementation as the deprecated REST endpoint: same rules, rate limit and audit entries.
     serviceAccountToken: async (_root, args, context) => {
       const input = parseInput(credentials, args, 'arguments');

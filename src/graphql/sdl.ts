@@ -1,4 +1,5 @@
 import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
+import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
 
 /**
@@ -68,12 +69,54 @@ ${doc('A bearer token for a service account.')}type ServiceAccountToken {
 ${doc('The access token: send it as `Authorization: Bearer <token>`.', '  ')}  token: String!
 ${doc('When the token stops working.', '  ')}  expiresAt: DateTime!
 }
-${doc('Writes (everything else is written through REST).')}type Mutation {
-${doc("Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. Replaces the deprecated `POST /api/auth/service_account/token`.", '  ')}  serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!
+${doc('A new personal access token: the only answer that ever shows its secret.')}type PersonalAccessTokenSecret {
+${doc('The token id (revoke it by this id).', '  ')}  id: UUID!
+${doc('Its name.', '  ')}  name: String!
+${doc('The secret: send it as `Authorization: Bearer <token>`. Shown once.', '  ')}  token: String!
+${doc('When it stops working.', '  ')}  expiresAt: DateTime!
+${doc('When it was created.', '  ')}  createdAt: DateTime!
+}
+${doc('A new personal access token.')}input PersonalAccessTokenCreateInput {
+${doc('A name to recognise it by (1-100 characters). Required.', '  ')}  name: String
+${doc("Days until it expires (at most the provider's `maxLifetimeDays`). Required.", '  ')}  expiresInDays: Int
 }
 `;
 
+function inputType(name: string, description: string, fields: MutationEntity['createInput']): string {
+  const lines = Object.entries(fields).map(([field, input]) => `${doc(input.description, '  ')}  ${field}: ${input.type}`);
+  return `${doc(description)}input ${name} {\n${lines.join('\n')}\n}\n`;
+}
+
+/** Per kind with writes: its inputs, its action enum and its mutations (./mutations.ts). */
+function mutationDefinitions(): { types: string[]; fields: string[] } {
+  const types: string[] = [];
+  const fields: string[] = [];
+  for (const entity of MUTATION_ENTITIES) {
+    const { type, noun } = entity;
+    types.push(inputType(`${type}CreateInput`, `A new ${noun}, as the REST POST body (the same rules and errors).`, entity.createInput));
+    types.push(inputType(`${type}UpdateInput`, `Changes to a ${noun}, as the REST PATCH body: only the fields given change.`, entity.updateInput));
+    types.push(`${doc(`What can be done to a ${noun} (REST: POST .../actions/{action}).`)}enum ${actionEnumOf(entity)} {\n${entity.actions.map((action) => `  ${action}`).join('\n')}\n}\n`);
+    fields.push(`${doc(`Creates a ${noun}; answers it as the read side then shows it.`, '  ')}  create${type}(input: ${type}CreateInput!): ${type}!\n`);
+    fields.push(
+      `${doc(`Changes a ${noun}. \`revision\` is If-Match: the write is refused (PRECONDITION_FAILED) unless the ${noun} is still at that revision.`, '  ')}  update${type}(id: UUID!, input: ${type}UpdateInput!, revision: Int): ${type}!\n`,
+    );
+    if (entity.deletable) fields.push(`${doc(`Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`, '  ')}  delete${type}(id: UUID!): Boolean!\n`);
+    fields.push(
+      `${doc(`Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`.`, '  ')}  ${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!\n`,
+    );
+  }
+  fields.push(`${doc("Creates a personal access token for the caller (not with a personal access token). Its secret is in this answer only.", '  ')}  createPersonalAccessToken(input: PersonalAccessTokenCreateInput!): PersonalAccessTokenSecret!\n`);
+  fields.push(`${doc("Revokes one of the caller's personal access tokens (any, for `user:admin`). True once done.", '  ')}  revokePersonalAccessToken(id: UUID!): Boolean!\n`);
+  return { types, fields };
+}
+
+function mutationType(fields: readonly string[]): string {
+  const token = `${doc("Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. Replaces the deprecated `POST /api/auth/service_account/token`.", '  ')}  serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!\n`;
+  return `${doc('Writes: every REST write, through the same rules (validation, permissions, uniqueness, If-Match, audit), answered once the read side shows it.')}type Mutation {\n${token}${fields.join('')}}\n`;
+}
+
 /** The whole schema document. */
 export function buildSchemaDocument(): string {
-  return [SCALARS, ...Object.values(OBJECT_TYPES).map(objectType), EXTRA_TYPES, rootQueries()].join('\n');
+  const mutations = mutationDefinitions();
+  return [SCALARS, ...Object.values(OBJECT_TYPES).map(objectType), EXTRA_TYPES, ...mutations.types, mutationType(mutations.fields), rootQueries()].join('\n');
 }

@@ -11,7 +11,7 @@ import { sourceCodeEntity } from '../../model/source-code.js';
 import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
 import { workspaceEntity } from '../../model/workspace.js';
-import { failBody, succeedBody } from '../routes/lifecycle.js';
+import { failBody, succeedBody } from '../../edge/writes/catalog.js';
 import { schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
 import { entityPaths, type EntityDoc } from './entity-paths.js';

@@ -1,9 +1,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { providerConfigurationSchemas } from '../../commands/auth-provider-config.js';
 import { credentials } from '../../auth/credentials.js';
-import { createAuthProviderBody, patchAuthProviderBody } from '../routes/auth-providers.js';
-import { createPersonalAccessTokenBody, DEFAULT_PAT_MAX_LIFETIME_DAYS } from '../routes/personal-access-tokens.js';
-import { actionParams as userActionParams, createUserBody, patchUserBody } from '../routes/users.js';
+import { createAuthProviderBody, patchAuthProviderBody } from '../../edge/writes/auth-providers.js';
+import { createPersonalAccessTokenBody, DEFAULT_PAT_MAX_LIFETIME_DAYS } from '../../edge/writes/personal-access-tokens.js';
+import { createUserBody, patchUserBody, USER_ACTIONS } from '../../edge/writes/users.js';
 import { header, jsonBody, jsonResponse, param, problems, schemaOf, type Paths } from './components.js';
 import { withVariants } from './catalog-paths.js';
 import { entityPaths } from './entity-paths.js';
@@ -233,7 +233,7 @@ export function identityPaths(): Paths {
       tag: 'Users',
       create: schemaOf(createUserBody, 'Only service accounts are created here; people arrive through sign-in.'),
       patch: schemaOf(patchUserBody),
-      actions: userActionParams.shape.action.options,
+      actions: USER_ACTIONS,
       deletable: false,
       permissions: { read: '`user:read`', write: '`user:admin`' },
       view: userView,

@@ -1,74 +1,43 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PermissionResource } from '../../model/permissions.js';
-import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/catalog-entity.js';
-import type { Aggregate } from '../../commands/decider.js';
-import { executeCommand, loadAggregate, type PreparedCommand } from '../../commands/handler.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
 import { declaredReader, type catalogReader, type CatalogView } from '../../read/catalog.js';
 import type { EntityDeclaration } from '../../model/entity.js';
-import { nameReferrers } from '../../read/referrers.js';
 import { notFound } from '../../errors.js';
-import type { DomainEvent } from '../../events/codec.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
-import { commandContext } from '../../edge/context.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
+import type { WriteCall, WriteOperations, Written } from '../../edge/writes/write.js';
 import { canonicalUuid, parseInput } from '../../validation.js';
 
 /** Ids are canonical lower case everywhere (stream ids are built from them). */
 export const uuidParam = canonicalUuid;
 
-/** Everything the generic REST surface of a catalog entity needs. */
-export interface CatalogRouteDefinition<F extends Record<string, unknown>> {
-  /** URL segment and Content-Range unit, e.g. `integrations`. */
-  readonly plural: string;
-  readonly resource: PermissionResource;
-  /** The projection (and table) that shows the entity. */
-  readonly projection: string;
-  readonly aggregate: Aggregate<CatalogCommand<F>, DomainEvent, CatalogState<F>>;
-  readonly listSpec: ListSpec;
-  readonly reader: ReturnType<typeof catalogReader>;
-  /**
-   * Parses a POST body into the entity's fields and initial status (400 naming each bad field).
-   * May be async, to check facts such as the kind of a referenced integration (422).
-   */
-  readonly parseCreate: (body: unknown) => (F & { status: EntityStatus }) | Promise<F & { status: EntityStatus }>;
-  /** Parses a PATCH body into changes; gets the current fields to keep write-only secrets. May be async. */
-  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
-  /** Masks write-only values in a view (the read model already stores them masked). */
-  readonly present?: (view: CatalogView) => CatalogView;
-}
-
-const actionParams = z.object({ id: uuidParam, action: z.enum(['enable', 'disable'], { message: 'unknown action; allowed: enable, disable' }) });
-const idParams = z.object({ id: uuidParam });
-
-/** What the shared read routes and the command runner need of an entity. */
-export interface EntitySurface<C, S> {
+/** What the shared read routes need of an entity. */
+export interface EntitySurface {
   readonly plural: string;
   readonly resource: PermissionResource;
   readonly projection: string;
-  readonly aggregate: Aggregate<C, DomainEvent, S>;
   readonly listSpec: ListSpec;
   readonly reader: ReturnType<typeof catalogReader>;
   readonly present?: (view: CatalogView) => CatalogView;
 }
 
-/** The surface of a declared entity: its path, permission resource, projection and reader from the declaration. */
-export function declaredSurface<C, S>(entity: EntityDeclaration, aggregate: Aggregate<C, DomainEvent, S>, listSpec: ListSpec): EntitySurface<C, S> {
+/** The read surface of a declared entity: its path, permission resource, projection and reader from the declaration. */
+export function declaredSurface(entity: EntityDeclaration, listSpec: ListSpec): EntitySurface {
   return {
     plural: entity.plural,
     // Every catalog entity's kind is a permission resource (model/permissions.ts).
     resource: entity.kind as PermissionResource,
     projection: entity.table,
-    aggregate,
     listSpec,
     reader: declaredReader(entity),
   };
 }
 
 /** GET list (filter/sort/range, Content-Range) and GET one, behind `{resource}:read`. */
-export function registerEntityReads<C, S>(app: FastifyInstance, services: Services, def: EntitySurface<C, S>): void {
+export function registerEntityReads(app: FastifyInstance, services: Services, def: EntitySurface): void {
   const present = def.present ?? ((view: CatalogView) => view);
   const label = def.resource.replaceAll('_', ' ');
   app.get(`/${def.plural}`, async (request, reply) => {
@@ -89,98 +58,75 @@ export function registerEntityReads<C, S>(app: FastifyInstance, services: Servic
   });
 }
 
-/**
- * Runs a command and answers with the entity as the read model then shows it (read-your-writes),
- * or 204 when the command deleted it. Referrers of a refused delete are named.
- */
-export async function answerCommand<C, S>(
-  request: FastifyRequest,
+/** Answers a write: its X-Position, then the entity as the read model shows it (ETag), or 204 once deleted. */
+export async function sendWritten<V extends { readonly revision: number }>(
   reply: FastifyReply,
-  services: Services,
-  def: EntitySurface<C, S>,
-  id: string,
-  /** The command, or one prepared per attempt from facts of other streams (see executeCommand). */
-  command: C | PreparedCommand<C>,
+  written: Written,
+  find: (id: string) => Promise<V | undefined>,
+  notFoundMessage: string,
   status = 200,
 ): Promise<FastifyReply> {
-  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  const result = await executeCommand(deps, def.aggregate, id, command, { ...commandContext(request, services.now()), expectedRevision: parseIfMatch(request) }).catch(
-    async (error: unknown) => {
-      throw await nameReferrers(services.db, error);
-    },
-  );
-  if (result.position !== undefined) {
-    await services.waitFor([def.projection], result.position);
-    void reply.header('X-Position', String(result.position));
-  }
-  if (def.aggregate.isDeleted(result.state)) return reply.status(204).send();
-  const view = await def.reader.find(services.db, id);
-  if (!view) throw notFound(`${def.resource.replaceAll('_', ' ')} not found`);
-  return reply.status(status).header('ETag', `"${view.revision}"`).send((def.present ?? ((v: CatalogView) => v))(view));
+  if (written.position !== undefined) void reply.header('X-Position', String(written.position));
+  if (written.deleted) return reply.status(204).send();
+  const view = await find(written.id);
+  if (!view) throw notFound(notFoundMessage);
+  return reply.status(status).header('ETag', `"${view.revision}"`).send(view);
 }
 
-/** An entity state the write routes can read current fields from (both kits' states are such). */
-type WithFields<F> = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly fields: F };
+/** The write call of a REST request: its caller and its If-Match. */
+export const restCall = (request: FastifyRequest): WriteCall => ({ request, expectedRevision: parseIfMatch(request) });
 
-/** `Created`: what a POST body parses into; `F`: the fields an entity keeps (PATCH works on those). */
-export interface EntityWrites<Created, F, C> {
-  readonly parseCreate: (body: unknown) => Created | Promise<Created>;
-  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
-  /** The command that creates the entity from its parsed body. */
-  readonly create: (created: Created, id: string) => C;
-  readonly update: (changes: Partial<F>) => C;
-}
+const actionParams = z.object({ id: uuidParam, action: z.string() });
+const idParams = z.object({ id: uuidParam });
 
-/** POST (201 + Location) and PATCH (current fields for write-only values; If-Match), behind `{resource}:write`. */
-export function registerEntityWrites<Created, F, C, S extends WithFields<F>>(
+/**
+ * The write routes docs/contract.md §3 gives an entity, on its write operations (src/edge/writes):
+ * POST (201 + Location), PATCH (If-Match), POST `/{id}/actions/{action}` and DELETE, each answering
+ * with the entity as the read model then shows it.
+ */
+export function registerWriteRoutes<V extends { readonly revision: number }>(
   app: FastifyInstance,
-  services: Services,
-  def: EntitySurface<C, S>,
-  writes: EntityWrites<Created, F, C>,
+  plural: string,
+  writes: WriteOperations,
+  find: (id: string) => Promise<V | undefined>,
+  noun: string,
 ): void {
-  const deps = { store: services.store, codec: services.codec, newId: services.newId, log: services.log };
-  app.post(`/${def.plural}`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
-    const fields = await writes.parseCreate(request.body === undefined ? {} : request.body);
-    const id = services.newId();
-    void reply.header('Location', `/api/${def.plural}/${id}`);
-    return answerCommand(request, reply, services, def, id, writes.create(fields, id), 201);
+  const missing = `${noun} not found`;
+  app.post(`/${plural}`, async (request, reply) => {
+    const written = await writes.create(restCall(request), request.body);
+    void reply.header('Location', `/api/${plural}/${written.id}`);
+    return sendWritten(reply, written, find, missing, 201);
   });
 
-  app.patch(`/${def.plural}/:id`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
+  app.patch(`/${plural}/:id`, async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'path');
-    const { state } = await loadAggregate(deps, def.aggregate, id);
-    if (state.status !== 'active') throw notFound(`${def.resource.replaceAll('_', ' ')} not found`);
-    const changes = await writes.parsePatch(request.body === undefined ? {} : request.body, state.fields);
-    return answerCommand(request, reply, services, def, id, writes.update(changes));
+    return sendWritten(reply, await writes.update(restCall(request), id, request.body), find, missing);
   });
+
+  app.post(`/${plural}/:id/actions/:action`, async (request, reply) => {
+    const { id, action } = parseInput(actionParams, request.params, 'path');
+    return sendWritten(reply, await writes.act(restCall(request), id, action, request.body), find, missing);
+  });
+
+  const remove = writes.remove;
+  if (remove) {
+    app.delete(`/${plural}/:id`, async (request, reply) => {
+      const { id } = parseInput(idParams, request.params, 'path');
+      return sendWritten(reply, await remove(restCall(request), id), find, missing);
+    });
+  }
 }
 
 /**
  * The REST surface docs/contract.md §3 gives every catalog entity: list (filter/sort/range, Content-Range), get,
- * create, patch (If-Match), enable/disable, delete — behind `{resource}:read` / `{resource}:write`,
- * every write answering with the entity as the read model shows it.
+ * create, patch (If-Match), actions, delete — every write answering with the entity as the read model shows it.
  */
-export function catalogRoutes<F extends Record<string, unknown>>(app: FastifyInstance, services: Services, def: CatalogRouteDefinition<F>): void {
-  const surface: EntitySurface<CatalogCommand<F>, CatalogState<F>> = def;
+export function catalogRoutes(app: FastifyInstance, services: Services, surface: EntitySurface, writes: WriteOperations): void {
   registerEntityReads(app, services, surface);
-  registerEntityWrites(app, services, surface, {
-    parseCreate: def.parseCreate,
-    parsePatch: def.parsePatch,
-    create: (data, id): CatalogCommand<F> => ({ type: 'Create', data: { ...data, id } }),
-    update: (changes): CatalogCommand<F> => ({ type: 'Update', data: { changes } }),
-  });
-
-  app.post(`/${def.plural}/:id/actions/:action`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
-    const { id, action } = parseInput(actionParams, request.params, 'path');
-    return answerCommand(request, reply, services, surface, id, action === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
-  });
-
-  app.delete(`/${def.plural}/:id`, async (request, reply) => {
-    authorize(request, `${def.resource}:write`);
-    const { id } = parseInput(idParams, request.params, 'path');
-    return answerCommand(request, reply, services, surface, id, { type: 'Delete' });
-  });
+  const present = surface.present ?? ((view: CatalogView) => view);
+  const find = async (id: string) => {
+    const view = await surface.reader.find(services.db, id);
+    return view && present(view);
+  };
+  registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '));
 }

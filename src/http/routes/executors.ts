@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { executorAggregate } from '../../commands/executor.js';
-import { entityInput } from '../../edge/entity-input.js';
+import { writesOf } from '../../edge/writes/registry.js';
 import { executorEntity } from '../../model/executor.js';
 import { executorListSpec } from '../../read/list-specs/executors.js';
 import type { Services } from '../../services.js';
-import { declaredSurface } from './catalog.js';
-import { lifecycleRoutes } from './lifecycle.js';
+import { catalogRoutes, declaredSurface } from './catalog.js';
 
-/** REST for executors (docs/contract.md §2–§3): `/api/executors`, lifecycle actions without approvals. */
+/** REST for executors (docs/contract.md §2–§3): lifecycle actions without approvals. Reads from the declaration; writes are the shared operations (src/edge/writes). */
 export function executorsRoutes(app: FastifyInstance, services: Services): void {
-  lifecycleRoutes(app, services, { ...declaredSurface(executorEntity, executorAggregate, executorListSpec), ...entityInput(executorEntity) });
+  catalogRoutes(app, services, declaredSurface(executorEntity, executorListSpec), writesOf(services).executor);
 }

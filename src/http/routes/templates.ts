@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { templateAggregate } from '../../commands/template.js';
-import { entityInput } from '../../edge/entity-input.js';
+import { writesOf } from '../../edge/writes/registry.js';
 import { templateEntity } from '../../model/template.js';
 import { templateListSpec } from '../../read/list-specs/templates.js';
 import type { Services } from '../../services.js';
 import { catalogRoutes, declaredSurface } from './catalog.js';
 
-/** The templates REST surface: the catalog kit's routes with the declaration's request bodies. */
+/** The templates REST surface. Reads from the declaration; writes are the shared operations (src/edge/writes). */
 export function templateRoutes(app: FastifyInstance, services: Services): void {
-  catalogRoutes(app, services, { ...declaredSurface(templateEntity, templateAggregate, templateListSpec), ...entityInput(templateEntity) });
+  catalogRoutes(app, services, declaredSurface(templateEntity, templateListSpec), writesOf(services).template);
 }

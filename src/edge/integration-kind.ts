@@ -1,9 +1,9 @@
-import type { CommandDeps } from '../../commands/handler.js';
-import { loadAggregate } from '../../commands/handler.js';
-import { integrationAggregate } from '../../commands/integration.js';
-import type { EntityInput } from '../../edge/entity-input.js';
-import { AppError } from '../../errors.js';
-import { idFields, type EntityDeclaration, type IntegrationKindRule, type StoredFields } from '../../model/entity.js';
+import type { CommandDeps } from '../commands/handler.js';
+import { loadAggregate } from '../commands/handler.js';
+import { integrationAggregate } from '../commands/integration.js';
+import type { EntityInput } from './entity-input.js';
+import { AppError } from '../errors.js';
+import { idFields, type EntityDeclaration, type IntegrationKindRule, type StoredFields } from '../model/entity.js';
 
 /**
  * An entity that works through an integration needs one of the right kind (a cloud integration of

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { hashPassword } from '../../auth/passwords.js';
+import { loadAggregate } from '../../commands/handler.js';
+import { userAggregate, type UserCommand } from '../../commands/user.js';
+import { AppError } from '../../errors.js';
+import type { StreamWrite } from '../../events/store/port.js';
+import { parseGrant, ROLES } from '../../model/permissions.js';
+import type { Services } from '../../services.js';
+import { parseInput } from '../../validation.js';
+import { authorize } from '../authorize.js';
+import { parseAction } from './catalog.js';
+import { commandDeps, runCommand, type WriteCall, type WriteOperations, type Written } from './write.js';
+
+const roles = z.array(z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` })).max(3).refine((r) => new Set(r).size === r.length, 'must not repeat a role');
+const grants = z
+  .array(z.string().refine((g) => parseGrant(g) !== undefined, 'must be {entity}:{read|write|admin} with a known entity'))
+  .max(100)
+  .refine((g) => new Set(g).size === g.length, 'must not repeat a grant');
+const password = z.string().min(12, 'at least 12 characters').max(1024, 'at most 1024 characters');
+const optionalText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable();
+
+/** A new user: only service accounts are created here (people arrive through sign-in). */
+export const createUserBody = z.strictObject({
+  kind: z.literal('service_account', { message: 'only service accounts are created here; people sign in through a provider' }),
+  identifier: z.string().regex(/^[A-Za-z0-9._@-]{1,100}$/, 'must be 1-100 letters, digits or . _ @ -'),
+  password,
+  displayName: optionalText(200).optional(),
+  email: z.email({ message: 'must be an e-mail address' }).nullable().optional(),
+  roles: roles.default(['default']),
+  grants: grants.default([]),
+});
+
+/** A user's changes. */
+export const patchUserBody = z.strictObject({ displayName: optionalText(200), email: z.email({ message: 'must be an e-mail address' }).nullable(), roles, grants, password }).partial();
+
+/** What can be done to a user besides editing. */
+export const USER_ACTIONS = ['deactivate', 'reactivate', 'revoke_sessions'] as const;
+
+const PROJECTIONS = ['users'] as const;
+
+/** The users' writes (`user:admin`): create service accounts, edit, deactivate, reactivate, revoke sessions. */
+export function userWrites(services: Services): WriteOperations {
+  const deps = commandDeps(services);
+  const find = (id: string) => services.db.selectFrom('users').select('roles').where('id', '=', id).executeTakeFirst();
+
+  /**
+   * Refuses to leave the service without an active super user (demotion or deactivation). The
+   * candidates come from the read model; each is confirmed in the write model and its revision
+   * asserted in the same append, so two supers demoting each other at once cannot both succeed.
+   */
+  const keepsASuper =
+    (id: string) =>
+    async (): Promise<StreamWrite[]> => {
+      const candidates = await services.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '!=', id)
+        .where('deactivated', '=', false)
+        .where((eb) => eb(eb.val('super'), '=', eb.fn.any('roles')))
+        .execute();
+      for (const { id: other } of candidates) {
+        const { state, revision } = await loadAggregate(deps, userAggregate, other);
+        if (state.status === 'active' && !state.deactivated && state.fields.roles.includes('super') && revision !== undefined) {
+          return [{ streamId: userAggregate.streamId(other), expectedRevision: revision, events: [] }];
+        }
+      }
+      throw new AppError('CONFLICT', 'refused: this is the last active super user');
+    };
+
+  /** Runs the commands in order; only the first carries the expected revision and guards. */
+  async function run(call: WriteCall, id: string, commands: readonly UserCommand[], guards?: () => Promise<StreamWrite[]>): Promise<Written> {
+    let written: Written = { id, deleted: false };
+    for (const [i, command] of commands.entries()) {
+      const result = await runCommand(services, call, userAggregate, PROJECTIONS, id, command, {
+        expectedRevision: i === 0 ? call.expectedRevision : undefined,
+        guards: i === 0 ? guards : undefined,
+      });
+      written = { ...result, position: result.position ?? written.position };
+    }
+    return written;
+  }
+
+  return {
+    projections: PROJECTIONS,
+    actions: USER_ACTIONS,
+    async create(call, input) {
+      authorize(call.request, 'user:admin');
+      const body = parseInput(createUserBody, input === undefined ? {} : input, 'body');
+      const id = services.newId();
+      const data = {
+        id,
+        kind: body.kind,
+        identifier: body.identifier,
+        email: body.email ?? null,
+        displayName: body.displayName ?? null,
+        provider: 'svc_service_account',
+        subject: null,
+        roles: body.roles,
+        grants: body.grants,
+        passwordHash: await hashPassword(body.password),
+      };
+      return run(call, id, [{ type: 'CreateUser', data }]);
+    },
+    async update(call, id, input) {
+      authorize(call.request, 'user:admin');
+      const { password: newPassword, ...changes } = parseInput(patchUserBody, input === undefined ? {} : input, 'body');
+      const demotes = changes.roles !== undefined && !changes.roles.includes('super') && (await find(id))?.roles.includes('super') === true;
+      const commands: UserCommand[] = [{ type: 'UpdateUser', data: { changes } }];
+      if (newPassword !== undefined) commands.push({ type: 'ChangePassword', data: { passwordHash: await hashPassword(newPassword) } });
+      return run(call, id, commands, demotes ? keepsASuper(id) : undefined);
+    },
+    async act(call, id, name) {
+      authorize(call.request, 'user:admin');
+      const action = parseAction(USER_ACTIONS, name);
+      const now = services.now().toISOString();
+      if (action === 'deactivate') {
+        const isSuper = (await find(id))?.roles.includes('super') === true;
+        // Deactivation also revokes every token issued so far: reactivating must not revive them.
+        return run(call, id, [{ type: 'DeactivateUser' }, { type: 'RevokeSessions', data: { before: now } }], isSuper ? keepsASuper(id) : undefined);
+      }
+      return run(call, id, [action === 'reactivate' ? { type: 'ReactivateUser' } : { type: 'RevokeSessions', data: { before: now } }]);
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { COMMON_WRITABLE, type EntityDeclaration, type FieldDeclaration } from '../model/entity.js';
+import { executorEntity } from '../model/executor.js';
+import { integrationEntity } from '../model/integration.js';
+import { resourceEntity } from '../model/resource.js';
+import { secretEntity } from '../model/secret.js';
+import { sourceCodeVersionEntity } from '../model/source-code-version.js';
+import { sourceCodeEntity } from '../model/source-code.js';
+import { storageEntity } from '../model/storage.js';
+import { templateEntity } from '../model/template.js';
+import { workspaceEntity } from '../model/workspace.js';
+import { AppError, notFound } from '../errors.js';
+import { CATALOG_ACTIONS, LIFECYCLE_ACTS } from '../edge/writes/catalog.js';
+import type { Writes } from '../edge/writes/registry.js';
+import { USER_ACTIONS } from '../edge/writes/users.js';
+import type { WriteCall, WriteOperations } from '../edge/writes/write.js';
+import type { TypeName } from './model.js';
+
+/**
+ * The GraphQL mutations of every REST write (docs/contract.md §4): `create<Type>`, `update<Type>`
+ * (`revision` is If-Match), `delete<Type>` and `<type>Action`, each running the same write
+ * operation as the REST route (src/edge/writes), so validation, permissions, uniqueness, audit and
+ * read-your-writes are the same. Inputs are derived from the declarations where there is one.
+ */
+
+/** One GraphQL input field: its type and description. */
+interface InputField {
+  readonly type: string;
+  readonly description: string;
+}
+
+/** A kind with mutations: its GraphQL type, its writes, and its create and update inputs. */
+export interface MutationEntity {
+  readonly type: TypeName;
+  readonly kind: Exclude<keyof Writes, 'personal_access_token'>;
+  readonly createInput: Readonly<Record<string, InputField>>;
+  readonly updateInput: Readonly<Record<string, InputField>>;
+  /** The values of `<Type>Action` (the write operations' actions; a test holds them equal). */
+  readonly actions: readonly string[];
+  /** Whether `delete<Type>` is offered (users are deactivated, never deleted). */
+  readonly deletable: boolean;
+  /** The noun in descriptions. */
+  readonly noun: string;
+}
+
+const GRAPHQL_INPUT: Record<FieldDeclaration['kind'], string> = {
+  text: 'String',
+  enum: 'String',
+  boolean: 'Boolean',
+  json: 'JSON',
+  textList: '[String!]',
+  id: 'UUID',
+  idList: '[UUID!]',
+};
+
+/**
+ * A declared entity's inputs: every writable field with its declared description (required ones say
+ * so; the write operation enforces it, naming the field as REST does), plus `status` on create for
+ * enable/disable kinds. Every input field is nullable so that one validation path answers.
+ */
+function declaredInputs(entity: EntityDeclaration): Pick<MutationEntity, 'createInput' | 'updateInput'> {
+  const update: Record<string, InputField> = {
+    description: { type: 'String', description: 'A free-text description.' },
+    labels: { type: '[String!]', description: 'Labels for filtering.' },
+  };
+  const create: Record<string, InputField> = {};
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (field.writable === false) continue;
+    update[name] = { type: GRAPHQL_INPUT[field.kind], description: field.description };
+    const required = field.required ? ' Required.' : field.default !== undefined ? ` Default: ${JSON.stringify(field.default)}.` : '';
+    create[name] = { type: GRAPHQL_INPUT[field.kind], description: `${field.description}${required}` };
+  }
+  if (!entity.lifecycle) create.status = { type: 'String', description: '`enabled` (the default) or `disabled`.' };
+  for (const name of Object.keys(COMMON_WRITABLE)) create[name] ??= update[name] as InputField;
+  return { createInput: { ...create }, updateInput: update };
+}
+
+const declared = (type: TypeName, kind: MutationEntity['kind'], entity: EntityDeclaration, noun: string): MutationEntity => ({
+  type,
+  kind,
+  noun,
+  actions: entity.lifecycle ? LIFECYCLE_ACTS : CATALOG_ACTIONS,
+  deletable: true,
+  ...declaredInputs(entity),
+});
+
+const text = (description: string): InputField => ({ type: 'String', description });
+
+/** Users and auth providers are hand-written (docs/decisions/0005): so are their inputs, beside their REST bodies. */
+const USER_UPDATE: Record<string, InputField> = {
+  displayName: text('The name shown instead of the identifier; null clears it.'),
+  email: text('An e-mail address; null clears it.'),
+  roles: { type: '[String!]', description: 'Roles: `super`, `default` and the others of docs/contract.md §6.' },
+  grants: { type: '[String!]', description: 'Extra permissions, `{entity}:{read|write|admin}`.' },
+  password: text('A new password (at least 12 characters).'),
+};
+const PROVIDER_UPDATE: Record<string, InputField> = {
+  name: text('The display name (unique).'),
+  description: text('A free-text description.'),
+  configuration: { type: 'JSON', description: "The provider type's configuration; secret fields sent as `********` keep their stored value." },
+  filterByDomain: { type: 'JSON', description: 'E-mail domains allowed to sign in (one or a list, per type).' },
+  type: text('Immutable: accepted only unchanged.'),
+  key: text('Immutable: accepted only unchanged.'),
+};
+
+/** Every kind with mutations, in schema order. */
+export const MUTATION_ENTITIES: readonly MutationEntity[] = [
+  declared('Integration', 'integration', integrationEntity, 'integration'),
+  declared('Storage', 'storage', storageEntity, 'storage'),
+  declared('Secret', 'secret', secretEntity, 'secret'),
+  declared('SourceCode', 'source_code', sourceCodeEntity, 'source code'),
+  declared('SourceCodeVersion', 'source_code_version', sourceCodeVersionEntity, 'source code version'),
+  declared('Template', 'template', templateEntity, 'template'),
+  declared('Executor', 'executor', executorEntity, 'executor'),
+  declared('Resource', 'resource', resourceEntity, 'resource'),
+  declared('Workspace', 'workspace', workspaceEntity, 'workspace'),
+  {
+    type: 'User',
+    kind: 'user',
+    noun: 'user',
+    actions: USER_ACTIONS,
+    deletable: false,
+    createInput: {
+      kind: text('Always `service_account`: people arrive through sign-in. Required.'),
+      identifier: text('The sign-in name: 1-100 letters, digits or `. _ @ -`. Required.'),
+      password: text('At least 12 characters. Required.'),
+      ...USER_UPDATE,
+    },
+    updateInput: USER_UPDATE,
+  },
+  {
+    type: 'AuthProvider',
+    kind: 'auth_provider',
+    noun: 'auth provider',
+    actions: CATALOG_ACTIONS,
+    deletable: true,
+    createInput: {
+      ...PROVIDER_UPDATE,
+      type: text('The provider type (docs/contract.md §5). Required.'),
+      key: text('The slug in its URLs (default: the type); never changes.'),
+      name: text('The display name (unique). Required.'),
+      enabled: { type: 'Boolean', description: 'Default true.' },
+    },
+    updateInput: PROVIDER_UPDATE,
+  },
+];
+
+/** `Template` → `template`, `SourceCodeVersion` → `sourceCodeVersion`. */
+export const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
+
+/** The GraphQL enum of a kind's actions. */
+export const actionEnumOf = (entity: MutationEntity): string => `${entity.type}Action`;
+
+/** `revision` (1-based, as ETags show it) → the stream revision the write expects. */
+export function expectedRevision(revision: unknown): bigint | undefined {
+  if (revision === undefined || revision === null) return undefined;
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
+    throw new AppError('VALIDATION', 'revision must be a positive revision number, as the entity shows it', { errors: [{ field: 'revision', message: 'must be a positive integer' }] });
+  }
+  return BigInt(revision - 1);
+}
+
+/** One mutation: runs the write, then answers (the written entity loaded for the field's selection, or true). */
+export type MutationResolve = (writes: WriteOperations, call: WriteCall, args: Readonly<Record<string, unknown>>, load: (id: string) => Promise<unknown>) => Promise<unknown>;
+
+/** The mutations of one kind, by field name. */
+export function kindMutations(entity: MutationEntity): Record<string, MutationResolve> {
+  const answer = async (id: string, load: (id: string) => Promise<unknown>): Promise<unknown> => {
+    const object = await load(id);
+    // Written but not readable by the caller (a write grant without read): the write stands, the answer says so.
+    if (object === null || object === undefined) throw notFound(`${entity.noun} not found`);
+    return object;
+  };
+  const mutations: Record<string, MutationResolve> = {
+    [`create${entity.type}`]: async (writes, call, args, load) => answer((await writes.create(call, args.input)).id, load),
+    [`update${entity.type}`]: async (writes, call, args, load) => answer((await writes.update(call, args.id as string, args.input)).id, load),
+    [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) => answer((await writes.act(call, args.id as string, args.action as string, args.input)).id, load),
+  };
+  if (entity.deletable) {
+    mutations[`delete${entity.type}`] = async (writes, call, args) => {
+      if (!writes.remove) throw new Error(`${entity.type} has no delete`);
+      await writes.remove(call, args.id as string);
+      return true;
+    };
+  }
+  return mutations;
+}
