@@ -55,6 +55,11 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: positiveInt.default(50_000),
   GRAPHQL_MAX_ALIASES: positiveInt.default(30),
   GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
+  // GraphQL subscriptions (src/graphql/subscriptions.ts): per caller, and how far one may fall behind.
+  SUBSCRIPTION_MAX_CONNECTIONS: positiveInt.default(10),
+  SUBSCRIPTION_MAX_PER_CALLER: positiveInt.default(20),
+  SUBSCRIPTION_BUFFER: positiveInt.default(1000),
+  SUBSCRIPTION_AUTH_RECHECK_MS: positiveInt.default(2000),
 });
 
 /** The environment as parsed. */

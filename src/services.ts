@@ -1,3 +1,4 @@
+import { ChangeFeed } from './read/change-feed.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export interface Services {
   readonly signIn: SignInDeps;
   /** Browser single sign-on flows and Backstage tokens. */
   readonly sso: SingleSignOn;
+  /** Live changes from the event log, for GraphQL subscriptions. */
+  readonly changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,9 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     closers.push(async () => {
       await Promise.all(runners.map((r) => r.stop()));
     });
+    const changes = new ChangeFeed(store, log, { maxBuffered: config.SUBSCRIPTION_BUFFER, pageSize: 500 });
+    // Before the store closes (closers run in reverse).
+    closers.push(() => changes.close());
     const db = createDb(pool, { onQuery: options.onQuery });
     const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
@@ -140,6 +146,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       authenticator: createAuthenticator({ db, tokens, backstage: sso.backstage }),
       signIn,
       sso,
+      changes,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

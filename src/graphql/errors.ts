@@ -30,7 +30,11 @@ function flatten(error: GraphQLError): GraphQLError[] {
   const inner = original?.code === 'MER_ERR_GQL_VALIDATION' ? original.errors : undefined;
   // A body-schema failure is inside too: kept as the original error, so its 400 stays a malformed request.
   if (Array.isArray(inner)) {
-    return inner.map((e) => (e instanceof GraphQLError ? e : new GraphQLError(e instanceof Error ? e.message : String(e), { originalError: e instanceof Error ? e : undefined })));
+    return inner.map((e) =>
+      e instanceof GraphQLError
+        ? e
+        : new GraphQLError(e instanceof Error ? e.message : String(e), { originalError: e instanceof Error ? e : undefined }),
+    );
   }
   return [error];
 }
@@ -54,7 +58,11 @@ function present(error: GraphQLError, log: Logger, requestId: string): { error: 
   const original = error.originalError;
   const status = original instanceof AppError ? undefined : httpClientStatus(original);
   if (status !== undefined) {
-    return { error: withExtensions(error, error.message, { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' }), clientError: true, status };
+    return {
+      error: withExtensions(error, error.message, { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' }),
+      clientError: true,
+      status,
+    };
   }
   if (original instanceof AppError) {
     const extensions: Record<string, unknown> = { code: CODES[original.code], ...original.details };
@@ -66,12 +74,16 @@ function present(error: GraphQLError, log: Logger, requestId: string): { error: 
     // The compiled (JIT) path builds some errors without `extensions` (variable coercion on a
     // document's second run): they are still the client's input, never an internal error.
     const given: unknown = (source.extensions as Record<string, unknown> | undefined)?.code;
-    const code = typeof given === 'string' ? given : error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+    const code =
+      typeof given === 'string' ? given : error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
     return { error: withExtensions(error, error.message, { code }), clientError: true };
   }
   if (isTransientDatabaseError(original)) {
     log.warn({ err: original, requestId }, 'GraphQL request failed: database unavailable');
-    return { error: withExtensions(error, 'The service is temporarily unavailable; retry shortly.', { code: 'SERVICE_UNAVAILABLE', requestId }), clientError: false };
+    return {
+      error: withExtensions(error, 'The service is temporarily unavailable; retry shortly.', { code: 'SERVICE_UNAVAILABLE', requestId }),
+      clientError: false,
+    };
   }
   log.error({ err: original, requestId, path: error.path }, 'GraphQL resolver failed');
   return { error: withExtensions(error, 'Internal server error', { code: 'INTERNAL_SERVER_ERROR', requestId }), clientError: false };
@@ -100,4 +112,18 @@ export function formatErrors(
     return { statusCode: status, response: { errors } };
   }
   return { statusCode: 200, response: { data: execution.data ?? null, errors } };
+}
+
+/**
+ * An error as a subscription sends it: graphql-ws messages do not go through the error formatter,
+ * so the code is put on the error itself (unexpected errors masked as everywhere).
+ */
+export function subscriptionError(error: unknown, log: Logger): GraphQLError {
+  const wrapped =
+    error instanceof GraphQLError
+      ? error
+      : new GraphQLError(error instanceof Error ? error.message : String(error), {
+          originalError: error instanceof Error ? error : undefined,
+        });
+  return present(wrapped, log, '').error;
 }

@@ -66,7 +66,8 @@ export async function registerGraphiql(scope: FastifyInstance, options: Graphiql
   });
 
   if (index === undefined) {
-    if (!warnedMissing) scope.log.warn({ root }, 'GraphiQL is not built (no index.html): GET /api/graphql from a browser answers 503; run npm run build');
+    if (!warnedMissing)
+      scope.log.warn({ root }, 'GraphiQL is not built (no index.html): GET /api/graphql from a browser answers 503; run npm run build');
     warnedMissing = true;
     return;
   }

@@ -59,7 +59,12 @@ function pageSize(args: readonly { name: { value: string }; value: Parameters<ty
  * children by the rows it may return (root lists: their page size; relation lists: an estimate).
  * Introspection fields are free and flat: GraphiQL's schema query is deep by nature and bounded.
  */
-function measure(selectionSet: SelectionSetNode, parent: GraphQLObjectType, walk: Walk, seen: ReadonlySet<string>): { depth: number; cost: number } {
+function measure(
+  selectionSet: SelectionSetNode,
+  parent: GraphQLObjectType,
+  walk: Walk,
+  seen: ReadonlySet<string>,
+): { depth: number; cost: number } {
   let depth = 0;
   let cost = 0;
   for (const selection of selectionSet.selections) {
@@ -85,7 +90,12 @@ function measure(selectionSet: SelectionSetNode, parent: GraphQLObjectType, walk
       childDepth = inner.depth;
       childCost = inner.cost;
     }
-    const rows = !isList(field.type) || !isObjectType(target) ? 1 : field.args.some((a) => a.name === 'range') ? pageSize(selection.arguments ?? [], walk) : RELATION_LIST_ESTIMATE;
+    const rows =
+      !isList(field.type) || !isObjectType(target)
+        ? 1
+        : field.args.some((a) => a.name === 'range')
+          ? pageSize(selection.arguments ?? [], walk)
+          : RELATION_LIST_ESTIMATE;
     depth = Math.max(depth, 1 + childDepth);
     cost += 1 + rows * childCost;
   }
@@ -93,13 +103,23 @@ function measure(selectionSet: SelectionSetNode, parent: GraphQLObjectType, walk
 }
 
 /** Measures every operation of a document (the largest depth and cost, all aliases). */
-export function measureDocument(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>>, defaultPageSize: number): DocumentMeasure {
+export function measureDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>>,
+  defaultPageSize: number,
+): DocumentMeasure {
   const walk: Walk = { fragments: fragmentsOf(document), variables, defaultPageSize, aliases: 0 };
   let depth = 0;
   let cost = 0;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root = definition.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : definition.operation === OperationTypeNode.QUERY ? schema.getQueryType() : undefined;
+    const root =
+      definition.operation === OperationTypeNode.MUTATION
+        ? schema.getMutationType()
+        : definition.operation === OperationTypeNode.QUERY
+          ? schema.getQueryType()
+          : undefined;
     if (!root) continue;
     const result = measure(definition.selectionSet, root, walk, new Set());
     depth = Math.max(depth, result.depth);
@@ -111,7 +131,12 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
 const refuse = (message: string, limit: string): AppError => new AppError('VALIDATION', message, { details: { limit } });
 
 /** Refuses a document over a bound before anything runs, naming the bound and the setting that moves it. */
-export function enforceLimits(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>>, limits: GraphLimits): void {
+export function enforceLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>>,
+  limits: GraphLimits,
+): void {
   const measured = measureDocument(schema, document, variables, limits.defaultPageSize);
   if (measured.depth > limits.maxDepth) {
     throw refuse(`query depth ${measured.depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH)`, 'depth');
@@ -131,6 +156,9 @@ export function enforceLimits(schema: GraphQLSchema, document: DocumentNode, var
 export function enforceDocumentSize(source: string, limits: GraphLimits): void {
   const bytes = Buffer.byteLength(source);
   if (bytes > limits.maxDocumentBytes) {
-    throw refuse(`query document is ${bytes} bytes; the maximum is ${limits.maxDocumentBytes} (GRAPHQL_MAX_DOCUMENT_BYTES)`, 'document_size');
+    throw refuse(
+      `query document is ${bytes} bytes; the maximum is ${limits.maxDocumentBytes} (GRAPHQL_MAX_DOCUMENT_BYTES)`,
+      'document_size',
+    );
   }
 }

@@ -180,9 +180,7 @@ function aggregateToMany(
         .where(sql.ref(`${link}.${field.ownerColumn}`), '=', sql.ref(`${parent}.id`));
       order = [sql`${sql.ref(`${link}.ordinal`)}`];
     } else {
-      sub = db
-        .selectFrom(`${table} as ${target}`)
-        .where(sql.ref(`${target}.${field.column}`), '=', sql.ref(`${parent}.id`));
+      sub = db.selectFrom(`${table} as ${target}`).where(sql.ref(`${target}.${field.column}`), '=', sql.ref(`${parent}.id`));
       if (child.type.softDelete) sub = sub.where(sql.ref(`${target}.deleted_at`), 'is', null);
       order = [sql`${sql.ref(`${target}.created_at`)}`, sql`${sql.ref(`${target}.id`)}`];
     }
@@ -219,7 +217,13 @@ function outputColumns(plan: LoadPlan, from: string, columns: ReadonlySet<string
  * `SELECT <columns> FROM <table>`, tombstones excluded unless the caller's filters already exclude
  * them. `stored` returns the columns as stored, for a page that an outer statement reads from.
  */
-function selectColumns(context: LoadContext, plan: LoadPlan, columns: ReadonlySet<string>, excludeDeleted: boolean, stored = false): AnySelect {
+function selectColumns(
+  context: LoadContext,
+  plan: LoadPlan,
+  columns: ReadonlySet<string>,
+  excludeDeleted: boolean,
+  stored = false,
+): AnySelect {
   const table = plan.type.table;
   const selection = stored ? [...columns].map((c) => sql.ref(`${table}.${c}`).as(c)) : outputColumns(plan, table, columns);
   const query = (context.db as unknown as AnyDb).selectFrom(table).select(selection) as unknown as AnySelect;
@@ -262,7 +266,9 @@ export function selectPage(context: LoadContext, plan: LoadPlan, order: PageOrde
   // the plan's columns (named, not `page.*`: a `*` select is never prepared, src/storage/prepared.ts).
   const carried = new Set([...plan.columns, ...plan.foreignKeys, order.column, order.idColumn]);
   const page = paged(selectColumns(context, plan, carried, false, true));
-  const outer = (context.db as unknown as AnyDb).selectFrom(page.as('page')).select(outputColumns(plan, 'page', plan.columns)) as unknown as AnySelect;
+  const outer = (context.db as unknown as AnyDb)
+    .selectFrom(page.as('page'))
+    .select(outputColumns(plan, 'page', plan.columns)) as unknown as AnySelect;
   const joined = joinRelations(context, plan, 'page', outer);
   let query = joined.query.orderBy(sql.ref(`page.${order.column}`), order.direction);
   if (order.column !== order.idColumn) query = query.orderBy(sql.ref(`page.${order.idColumn}`), order.direction);

@@ -158,7 +158,11 @@ function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
     }
   }
   if (!entity.lifecycle) return { ...fields, status: enabledStatus };
-  return { ...fields, ...lifecycle, ...(entity.lifecycle.outputs && { outputs: column('outputs', 'JSON', 'What the last successful run reported.') }) };
+  return {
+    ...fields,
+    ...lifecycle,
+    ...(entity.lifecycle.outputs && { outputs: column('outputs', 'JSON', 'What the last successful run reported.') }),
+  };
 }
 
 /** The object type of a declared catalog entity (read with `<kind>:read`), plus fields it has beyond the declaration. */
@@ -180,16 +184,32 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   Storage: declaredType(storageEntity),
   Secret: declaredType(secretEntity),
   SourceCode: declaredType(sourceCodeEntity, {
-    sourceCodeVersions: { kind: 'reverse', column: 'source_code_id', target: 'SourceCodeVersion', description: 'The versions taken from this repository.' },
+    sourceCodeVersions: {
+      kind: 'reverse',
+      column: 'source_code_id',
+      target: 'SourceCodeVersion',
+      description: 'The versions taken from this repository.',
+    },
   }),
   SourceCodeVersion: declaredType(sourceCodeVersionEntity),
   Template: declaredType(templateEntity, {
     children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
-    sourceCodeVersions: { kind: 'reverse', column: 'template_id', target: 'SourceCodeVersion', description: 'The code versions that implement it.' },
+    sourceCodeVersions: {
+      kind: 'reverse',
+      column: 'template_id',
+      target: 'SourceCodeVersion',
+      description: 'The code versions that implement it.',
+    },
   }),
   Executor: declaredType(executorEntity),
   Resource: declaredType(resourceEntity, {
-    children: toMany('resource_parents', 'parent_id', 'resource_id', 'Resource', 'The resources that name it as a parent (destroyed before it).'),
+    children: toMany(
+      'resource_parents',
+      'parent_id',
+      'resource_id',
+      'Resource',
+      'The resources that name it as a parent (destroyed before it).',
+    ),
   }),
   Workspace: declaredType(workspaceEntity),
   User: {
@@ -231,7 +251,11 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
       id: column('id', 'UUID!', "The provider's id."),
       key: column('key', 'String!', 'Slug used in URLs (`/api/auth/{key}/login`), unique.'),
       name: column('name', 'String!', 'Unique display name.'),
-      type: column('type', 'String!', '`github`, `google`, `microsoft`, `backstage`, `personal_access_token`, `svc_service_account` or `guest`.'),
+      type: column(
+        'type',
+        'String!',
+        '`github`, `google`, `microsoft`, `backstage`, `personal_access_token`, `svc_service_account` or `guest`.',
+      ),
       description: column('description', 'String!', 'Free text.'),
       enabled: column('enabled', 'Boolean!', 'Whether sign-in through it works.'),
       configuration: {
@@ -248,7 +272,9 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
         type: 'String',
         description: 'The redirect URL to register at the identity provider (SSO types only).',
         compute: (row, context) =>
-          ['github', 'google', 'microsoft'].includes(row.type as string) ? `${context.baseUrl}/api/auth/${row.key as string}/callback` : null,
+          ['github', 'google', 'microsoft'].includes(row.type as string)
+            ? `${context.baseUrl}/api/auth/${row.key as string}/callback`
+            : null,
       },
       revision: column('revision', 'Int!', "The provider's stream version (If-Match on REST PATCH)."),
       createdAt: column('created_at', 'DateTime!', 'When it was created.'),
@@ -258,7 +284,8 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   },
   AuditEntry: {
     name: 'AuditEntry',
-    description: 'One event of the log: who did what to which entity. `super` reads all; others read entries of the entity kinds they may read.',
+    description:
+      'One event of the log: who did what to which entity. `super` reads all; others read entries of the entity kinds they may read.',
     table: 'audit_log',
     softDelete: false,
     readPermission: null,

@@ -96,7 +96,10 @@ const USER_UPDATE: Record<string, InputField> = {
 const PROVIDER_UPDATE: Record<string, InputField> = {
   name: text('The display name (unique).'),
   description: text('A free-text description.'),
-  configuration: { type: 'JSON', description: "The provider type's configuration; secret fields sent as `********` keep their stored value." },
+  configuration: {
+    type: 'JSON',
+    description: "The provider type's configuration; secret fields sent as `********` keep their stored value.",
+  },
   filterByDomain: { type: 'JSON', description: 'E-mail domains allowed to sign in (one or a list, per type).' },
   type: text('Immutable: accepted only unchanged.'),
   key: text('Immutable: accepted only unchanged.'),
@@ -154,13 +157,20 @@ export const actionEnumOf = (entity: MutationEntity): string => `${entity.type}A
 export function expectedRevision(revision: unknown): bigint | undefined {
   if (revision === undefined || revision === null) return undefined;
   if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 1) {
-    throw new AppError('VALIDATION', 'revision must be a positive revision number, as the entity shows it', { errors: [{ field: 'revision', message: 'must be a positive integer' }] });
+    throw new AppError('VALIDATION', 'revision must be a positive revision number, as the entity shows it', {
+      errors: [{ field: 'revision', message: 'must be a positive integer' }],
+    });
   }
   return BigInt(revision - 1);
 }
 
 /** One mutation: runs the write, then answers (the written entity loaded for the field's selection, or true). */
-export type MutationResolve = (writes: WriteOperations, call: WriteCall, args: Readonly<Record<string, unknown>>, load: (id: string) => Promise<unknown>) => Promise<unknown>;
+export type MutationResolve = (
+  writes: WriteOperations,
+  call: WriteCall,
+  args: Readonly<Record<string, unknown>>,
+  load: (id: string) => Promise<unknown>,
+) => Promise<unknown>;
 
 /** The mutations of one kind, by field name. */
 export function kindMutations(entity: MutationEntity): Record<string, MutationResolve> {
@@ -172,8 +182,10 @@ export function kindMutations(entity: MutationEntity): Record<string, MutationRe
   };
   const mutations: Record<string, MutationResolve> = {
     [`create${entity.type}`]: async (writes, call, args, load) => answer((await writes.create(call, args.input)).id, load),
-    [`update${entity.type}`]: async (writes, call, args, load) => answer((await writes.update(call, args.id as string, args.input)).id, load),
-    [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) => answer((await writes.act(call, args.id as string, args.action as string, args.input)).id, load),
+    [`update${entity.type}`]: async (writes, call, args, load) =>
+      answer((await writes.update(call, args.id as string, args.input)).id, load),
+    [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) =>
+      answer((await writes.act(call, args.id as string, args.action as string, args.input)).id, load),
   };
   if (entity.deletable) {
     mutations[`delete${entity.type}`] = async (writes, call, args) => {

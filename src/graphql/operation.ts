@@ -6,11 +6,17 @@ const PUBLIC_ROOT_FIELDS = new Set(['__schema', '__type', '__typename', 'enabled
 /** The fragments of a document, by name. */
 export function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
   const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   return fragments;
 }
 
-function rootFieldNames(selectionSet: SelectionSetNode, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>, into: Set<string>): void {
+function rootFieldNames(
+  selectionSet: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+  into: Set<string>,
+): void {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) into.add(selection.name.value);
     else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldNames(selection.selectionSet, fragments, seen, into);

@@ -42,7 +42,11 @@ function included(node: FieldNode | SelectionSetNode['selections'][number], walk
 }
 
 /** Field nodes of a selection set by field name (not alias), fragments expanded. */
-function collectFields(selectionSet: SelectionSetNode | undefined, walk: Walk, into = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
+function collectFields(
+  selectionSet: SelectionSetNode | undefined,
+  walk: Walk,
+  into = new Map<string, FieldNode[]>(),
+): Map<string, FieldNode[]> {
   for (const selection of selectionSet?.selections ?? []) {
     if (!included(selection, walk)) continue;
     if (selection.kind === Kind.FIELD) {

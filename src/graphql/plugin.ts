@@ -10,7 +10,8 @@ import { formatErrors } from './errors.js';
 import { registerGraphiql, type GraphiqlOptions } from './graphiql.js';
 import { enforceDocumentSize, enforceLimits, type GraphLimits } from './limits.js';
 import { isPublicDocument } from './operation.js';
-import { buildResolvers, type GraphContext } from './resolvers.js';
+import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
+import { buildSubscriptions } from './subscriptions.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
 import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { refuseInvalidVariables } from './variables.js';
@@ -28,7 +29,9 @@ const notAuthenticated = (reason: AppError): AppError =>
 
 /** Only reads are answered for a recalled caller: a mutation's effects could not be taken back. */
 const onlyQueries = (document: DocumentNode): boolean =>
-  document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY);
+  document.definitions.every(
+    (definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY,
+  );
 
 /**
  * docs/contract.md §4: a non-public operation needs a valid bearer token (the REST authenticator: service tokens,
@@ -122,9 +125,11 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
+    const subscriptions = buildSubscriptions(services, loadUserById);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
-      resolvers: { ...buildResolvers(), UUID, JSON: JSONScalar, DateTime } as never,
+      resolvers: { ...buildResolvers(), ...subscriptions.resolvers, UUID, JSON: JSONScalar, DateTime } as never,
+      subscription: subscriptions.options as never,
       path: GRAPHQL_PATH,
       graphiql: false,
       allowBatchedQueries: false,
@@ -144,7 +149,9 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // would then crash validation, so it is refused here as the client's error (uncached documents only).
     scope.graphql.addHook('preValidation', (_schema: GraphQLSchema, document: DocumentNode) => {
       if ((document as { kind?: unknown } | null)?.kind !== Kind.DOCUMENT) {
-        throw new AppError('VALIDATION', 'query is not a GraphQL document', { errors: [{ field: 'query', message: 'must be a GraphQL document' }] });
+        throw new AppError('VALIDATION', 'query is not a GraphQL document', {
+          errors: [{ field: 'query', message: 'must be a GraphQL document' }],
+        });
       }
       return Promise.resolve();
     });
@@ -158,6 +165,15 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
         graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
       }
       await awaitMinPosition(graphContext.request, services, PROJECTIONS);
+    });
+    // Subscriptions take the same document limits (their variables are not in reach here: literals count).
+    scope.graphql.addHook('preSubscriptionParsing', (_schema: GraphQLSchema, source: string) => {
+      enforceDocumentSize(source, limits);
+      return Promise.resolve();
+    });
+    scope.graphql.addHook('preSubscriptionExecution', (schema: GraphQLSchema, document: DocumentNode) => {
+      enforceLimits(schema, document, {}, limits);
+      return Promise.resolve();
     });
     scope.graphql.addHook('onResolution', async (execution, context) => {
       await settleRecalled(services, execution, context as unknown as HookContext);

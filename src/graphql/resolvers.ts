@@ -99,6 +99,13 @@ async function loadById(context: GraphContext, root: RootEntity, id: string, inf
   return object ?? null;
 }
 
+/** A user by id for the field's selection (the subscription's `Change.actor`). */
+export function loadUserById(context: GraphContext, id: string, info: GraphQLResolveInfo): Promise<unknown> {
+  const root = ROOTS_BY_TYPE.get('User');
+  if (!root) throw new Error('no root query for User');
+  return loadById(context, root, id, info);
+}
+
 function singleResolver(root: RootEntity): Resolver {
   // `id: UUID` as the seed writes it: no id names no row.
   return (_root, args, context, info) => (args.id == null ? null : loadById(context, root, args.id as string, info));
@@ -119,7 +126,8 @@ function mutationResolvers(): Record<string, Resolver> {
         resolve(writesOf(context.services)[entity.kind], call(args, context), args, (id) => loadById(context, root, id, info));
     }
   }
-  resolvers.createPersonalAccessToken = async (_root, args, context) => (await writesOf(context.services).personal_access_token.create(call(args, context), args.input)).created;
+  resolvers.createPersonalAccessToken = async (_root, args, context) =>
+    (await writesOf(context.services).personal_access_token.create(call(args, context), args.input)).created;
   resolvers.revokePersonalAccessToken = async (_root, args, context) => {
     await writesOf(context.services).personal_access_token.revoke(call(args, context), args.id as string);
     return true;

@@ -52,6 +52,13 @@ export const ROOT_ENTITIES: readonly RootEntity[] = [
   { type: 'Resource', single: 'resource', plural: 'resources', listSpec: resourceListSpec, count: true, noun: 'resources' },
   { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },
   { type: 'User', single: 'user', plural: 'users', listSpec: userListSpec, count: true, noun: 'users', permission: 'user:read' },
-  { type: 'AuthProvider', single: 'authProvider', plural: 'authProviders', listSpec: authProviderListSpec, count: false, noun: 'auth providers' },
+  {
+    type: 'AuthProvider',
+    single: 'authProvider',
+    plural: 'authProviders',
+    listSpec: authProviderListSpec,
+    count: false,
+    noun: 'auth providers',
+  },
   { type: 'AuditEntry', plural: 'auditLog', listSpec: auditLogListSpec, count: true, noun: 'audit log entries' },
 ];

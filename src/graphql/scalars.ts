@@ -25,10 +25,13 @@ const CANONICAL_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const DateTime = new GraphQLScalarType<string, string>({
   name: 'DateTime',
   serialize: (value) =>
-    typeof value === 'string' && CANONICAL_DATE_TIME.test(value) ? value : (value instanceof Date ? value : new Date(String(value))).toISOString(),
+    typeof value === 'string' && CANONICAL_DATE_TIME.test(value)
+      ? value
+      : (value instanceof Date ? value : new Date(String(value))).toISOString(),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : undefined;
-    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('expected an ISO-8601 date-time', { extensions: { code: 'BAD_USER_INPUT' } });
+    if (!date || Number.isNaN(date.getTime()))
+      throw new GraphQLError('expected an ISO-8601 date-time', { extensions: { code: 'BAD_USER_INPUT' } });
     return date.toISOString();
   },
 });

@@ -1,6 +1,7 @@
 import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
+import { SUBSCRIPTION_SDL } from './subscriptions.js';
 
 /**
  * The schema document, generated from the model so that every type and field carries the
@@ -29,7 +30,10 @@ function objectType(type: ObjectTypeDef): string {
 }
 
 const LIST_ARGS = [
-  doc('Key-value pairs to filter by, as on REST: `{"name__like": "db", "state": ["provisioned", "destroy"]}`; relation keys filter by id (`templateId`).', '    '),
+  doc(
+    'Key-value pairs to filter by, as on REST: `{"name__like": "db", "state": ["provisioned", "destroy"]}`; relation keys filter by id (`templateId`).',
+    '    ',
+  ),
   '    filter: JSON\n',
   doc('`[field, direction]`, e.g. `["createdAt", "DESC"]` (the default); ties are broken by id.', '    '),
   '    sort: [String!]\n',
@@ -46,11 +50,16 @@ function rootQueries(): string {
         ? 'One user by id; null when it does not exist. Any signed-in caller may look a user up (names are public inside the service); restricted fields need `user:read` or being that user.'
         : `One ${type} by id; null when it does not exist or the caller may not read it.`;
     if (root.single) parts.push(`${doc(single, '  ')}  ${root.single}(id: UUID): ${type}\n`);
-    parts.push(`${doc(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, '  ')}  ${root.plural}(\n${LIST_ARGS}  ): [${type}!]\n`);
-    if (root.count) parts.push(`${doc(`How many ${root.noun} match the filter (on all pages).`, '  ')}  ${root.plural}Count(filter: JSON): Int\n`);
+    parts.push(
+      `${doc(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, '  ')}  ${root.plural}(\n${LIST_ARGS}  ): [${type}!]\n`,
+    );
+    if (root.count)
+      parts.push(`${doc(`How many ${root.noun} match the filter (on all pages).`, '  ')}  ${root.plural}Count(filter: JSON): Int\n`);
   }
   parts.push(`${doc('The signed-in caller.', '  ')}  me: User!\n`);
-  parts.push(`${doc('The enabled ways to sign in, as the login page shows them. Needs no token.', '  ')}  enabledAuthProviders: [LoginOption!]!\n`);
+  parts.push(
+    `${doc('The enabled ways to sign in, as the login page shows them. Needs no token.', '  ')}  enabledAuthProviders: [LoginOption!]!\n`,
+  );
   return `${doc('Reads. Every field needs `Authorization: Bearer <token>`, except `enabledAuthProviders` and introspection.')}type Query {\n${parts.join('')}}\n`;
 }
 
@@ -94,29 +103,50 @@ function mutationDefinitions(): { types: string[]; fields: string[] } {
   for (const entity of MUTATION_ENTITIES) {
     const { type, noun } = entity;
     types.push(inputType(`${type}CreateInput`, `A new ${noun}, as the REST POST body (the same rules and errors).`, entity.createInput));
-    types.push(inputType(`${type}UpdateInput`, `Changes to a ${noun}, as the REST PATCH body: only the fields given change.`, entity.updateInput));
-    types.push(`${doc(`What can be done to a ${noun} (REST: POST .../actions/{action}).`)}enum ${actionEnumOf(entity)} {\n${entity.actions.map((action) => `  ${action}`).join('\n')}\n}\n`);
-    fields.push(`${doc(`Creates a ${noun}; answers it as the read side then shows it.`, '  ')}  create${type}(input: ${type}CreateInput!): ${type}!\n`);
+    types.push(
+      inputType(`${type}UpdateInput`, `Changes to a ${noun}, as the REST PATCH body: only the fields given change.`, entity.updateInput),
+    );
+    types.push(
+      `${doc(`What can be done to a ${noun} (REST: POST .../actions/{action}).`)}enum ${actionEnumOf(entity)} {\n${entity.actions.map((action) => `  ${action}`).join('\n')}\n}\n`,
+    );
+    fields.push(
+      `${doc(`Creates a ${noun}; answers it as the read side then shows it.`, '  ')}  create${type}(input: ${type}CreateInput!): ${type}!\n`,
+    );
     fields.push(
       `${doc(`Changes a ${noun}. \`revision\` is If-Match: the write is refused (PRECONDITION_FAILED) unless the ${noun} is still at that revision.`, '  ')}  update${type}(id: UUID!, input: ${type}UpdateInput!, revision: Int): ${type}!\n`,
     );
-    if (entity.deletable) fields.push(`${doc(`Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`, '  ')}  delete${type}(id: UUID!): Boolean!\n`);
+    if (entity.deletable)
+      fields.push(
+        `${doc(`Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`, '  ')}  delete${type}(id: UUID!): Boolean!\n`,
+      );
     fields.push(
       `${doc(`Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`.`, '  ')}  ${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!\n`,
     );
   }
-  fields.push(`${doc("Creates a personal access token for the caller (not with a personal access token). Its secret is in this answer only.", '  ')}  createPersonalAccessToken(input: PersonalAccessTokenCreateInput!): PersonalAccessTokenSecret!\n`);
-  fields.push(`${doc("Revokes one of the caller's personal access tokens (any, for `user:admin`). True once done.", '  ')}  revokePersonalAccessToken(id: UUID!): Boolean!\n`);
+  fields.push(
+    `${doc('Creates a personal access token for the caller (not with a personal access token). Its secret is in this answer only.', '  ')}  createPersonalAccessToken(input: PersonalAccessTokenCreateInput!): PersonalAccessTokenSecret!\n`,
+  );
+  fields.push(
+    `${doc("Revokes one of the caller's personal access tokens (any, for `user:admin`). True once done.", '  ')}  revokePersonalAccessToken(id: UUID!): Boolean!\n`,
+  );
   return { types, fields };
 }
 
 function mutationType(fields: readonly string[]): string {
-  const token = `${doc("Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. Replaces the deprecated `POST /api/auth/service_account/token`.", '  ')}  serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!\n`;
+  const token = `${doc('Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. Replaces the deprecated `POST /api/auth/service_account/token`.', '  ')}  serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!\n`;
   return `${doc('Writes: every REST write, through the same rules (validation, permissions, uniqueness, If-Match, audit), answered once the read side shows it.')}type Mutation {\n${token}${fields.join('')}}\n`;
 }
 
 /** The whole schema document. */
 export function buildSchemaDocument(): string {
   const mutations = mutationDefinitions();
-  return [SCALARS, ...Object.values(OBJECT_TYPES).map(objectType), EXTRA_TYPES, ...mutations.types, mutationType(mutations.fields), rootQueries()].join('\n');
+  return [
+    SCALARS,
+    ...Object.values(OBJECT_TYPES).map(objectType),
+    EXTRA_TYPES,
+    ...mutations.types,
+    mutationType(mutations.fields),
+    SUBSCRIPTION_SDL,
+    rootQueries(),
+  ].join('\n');
 }

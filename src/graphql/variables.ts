@@ -6,7 +6,12 @@ import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSche
  * here, before every execution, answers bad variables the same on every run: graphql-js's errors, in
  * Mercurius' validation error, which the error formatter unwraps (a 400 like any invalid document).
  */
-export function refuseInvalidVariables(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined, operationName: string | undefined): void {
+export function refuseInvalidVariables(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>> | undefined,
+  operationName: string | undefined,
+): void {
   const operation = getOperationAST(document, operationName);
   // No single operation to run: graphql-js reports that itself when executing.
   if (!operation?.variableDefinitions?.length) return;

@@ -25,7 +25,11 @@ for (const target of databaseTargets()) {
   describe(`GraphQL-over-HTTP conformance on ${target.name}`, () => {
     let harness: HttpHarness;
 
-    const post = (body: Json, headers: Record<string, string> = {}, token: string | null = harness.adminToken): Promise<LightMyRequestResponse> =>
+    const post = (
+      body: Json,
+      headers: Record<string, string> = {},
+      token: string | null = harness.adminToken,
+    ): Promise<LightMyRequestResponse> =>
       harness.app.inject({
         method: 'POST',
         url: '/api/graphql',
@@ -99,7 +103,12 @@ for (const target of databaseTargets()) {
           expect(response.statusCode).toBe(200);
           expect(response.json()).toEqual({
             data: null,
-            errors: [{ message: 'Not authenticated. Please provide a valid bearer token in the Authorization header.', extensions: { code: 'UNAUTHENTICATED' } }],
+            errors: [
+              {
+                message: 'Not authenticated. Please provide a valid bearer token in the Authorization header.',
+                extensions: { code: 'UNAUTHENTICATED' },
+              },
+            ],
           });
         }
       });
@@ -120,12 +129,20 @@ for (const target of databaseTargets()) {
         expect(singles).toHaveLength(11);
         for (const root of singles) {
           const field = root.single ?? '';
-          const [any] = (await post({ query: `{ ${root.plural}(range: [0, 1]) { id } }` })).json<{ data: Record<string, { id: string }[]> }>().data[root.plural] ?? [];
+          const [any] =
+            (await post({ query: `{ ${root.plural}(range: [0, 1]) { id } }` })).json<{ data: Record<string, { id: string }[]> }>().data[
+              root.plural
+            ] ?? [];
           for (const type of ['UUID', 'UUID!']) {
-            const found = await post({ query: `query ($id: ${type}) { ${field}(id: $id) { id } }`, variables: { id: any?.id ?? '00000000-0000-4000-8000-000000000000' } });
+            const found = await post({
+              query: `query ($id: ${type}) { ${field}(id: $id) { id } }`,
+              variables: { id: any?.id ?? '00000000-0000-4000-8000-000000000000' },
+            });
             expect(found.json(), `${field} with $id: ${type}`).toEqual({ data: { [field]: any ? { id: any.id } : null } });
           }
-          expect((await post({ query: `query ($id: UUID) { ${field}(id: $id) { id } }`, variables: { id: null } })).json()).toEqual({ data: { [field]: null } });
+          expect((await post({ query: `query ($id: UUID) { ${field}(id: $id) { id } }`, variables: { id: null } })).json()).toEqual({
+            data: { [field]: null },
+          });
           expect((await post({ query: `query ($id: UUID) { ${field}(id: $id) { id } }` })).json()).toEqual({ data: { [field]: null } });
           expect((await post({ query: `{ ${field} { id } }` })).json()).toEqual({ data: { [field]: null } });
         }
@@ -135,14 +152,17 @@ for (const target of databaseTargets()) {
     describe('argument errors are field errors', () => {
       it('a bad filter, sort or range nulls its own field; siblings keep their data', async () => {
         const response = await post({
-          query: '{ resources(filter: {nosuchfield: "x"}) { id } templates { id } badSort: templates(sort: ["name", "up"]) { id } resourcesCount(filter: {state: 5}) executorsCount }',
+          query:
+            '{ resources(filter: {nosuchfield: "x"}) { id } templates { id } badSort: templates(sort: ["name", "up"]) { id } resourcesCount(filter: {state: 5}) executorsCount }',
         });
         expect(response.statusCode).toBe(200);
         const body = response.json<GraphBody>();
         expect(body.data).toMatchObject({ resources: null, badSort: null, resourcesCount: null, executorsCount: 1 });
         expect(body.data?.templates).toHaveLength(2);
         type FieldError = NonNullable<GraphBody['errors']>[number];
-        const byPath: Record<string, FieldError> = Object.fromEntries((body.errors ?? []).map((error) => [error.path?.join('.') ?? '', error]));
+        const byPath: Record<string, FieldError> = Object.fromEntries(
+          (body.errors ?? []).map((error) => [error.path?.join('.') ?? '', error]),
+        );
         expect(Object.keys(byPath).sort()).toEqual(['badSort', 'resources', 'resourcesCount']);
         for (const error of Object.values(byPath)) expect(error.extensions.code).toBe('BAD_USER_INPUT');
         expect(byPath.resources?.extensions.errors).toEqual([expect.objectContaining({ field: 'filter.nosuchfield' })]);

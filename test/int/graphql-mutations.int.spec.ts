@@ -47,7 +47,10 @@ for (const target of databaseTargets()) {
     };
 
     /** createX(input) { id revision ...fields } → the created object. */
-    const create = async (type: string, input: Json, fields = 'id revision'): Promise<Json> => (await data(`mutation ($input: ${type}CreateInput!) { create${type}(input: $input) { ${fields} } }`, { input }))[`create${type}`] as Json;
+    const create = async (type: string, input: Json, fields = 'id revision'): Promise<Json> =>
+      (await data(`mutation ($input: ${type}CreateInput!) { create${type}(input: $input) { ${fields} } }`, { input }))[
+        `create${type}`
+      ] as Json;
 
     beforeAll(async () => {
       harness = await openHttpApp(target);
@@ -66,20 +69,70 @@ for (const target of databaseTargets()) {
     describe('every catalog kind: create, update (revision), action, delete', () => {
       const ids: Record<string, string> = {};
       const inputs = (): [string, Json, string, string][] => [
-        ['Integration', { name: 'gql git', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_mutationmutation' } }, 'name', 'disable'],
         [
           'Integration',
-          { name: 'gql aws', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAMUTATION0000001', awsSecretAccessKey: 'mutation-secret', awsAccount: '111111111111', awsDefaultRegion: 'eu-west-1' } },
+          { name: 'gql git', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_mutationmutation' } },
           'name',
           'disable',
         ],
-        ['Secret', { name: 'gql secret', secretProvider: 'aws', configuration: { name: 'gql/db', awsRegion: 'eu-west-1' }, integrationId: ids.aws }, 'name', 'disable'],
-        ['SourceCode', { sourceCodeUrl: 'https://github.com/acme/gql-module.git', sourceCodeProvider: 'github', integrationId: ids.git }, 'identifier', 'disable'],
+        [
+          'Integration',
+          {
+            name: 'gql aws',
+            integrationType: 'cloud',
+            integrationProvider: 'aws',
+            configuration: {
+              awsAccessKeyId: 'AKIAMUTATION0000001',
+              awsSecretAccessKey: 'mutation-secret',
+              awsAccount: '111111111111',
+              awsDefaultRegion: 'eu-west-1',
+            },
+          },
+          'name',
+          'disable',
+        ],
+        [
+          'Secret',
+          { name: 'gql secret', secretProvider: 'aws', configuration: { name: 'gql/db', awsRegion: 'eu-west-1' }, integrationId: ids.aws },
+          'name',
+          'disable',
+        ],
+        [
+          'SourceCode',
+          { sourceCodeUrl: 'https://github.com/acme/gql-module.git', sourceCodeProvider: 'github', integrationId: ids.git },
+          'identifier',
+          'disable',
+        ],
         ['Template', { name: 'gql template', template: 'gql_template' }, 'name', 'disable'],
-        ['SourceCodeVersion', { sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/gql', templateId: ids.Template, sourceCodeId: ids.SourceCode }, 'identifier', 'disable'],
-        ['Storage', { name: 'gql storage', storageProvider: 'aws', configuration: { awsBucketName: 'gql-state', awsRegion: 'eu-west-1' }, integrationId: ids.aws }, 'name', 'execute'],
+        [
+          'SourceCodeVersion',
+          { sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/gql', templateId: ids.Template, sourceCodeId: ids.SourceCode },
+          'identifier',
+          'disable',
+        ],
+        [
+          'Storage',
+          {
+            name: 'gql storage',
+            storageProvider: 'aws',
+            configuration: { awsBucketName: 'gql-state', awsRegion: 'eu-west-1' },
+            integrationId: ids.aws,
+          },
+          'name',
+          'execute',
+        ],
         ['Executor', { name: 'gql executor', sourceCodeId: ids.SourceCode }, 'name', 'execute'],
-        ['Workspace', { name: 'gql workspace', workspaceProvider: 'github', configuration: { url: 'https://github.com/acme/infra' }, integrationId: ids.git }, 'name', 'disable'],
+        [
+          'Workspace',
+          {
+            name: 'gql workspace',
+            workspaceProvider: 'github',
+            configuration: { url: 'https://github.com/acme/infra' },
+            integrationId: ids.git,
+          },
+          'name',
+          'disable',
+        ],
         ['Resource', { name: 'gql resource', templateId: ids.Template, sourceCodeVersionId: ids.SourceCodeVersion }, 'name', 'approve'],
       ];
 
@@ -95,31 +148,66 @@ for (const target of databaseTargets()) {
       });
 
       it('updates each kind with If-Match as revision, and refuses a stale revision with PRECONDITION_FAILED', async () => {
-        for (const [type, key] of [['Template', 'Template'], ['Integration', 'git'], ['Storage', 'Storage'], ['Resource', 'Resource'], ['Workspace', 'Workspace'], ['Secret', 'Secret'], ['SourceCode', 'SourceCode'], ['SourceCodeVersion', 'SourceCodeVersion'], ['Executor', 'Executor']] as const) {
+        for (const [type, key] of [
+          ['Template', 'Template'],
+          ['Integration', 'git'],
+          ['Storage', 'Storage'],
+          ['Resource', 'Resource'],
+          ['Workspace', 'Workspace'],
+          ['Secret', 'Secret'],
+          ['SourceCode', 'SourceCode'],
+          ['SourceCodeVersion', 'SourceCodeVersion'],
+          ['Executor', 'Executor'],
+        ] as const) {
           const id = ids[key];
-          const updated = (await data(`mutation ($id: UUID!) { update${type}(id: $id, input: {description: "changed", labels: ["gql"]}, revision: 1) { id revision description labels } }`, { id }))[`update${type}`];
+          const updated = (
+            await data(
+              `mutation ($id: UUID!) { update${type}(id: $id, input: {description: "changed", labels: ["gql"]}, revision: 1) { id revision description labels } }`,
+              { id },
+            )
+          )[`update${type}`];
           expect(updated, type).toEqual({ id, revision: 2, description: 'changed', labels: ['gql'] });
-          const stale = await errorOf(`mutation ($id: UUID!) { update${type}(id: $id, input: {description: "again"}, revision: 1) { id } }`, { id });
+          const stale = await errorOf(
+            `mutation ($id: UUID!) { update${type}(id: $id, input: {description: "again"}, revision: 1) { id } }`,
+            { id },
+          );
           expect(stale.extensions.code, type).toBe('PRECONDITION_FAILED');
           expect(stale.path).toEqual([`update${type}`]);
         }
       });
 
       it('takes actions from each kind’s action enum', async () => {
-        expect((await data('mutation ($id: UUID!) { templateAction(id: $id, action: disable) { status } }', { id: ids.Template })).templateAction).toEqual({ status: 'disabled' });
-        expect((await data('mutation ($id: UUID!) { templateAction(id: $id, action: enable) { status } }', { id: ids.Template })).templateAction).toEqual({ status: 'enabled' });
+        expect(
+          (await data('mutation ($id: UUID!) { templateAction(id: $id, action: disable) { status } }', { id: ids.Template }))
+            .templateAction,
+        ).toEqual({ status: 'disabled' });
+        expect(
+          (await data('mutation ($id: UUID!) { templateAction(id: $id, action: enable) { status } }', { id: ids.Template })).templateAction,
+        ).toEqual({ status: 'enabled' });
         const storage = async (action: string, input?: Json) =>
-          (await data('mutation ($id: UUID!, $action: StorageAction!, $input: JSON) { storageAction(id: $id, action: $action, input: $input) { state status } }', { id: ids.Storage, action, input })).storageAction;
+          (
+            await data(
+              'mutation ($id: UUID!, $action: StorageAction!, $input: JSON) { storageAction(id: $id, action: $action, input: $input) { state status } }',
+              { id: ids.Storage, action, input },
+            )
+          ).storageAction;
         expect(await storage('execute')).toMatchObject({ state: 'provision' });
         expect(await storage('start')).toMatchObject({ status: 'in_progress' });
         expect(await storage('succeed', { outputs: { bucket: 'gql-state' } })).toMatchObject({ state: 'provisioned', status: 'done' });
         const resource = async (action: string, input?: Json) =>
-          (await data('mutation ($id: UUID!, $action: ResourceAction!, $input: JSON) { resourceAction(id: $id, action: $action, input: $input) { state status outputs } }', { id: ids.Resource, action, input })).resourceAction as Json;
+          (
+            await data(
+              'mutation ($id: UUID!, $action: ResourceAction!, $input: JSON) { resourceAction(id: $id, action: $action, input: $input) { state status outputs } }',
+              { id: ids.Resource, action, input },
+            )
+          ).resourceAction as Json;
         for (const action of ['approve', 'execute', 'start']) await resource(action);
         expect(await resource('fail', { error: 'quota exceeded' })).toMatchObject({ status: 'error' });
         const unknown = await errorOf('mutation ($id: UUID!) { resourceAction(id: $id, action: explode) { id } }', { id: ids.Resource });
         expect(unknown.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-        const badInput = await errorOf('mutation ($id: UUID!) { resourceAction(id: $id, action: fail, input: {error: ""}) { id } }', { id: ids.Resource });
+        const badInput = await errorOf('mutation ($id: UUID!) { resourceAction(id: $id, action: fail, input: {error: ""}) { id } }', {
+          id: ids.Resource,
+        });
         expect(badInput.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [expect.objectContaining({ field: 'error' })] });
       });
 
@@ -128,7 +216,9 @@ for (const target of databaseTargets()) {
         expect(refused.extensions.code).toBe('CONFLICT');
         expect((await data('mutation ($id: UUID!) { deleteWorkspace(id: $id) }', { id: ids.Workspace })).deleteWorkspace).toBe(true);
         expect((await data('query ($id: UUID) { workspace(id: $id) { id } }', { id: ids.Workspace })).workspace).toBeNull();
-        const gone = await errorOf('mutation ($id: UUID!) { updateWorkspace(id: $id, input: {description: "x"}) { id } }', { id: ids.Workspace });
+        const gone = await errorOf('mutation ($id: UUID!) { updateWorkspace(id: $id, input: {description: "x"}) { id } }', {
+          id: ids.Workspace,
+        });
         expect(gone.extensions.code).toBe('NOT_FOUND');
       });
     });
@@ -137,19 +227,38 @@ for (const target of databaseTargets()) {
       it('BAD_USER_INPUT naming each field, and CONFLICT for a taken name', async () => {
         const invalid = await errorOf('mutation { createTemplate(input: {template: "Not A Slug", labels: ["a", "a"]}) { id } }');
         expect(invalid.extensions.code).toBe('BAD_USER_INPUT');
-        expect((invalid.extensions.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(expect.arrayContaining(['name', 'template']));
+        expect((invalid.extensions.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(
+          expect.arrayContaining(['name', 'template']),
+        );
         await create('Template', { name: 'gql taken', template: 'gql_taken' });
         const taken = await errorOf('mutation { createTemplate(input: {name: "gql taken", template: "gql_taken_2"}) { id } }');
         expect(taken.extensions.code).toBe('CONFLICT');
-        const badRevision = await errorOf('mutation ($id: UUID!) { updateTemplate(id: $id, input: {}, revision: 0) { id } }', { id: '00000000-0000-4000-8000-000000000000' });
-        expect(badRevision.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'revision', message: 'must be a positive integer' }] });
+        const badRevision = await errorOf('mutation ($id: UUID!) { updateTemplate(id: $id, input: {}, revision: 0) { id } }', {
+          id: '00000000-0000-4000-8000-000000000000',
+        });
+        expect(badRevision.extensions).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          errors: [{ field: 'revision', message: 'must be a positive integer' }],
+        });
       });
 
       it('FORBIDDEN for a caller without the write permission, UNAUTHENTICATED without a token', async () => {
-        const forbidden = await errorOf('mutation { createTemplate(input: {name: "gql nope", template: "gql_nope"}) { id } }', {}, developer);
+        const forbidden = await errorOf(
+          'mutation { createTemplate(input: {name: "gql nope", template: "gql_nope"}) { id } }',
+          {},
+          developer,
+        );
         expect(forbidden).toMatchObject({ path: ['createTemplate'], extensions: { code: 'FORBIDDEN' } });
         const body = await gql('mutation { createTemplate(input: {name: "gql nope", template: "gql_nope"}) { id } }', {}, null);
-        expect(body).toEqual({ data: null, errors: [{ message: 'Not authenticated. Please provide a valid bearer token in the Authorization header.', extensions: { code: 'UNAUTHENTICATED' } }] });
+        expect(body).toEqual({
+          data: null,
+          errors: [
+            {
+              message: 'Not authenticated. Please provide a valid bearer token in the Authorization header.',
+              extensions: { code: 'UNAUTHENTICATED' },
+            },
+          ],
+        });
       });
 
       it('NOT_FOUND for an id that names nothing', async () => {
@@ -160,47 +269,95 @@ for (const target of databaseTargets()) {
 
     describe('users, auth providers and personal access tokens', () => {
       it('creates, updates and acts on users (super only)', async () => {
-        const user = await create('User', { kind: 'service_account', identifier: 'gql-made', password: 'gql-made-password-1', roles: ['default'] }, 'id identifier roles deactivated');
+        const user = await create(
+          'User',
+          { kind: 'service_account', identifier: 'gql-made', password: 'gql-made-password-1', roles: ['default'] },
+          'id identifier roles deactivated',
+        );
         expect(user).toMatchObject({ identifier: 'gql-made', roles: ['default'], deactivated: false });
-        const updated = (await data('mutation ($id: UUID!) { updateUser(id: $id, input: {displayName: "Made by GraphQL"}) { name } }', { id: user.id })).updateUser;
+        const updated = (
+          await data('mutation ($id: UUID!) { updateUser(id: $id, input: {displayName: "Made by GraphQL"}) { name } }', { id: user.id })
+        ).updateUser;
         expect(updated).toEqual({ name: 'Made by GraphQL' });
-        for (const [action, deactivated] of [['deactivate', true], ['reactivate', false], ['revoke_sessions', false]] as const) {
-          const acted = (await data(`mutation ($id: UUID!) { userAction(id: $id, action: ${action}) { deactivated } }`, { id: user.id })).userAction;
+        for (const [action, deactivated] of [
+          ['deactivate', true],
+          ['reactivate', false],
+          ['revoke_sessions', false],
+        ] as const) {
+          const acted = (await data(`mutation ($id: UUID!) { userAction(id: $id, action: ${action}) { deactivated } }`, { id: user.id }))
+            .userAction;
           expect(acted, action).toEqual({ deactivated });
         }
-        const forbidden = await errorOf('mutation { createUser(input: {kind: "service_account", identifier: "gql-nope", password: "gql-nope-password"}) { id } }', {}, developer);
+        const forbidden = await errorOf(
+          'mutation { createUser(input: {kind: "service_account", identifier: "gql-nope", password: "gql-nope-password"}) { id } }',
+          {},
+          developer,
+        );
         expect(forbidden.extensions.code).toBe('FORBIDDEN');
       });
 
       it('creates, updates, disables and deletes auth providers; personal access tokens are created (secret once) and revoked', async () => {
-        const provider = await create('AuthProvider', { name: 'GQL PATs', type: 'personal_access_token', configuration: {} }, 'id key enabled');
+        const provider = await create(
+          'AuthProvider',
+          { name: 'GQL PATs', type: 'personal_access_token', configuration: {} },
+          'id key enabled',
+        );
         expect(provider).toMatchObject({ key: 'personal_access_token', enabled: true });
-        expect((await data('mutation ($id: UUID!) { updateAuthProvider(id: $id, input: {description: "tokens"}) { description } }', { id: provider.id })).updateAuthProvider).toEqual({ description: 'tokens' });
-        const immutable = await errorOf('mutation ($id: UUID!) { updateAuthProvider(id: $id, input: {key: "other"}) { id } }', { id: provider.id });
+        expect(
+          (
+            await data('mutation ($id: UUID!) { updateAuthProvider(id: $id, input: {description: "tokens"}) { description } }', {
+              id: provider.id,
+            })
+          ).updateAuthProvider,
+        ).toEqual({ description: 'tokens' });
+        const immutable = await errorOf('mutation ($id: UUID!) { updateAuthProvider(id: $id, input: {key: "other"}) { id } }', {
+          id: provider.id,
+        });
         expect(immutable.extensions.code).toBe('BAD_USER_INPUT');
 
-        const created = (await data('mutation { createPersonalAccessToken(input: {name: "gql", expiresInDays: 7}) { id name token expiresAt } }', {}, developer)).createPersonalAccessToken as Json;
+        const created = (
+          await data(
+            'mutation { createPersonalAccessToken(input: {name: "gql", expiresInDays: 7}) { id name token expiresAt } }',
+            {},
+            developer,
+          )
+        ).createPersonalAccessToken as Json;
         expect(created.token).toMatch(/^[A-Za-z0-9_]+/);
         expect((await data('{ me { identifier } }', {}, created.token as string)).me).toEqual({ identifier: 'gql-mutation-developer' });
-        const minted = await errorOf('mutation { createPersonalAccessToken(input: {name: "again", expiresInDays: 7}) { token } }', {}, created.token as string);
+        const minted = await errorOf(
+          'mutation { createPersonalAccessToken(input: {name: "again", expiresInDays: 7}) { token } }',
+          {},
+          created.token as string,
+        );
         expect(minted.extensions.code).toBe('FORBIDDEN');
-        expect((await data('mutation ($id: UUID!) { revokePersonalAccessToken(id: $id) }', { id: created.id }, developer)).revokePersonalAccessToken).toBe(true);
+        expect(
+          (await data('mutation ($id: UUID!) { revokePersonalAccessToken(id: $id) }', { id: created.id }, developer))
+            .revokePersonalAccessToken,
+        ).toBe(true);
         expect((await gql('{ me { identifier } }', {}, created.token as string)).errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
 
-        expect((await data('mutation ($id: UUID!) { authProviderAction(id: $id, action: disable) { enabled } }', { id: provider.id })).authProviderAction).toEqual({ enabled: false });
+        expect(
+          (await data('mutation ($id: UUID!) { authProviderAction(id: $id, action: disable) { enabled } }', { id: provider.id }))
+            .authProviderAction,
+        ).toEqual({ enabled: false });
         expect((await data('mutation ($id: UUID!) { deleteAuthProvider(id: $id) }', { id: provider.id })).deleteAuthProvider).toBe(true);
       });
     });
 
     it('audits a mutation as the REST write: the same event, the caller as actor', async () => {
       const created = await create('Template', { name: 'gql audited', template: 'gql_audited' });
-      const audit = (await data('query ($f: JSON) { auditLog(filter: $f) { action entityType actor { identifier } } }', { f: { entityId: created.id } })).auditLog;
+      const audit = (
+        await data('query ($f: JSON) { auditLog(filter: $f) { action entityType actor { identifier } } }', { f: { entityId: created.id } })
+      ).auditLog;
       expect(audit).toEqual([{ action: 'TemplateCreated', entityType: 'template', actor: { identifier: 'admin' } }]);
     });
 
     it('aliased copies of a mutation each count against its rate limit (serviceAccountToken: 30 sign-ins a minute per address)', async () => {
       await create('User', { kind: 'service_account', identifier: 'gql-limited', password: 'gql-limited-password' }, 'id');
-      const copies = Array.from({ length: 20 }, (_, i) => `t${i}: serviceAccountToken(identifier: "gql-limited", password: "gql-limited-password") { token }`).join(' ');
+      const copies = Array.from(
+        { length: 20 },
+        (_, i) => `t${i}: serviceAccountToken(identifier: "gql-limited", password: "gql-limited-password") { token }`,
+      ).join(' ');
       const first = await gql(`mutation { ${copies} }`, {}, null);
       expect(first.errors).toBeUndefined();
       expect(Object.keys(first.data ?? {})).toHaveLength(20);

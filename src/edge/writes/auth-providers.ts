@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { leavesSuperSignIn } from '../../auth/super-sign-in.js';
 import { checkFilterByDomain, checkProviderConfiguration, invalid } from '../../commands/auth-provider-config.js';
-import { authProviderAggregate, type AuthProviderCommand, type AuthProviderFields, type AuthProviderState } from '../../commands/auth-provider.js';
+import {
+  authProviderAggregate,
+  type AuthProviderCommand,
+  type AuthProviderFields,
+  type AuthProviderState,
+} from '../../commands/auth-provider.js';
 import { loadAggregate } from '../../commands/handler.js';
 import { AppError, notFound, unprocessable, type FieldIssue } from '../../errors.js';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../events/auth-provider.js';
@@ -124,7 +129,8 @@ export function authProviderWrites(services: Services): WriteOperations & { read
 
   const warnIfGuest = async (call: WriteCall, id: string): Promise<void> => {
     const view = await findAuthProvider(services.db, id, services.config.BASE_URL);
-    if (view?.type === 'guest' && view.enabled) call.request.log.warn({ providerId: view.id, key: view.key, role: view.configuration.role }, GUEST_WARNING);
+    if (view?.type === 'guest' && view.enabled)
+      call.request.log.warn({ providerId: view.id, key: view.key, role: view.configuration.role }, GUEST_WARNING);
   };
 
   return {
@@ -160,7 +166,9 @@ export function authProviderWrites(services: Services): WriteOperations & { read
       authorize(call.request, ADMIN);
       const action = parseAction(AUTH_PROVIDER_ACTIONS, name);
       const command: AuthProviderCommand =
-        action === 'enable' ? { type: 'EnableAuthProvider' } : { type: 'DisableAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } };
+        action === 'enable'
+          ? { type: 'EnableAuthProvider' }
+          : { type: 'DisableAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } };
       const written = await run(call, id, command);
       if (action === 'enable') await warnIfGuest(call, id);
       return written;

@@ -25,7 +25,11 @@ import { catalogWrites, lifecycleWrites } from './catalog.js';
 import { commandDeps, type WriteOperations } from './write.js';
 
 /** The declaration's permission resource and projection (every catalog kind is a permission resource). */
-const targetOf = <A>(entity: EntityDeclaration, aggregate: A) => ({ resource: entity.kind as PermissionResource, projection: entity.table, aggregate });
+const targetOf = <A>(entity: EntityDeclaration, aggregate: A) => ({
+  resource: entity.kind as PermissionResource,
+  projection: entity.table,
+  aggregate,
+});
 
 /** A source code's identifier is its URL (one sent is checked against it by the write model). */
 function sourceCodeWrites(services: Services): WriteOperations {
@@ -53,7 +57,8 @@ function sourceCodeVersionWrites(services: Services): WriteOperations {
     },
     parsePatch(body, current: SourceCodeVersionFields) {
       const changes = input.parsePatch(body, current);
-      const moved = changes.sourceCodeFolder !== undefined || changes.sourceCodeVersion !== undefined || changes.sourceCodeBranch !== undefined;
+      const moved =
+        changes.sourceCodeFolder !== undefined || changes.sourceCodeVersion !== undefined || changes.sourceCodeBranch !== undefined;
       const derived = changes.identifier ?? (moved ? sourceCodeVersionIdentifier({ ...current, ...changes }) : undefined);
       return derived === undefined ? changes : { ...changes, identifier: derived };
     },
@@ -66,11 +71,23 @@ export function catalogEntityWrites(services: Services) {
   return {
     template: catalogWrites(services, targetOf(templateEntity, templateAggregate), entityInput(templateEntity)),
     integration: catalogWrites(services, targetOf(integrationEntity, integrationAggregate), entityInput(integrationEntity)),
-    secret: catalogWrites(services, targetOf(secretEntity, secretAggregate), withIntegrationKinds(deps, secretEntity, entityInput(secretEntity))),
-    workspace: catalogWrites(services, targetOf(workspaceEntity, workspaceAggregate), withIntegrationKinds(deps, workspaceEntity, entityInput(workspaceEntity))),
+    secret: catalogWrites(
+      services,
+      targetOf(secretEntity, secretAggregate),
+      withIntegrationKinds(deps, secretEntity, entityInput(secretEntity)),
+    ),
+    workspace: catalogWrites(
+      services,
+      targetOf(workspaceEntity, workspaceAggregate),
+      withIntegrationKinds(deps, workspaceEntity, entityInput(workspaceEntity)),
+    ),
     source_code: sourceCodeWrites(services),
     source_code_version: sourceCodeVersionWrites(services),
-    storage: lifecycleWrites(services, targetOf(storageEntity, storageAggregate), withIntegrationKinds(deps, storageEntity, entityInput(storageEntity))),
+    storage: lifecycleWrites(
+      services,
+      targetOf(storageEntity, storageAggregate),
+      withIntegrationKinds(deps, storageEntity, entityInput(storageEntity)),
+    ),
     executor: lifecycleWrites(services, targetOf(executorEntity, executorAggregate), entityInput(executorEntity)),
   } satisfies Record<string, WriteOperations>;
 }

@@ -61,7 +61,8 @@ export function catalogWrites<F extends Record<string, unknown>>(
   parsers: BodyParsers<F & { status: EntityStatus }, F>,
 ): WriteOperations {
   const projections = [target.projection];
-  const run = (call: WriteCall, id: string, command: CatalogCommand<F>): Promise<Written> => runCommand(services, call, target.aggregate, projections, id, command);
+  const run = (call: WriteCall, id: string, command: CatalogCommand<F>): Promise<Written> =>
+    runCommand(services, call, target.aggregate, projections, id, command);
   return {
     projections,
     actions: CATALOG_ACTIONS,
@@ -103,7 +104,9 @@ export function authorizeAction(call: WriteCall, resource: PermissionResource, a
   const principal = authorize(call.request, `${resource}:write`);
   if (ACTION_ACTORS[action] !== 'runner') return;
   if (principal.kind !== 'service_account' && !allows(principal.permissions, `${resource}:admin`)) {
-    throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a ${label(resource)}`, { details: { missingPermission: `${resource}:admin` } });
+    throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a ${label(resource)}`, {
+      details: { missingPermission: `${resource}:admin` },
+    });
   }
 }
 
@@ -137,7 +140,11 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
     await rules.authorize(call, id, action);
     const body = input ?? {};
     const extra =
-      action === 'succeed' ? { outputs: parseInput(succeedBody, body, 'body').outputs } : action === 'fail' ? { error: parseInput(failBody, body, 'body').error } : {};
+      action === 'succeed'
+        ? { outputs: parseInput(succeedBody, body, 'body').outputs }
+        : action === 'fail'
+          ? { error: parseInput(failBody, body, 'body').error }
+          : {};
     return run(call, id, prepare(id, { type: 'Act', data: { action, approvalFlow, ...extra } }));
   };
   return {

@@ -69,10 +69,18 @@ export function personalAccessTokenWrites(services: Services) {
       const { token, hash } = generatePersonalAccessToken();
       const expiresAt = new Date(now.getTime() + body.expiresInDays * DAY_MS).toISOString();
       // The token must work as soon as its owner has it: runCommand waits for the projected row the authenticator reads.
-      const written = await runCommand(services, call, personalAccessTokenAggregate, PROJECTIONS, id, {
-        type: 'CreatePersonalAccessToken',
-        data: { id, userId: principal.userId, name: body.name, tokenHash: hash, expiresAt },
-      }, { now });
+      const written = await runCommand(
+        services,
+        call,
+        personalAccessTokenAggregate,
+        PROJECTIONS,
+        id,
+        {
+          type: 'CreatePersonalAccessToken',
+          data: { id, userId: principal.userId, name: body.name, tokenHash: hash, expiresAt },
+        },
+        { now },
+      );
       return { written, created: { id, name: body.name, token, expiresAt, createdAt: now.toISOString() } };
     },
     /** Revokes the caller's own token, or anyone's for `user:admin`; someone else's answers like a missing one. */
@@ -81,9 +89,18 @@ export function personalAccessTokenWrites(services: Services) {
       // The owner comes from the event stream, not the read model, so a just-created token is found too.
       const { state } = await loadAggregate(deps, personalAccessTokenAggregate, id);
       const own = state.status !== 'absent' && state.userId === principal.userId;
-      if (state.status === 'absent' || (!own && !allows(principal.permissions, 'user:admin'))) throw notFound('personal access token not found');
+      if (state.status === 'absent' || (!own && !allows(principal.permissions, 'user:admin')))
+        throw notFound('personal access token not found');
       const reason = own ? 'revoked by its owner' : 'revoked by an administrator';
-      return runCommand(services, call, personalAccessTokenAggregate, PROJECTIONS, id, { type: 'RevokePersonalAccessToken', data: { reason } }, { expectedRevision: undefined });
+      return runCommand(
+        services,
+        call,
+        personalAccessTokenAggregate,
+        PROJECTIONS,
+        id,
+        { type: 'RevokePersonalAccessToken', data: { reason } },
+        { expectedRevision: undefined },
+      );
     },
   };
 }

@@ -33,7 +33,9 @@ export function resourceWrites(services: Services): WriteOperations {
     const { state } = await loadAggregate(deps, resourceAggregate, id);
     if (state.status !== 'active') throw notFound('resource not found');
     if (state.fields.creatorId === principal.userId) return principal;
-    throw new AppError('FORBIDDEN', `only the creator of a resource or holders of resource:write may ${verb} it`, { details: { missingPermission: 'resource:write' } });
+    throw new AppError('FORBIDDEN', `only the creator of a resource or holders of resource:write may ${verb} it`, {
+      details: { missingPermission: 'resource:write' },
+    });
   }
 
   return lifecycleWrites<ResourceFields>(

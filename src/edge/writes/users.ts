@@ -11,7 +11,10 @@ import { authorize } from '../authorize.js';
 import { parseAction } from './catalog.js';
 import { commandDeps, runCommand, type WriteCall, type WriteOperations, type Written } from './write.js';
 
-const roles = z.array(z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` })).max(3).refine((r) => new Set(r).size === r.length, 'must not repeat a role');
+const roles = z
+  .array(z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }))
+  .max(3)
+  .refine((r) => new Set(r).size === r.length, 'must not repeat a role');
 const grants = z
   .array(z.string().refine((g) => parseGrant(g) !== undefined, 'must be {entity}:{read|write|admin} with a known entity'))
   .max(100)
@@ -31,7 +34,15 @@ export const createUserBody = z.strictObject({
 });
 
 /** A user's changes. */
-export const patchUserBody = z.strictObject({ displayName: optionalText(200), email: z.email({ message: 'must be an e-mail address' }).nullable(), roles, grants, password }).partial();
+export const patchUserBody = z
+  .strictObject({
+    displayName: optionalText(200),
+    email: z.email({ message: 'must be an e-mail address' }).nullable(),
+    roles,
+    grants,
+    password,
+  })
+  .partial();
 
 /** What can be done to a user besides editing. */
 export const USER_ACTIONS = ['deactivate', 'reactivate', 'revoke_sessions'] as const;
@@ -48,27 +59,30 @@ export function userWrites(services: Services): WriteOperations {
    * candidates come from the read model; each is confirmed in the write model and its revision
    * asserted in the same append, so two supers demoting each other at once cannot both succeed.
    */
-  const keepsASuper =
-    (id: string) =>
-    async (): Promise<StreamWrite[]> => {
-      const candidates = await services.db
-        .selectFrom('users')
-        .select('id')
-        .where('id', '!=', id)
-        .where('deactivated', '=', false)
-        .where((eb) => eb(eb.val('super'), '=', eb.fn.any('roles')))
-        .execute();
-      for (const { id: other } of candidates) {
-        const { state, revision } = await loadAggregate(deps, userAggregate, other);
-        if (state.status === 'active' && !state.deactivated && state.fields.roles.includes('super') && revision !== undefined) {
-          return [{ streamId: userAggregate.streamId(other), expectedRevision: revision, events: [] }];
-        }
+  const keepsASuper = (id: string) => async (): Promise<StreamWrite[]> => {
+    const candidates = await services.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '!=', id)
+      .where('deactivated', '=', false)
+      .where((eb) => eb(eb.val('super'), '=', eb.fn.any('roles')))
+      .execute();
+    for (const { id: other } of candidates) {
+      const { state, revision } = await loadAggregate(deps, userAggregate, other);
+      if (state.status === 'active' && !state.deactivated && state.fields.roles.includes('super') && revision !== undefined) {
+        return [{ streamId: userAggregate.streamId(other), expectedRevision: revision, events: [] }];
       }
-      throw new AppError('CONFLICT', 'refused: this is the last active super user');
-    };
+    }
+    throw new AppError('CONFLICT', 'refused: this is the last active super user');
+  };
 
   /** Runs the commands in order; only the first carries the expected revision and guards. */
-  async function run(call: WriteCall, id: string, commands: readonly UserCommand[], guards?: () => Promise<StreamWrite[]>): Promise<Written> {
+  async function run(
+    call: WriteCall,
+    id: string,
+    commands: readonly UserCommand[],
+    guards?: () => Promise<StreamWrite[]>,
+  ): Promise<Written> {
     let written: Written = { id, deleted: false };
     for (const [i, command] of commands.entries()) {
       const result = await runCommand(services, call, userAggregate, PROJECTIONS, id, command, {
@@ -116,7 +130,12 @@ export function userWrites(services: Services): WriteOperations {
       if (action === 'deactivate') {
         const isSuper = (await find(id))?.roles.includes('super') === true;
         // Deactivation also revokes every token issued so far: reactivating must not revive them.
-        return run(call, id, [{ type: 'DeactivateUser' }, { type: 'RevokeSessions', data: { before: now } }], isSuper ? keepsASuper(id) : undefined);
+        return run(
+          call,
+          id,
+          [{ type: 'DeactivateUser' }, { type: 'RevokeSessions', data: { before: now } }],
+          isSuper ? keepsASuper(id) : undefined,
+        );
       }
       return run(call, id, [action === 'reactivate' ? { type: 'ReactivateUser' } : { type: 'RevokeSessions', data: { before: now } }]);
     },

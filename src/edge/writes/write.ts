@@ -42,7 +42,12 @@ export interface WriteOperations {
 }
 
 /** The command dependencies of the shared services. */
-export const commandDeps = (services: Services): CommandDeps => ({ store: services.store, codec: services.codec, newId: services.newId, log: services.log });
+export const commandDeps = (services: Services): CommandDeps => ({
+  store: services.store,
+  codec: services.codec,
+  newId: services.newId,
+  log: services.log,
+});
 
 /**
  * Runs one command for a call and waits until `projections` show it (read-your-writes). A refused
@@ -56,7 +61,11 @@ export async function runCommand<C, E extends DomainEvent, S>(
   id: string,
   /** The command, or one prepared per attempt from facts of other streams (see executeCommand). */
   command: C | PreparedCommand<C>,
-  options: { readonly expectedRevision?: bigint; readonly guards?: Parameters<typeof executeCommand>[4]['guards']; readonly now?: Date } = {},
+  options: {
+    readonly expectedRevision?: bigint;
+    readonly guards?: Parameters<typeof executeCommand>[4]['guards'];
+    readonly now?: Date;
+  } = {},
 ): Promise<Written> {
   const result = await executeCommand(commandDeps(services), aggregate, id, command, {
     ...commandContext(call.request, options.now ?? services.now()),

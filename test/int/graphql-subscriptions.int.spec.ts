@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgPool } from '../../src/storage/pool.js';
+import { collect, wsClient, type Received } from '../support/graphql-ws.js';
+import { databaseTargets, type DatabaseTarget } from '../support/databases.js';
+import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+
+type Json = Record<string, unknown>;
+
+const CHANGES =
+  'subscription ($types: [String!], $after: String) { changes(entityTypes: $types, after: $after) { position entityType entityId action at actor { identifier } } }';
+
+const changesOf = (items: readonly Received[]): Json[] => items.flatMap((item) => ('data' in item ? [item.data.changes as Json] : []));
+const positionsOf = (items: readonly Received[]): bigint[] => changesOf(items).map((change) => BigInt(change.position as string));
+
+/** Subscriptions over real WebSockets on a listening app (graphql-ws, subprotocol graphql-transport-ws). */
+for (const target of databaseTargets()) {
+  describe(`GraphQL subscriptions on ${target.name}`, () => {
+    const secretKey = randomBytes(32).toString('base64');
+    const env = { SECRET_KEY: secretKey, SUBSCRIPTION_AUTH_RECHECK_MS: '200' };
+    let harness: HttpHarness;
+    let baseUrl: string;
+
+    const gql = async (query: string, variables: Json = {}, token = harness.adminToken): Promise<Json> => {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/api/graphql',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { query, variables },
+      });
+      const body = response.json<{ data?: Json; errors?: unknown[] }>();
+      expect(body.errors, response.body).toBeUndefined();
+      return body.data as Json;
+    };
+    let seq = 0;
+    const createTemplate = async (): Promise<string> => {
+      seq += 1;
+      const data = await gql('mutation ($input: TemplateCreateInput!) { createTemplate(input: $input) { id } }', {
+        input: { name: `sub template ${seq}`, template: `sub_template_${seq}` },
+      });
+      return (data.createTemplate as { id: string }).id;
+    };
+
+    beforeAll(async () => {
+      harness = await openHttpApp(target, { env });
+      baseUrl = await harness.app.listen({ host: '127.0.0.1', port: 0 });
+    }, 60_000);
+    afterAll(() => harness.close());
+
+    it('delivers a write as a change, with the actor, to a signed-in subscriber', async () => {
+      const client = wsClient(baseUrl, harness.adminToken);
+      const received = collect(client, CHANGES, { types: ['template'] });
+      // The subscription is live once the connection is acknowledged; a write after a short wait is seen.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const id = await createTemplate();
+      const [item] = await received.waitFor(1);
+      expect(changesOf([item as Received])[0]).toMatchObject({
+        entityType: 'template',
+        entityId: id,
+        action: 'TemplateCreated',
+        actor: { identifier: 'admin' },
+      });
+      expect(changesOf([item as Received])[0]?.position).toMatch(/^\d+$/);
+      received.unsubscribe();
+      await client.dispose();
+    });
+
+    it('replays every change after a position while writers run, then goes live: no gap, no duplicate', async () => {
+      const live = wsClient(baseUrl, harness.adminToken);
+      const all = collect(live, CHANGES, { types: ['template'] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const first = await createTemplate();
+      await all.waitFor(1);
+      const after = changesOf(all.items)[0]?.position as string;
+      expect(changesOf(all.items)[0]?.entityId).toBe(first);
+      // Writers run while the resuming subscriber connects and replays.
+      const writers = Promise.all(Array.from({ length: 12 }, () => createTemplate()));
+      const resumer = wsClient(baseUrl, harness.adminToken);
+      const resumed = collect(resumer, CHANGES, { types: ['template'], after });
+      await writers;
+      const more = Promise.all(Array.from({ length: 4 }, () => createTemplate()));
+      await more;
+      await all.waitFor(17);
+      await resumed.waitFor(16);
+      const expected = positionsOf(all.items).slice(1);
+      expect(positionsOf(resumed.items)).toEqual(expected);
+      expect(expected.every((position, i) => i === 0 || position > (expected[i - 1] ?? position))).toBe(true);
+      await live.dispose();
+      await resumer.dispose();
+    });
+
+    it('keeps to what the caller may read (the audit log rules)', async () => {
+      const developer = await harness.serviceAccount('sub-developer', ['default']);
+      const client = wsClient(baseUrl, developer);
+      const received = collect(client, 'subscription { changes { entityType action } }');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await gql(
+        'mutation { createUser(input: {kind: "service_account", identifier: "sub-hidden", password: "sub-hidden-password"}) { id } }',
+      );
+      await createTemplate();
+      await received.waitFor(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(changesOf(received.items).map((change) => change.entityType)).toEqual(['template']);
+      await client.dispose();
+    });
+
+    it('refuses a connection without a token or with a bad one (close 4401)', async () => {
+      for (const token of [undefined, 'not-a-token']) {
+        const closed = new Promise<number>((resolve) => {
+          wsClient(baseUrl, token, { lazy: false, onClose: (code) => resolve(code) });
+        });
+        expect(await closed).toBe(4401);
+      }
+    });
+
+    it('ends a subscription within seconds once its session is revoked (logout)', async () => {
+      const signIn = await harness.app.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'admin', password: 'test-admin-password-1' },
+      });
+      const token = signIn.json<{ access_token?: string; token?: string }>();
+      const bearer = token.access_token ?? token.token ?? '';
+      expect(bearer).not.toBe('');
+      const client = wsClient(baseUrl, bearer);
+      const received = collect(client, CHANGES, { types: ['template'] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const logout = await harness.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${bearer}` } });
+      expect(logout.statusCode).toBe(204);
+      const [ended] = await received.waitFor(1, 10_000);
+      expect(ended).toHaveProperty('error');
+      expect(JSON.stringify(ended)).toContain('UNAUTHENTICATED');
+      await client.dispose();
+    });
+
+    it('refuses a bad after with BAD_USER_INPUT', async () => {
+      const client = wsClient(baseUrl, harness.adminToken);
+      const received = collect(client, CHANGES, { after: 'yesterday' });
+      const [ended] = await received.waitFor(1);
+      expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
+      await client.dispose();
+    });
+
+    if (target.name === 'postgres') {
+      it('a write through replica A reaches a subscriber on replica B; a replica started later replays it', async () => {
+        const url = harness.database.url ?? '';
+        const sameDatabase: DatabaseTarget = {
+          name: 'postgres',
+          create: () => {
+            const pool = createPgPool({ connectionString: url, max: 4 });
+            return Promise.resolve({ pool, url, close: () => pool.end() });
+          },
+        };
+        const replica = await openHttpApp(sameDatabase, { env });
+        const replicaUrl = await replica.app.listen({ host: '127.0.0.1', port: 0 });
+        const client = wsClient(replicaUrl, replica.adminToken);
+        const received = collect(client, CHANGES, { types: ['template'] });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const id = await createTemplate();
+        await received.waitFor(1);
+        expect(changesOf(received.items)[0]).toMatchObject({ entityId: id, action: 'TemplateCreated' });
+        await client.dispose();
+        await replica.close();
+
+        const later = await openHttpApp(sameDatabase, { env });
+        const laterUrl = await later.app.listen({ host: '127.0.0.1', port: 0 });
+        const resumer = wsClient(laterUrl, later.adminToken);
+        const before = (BigInt(changesOf(received.items)[0]?.position as string) - 1n).toString();
+        const replayed = collect(resumer, CHANGES, { types: ['template'], after: before });
+        await replayed.waitFor(1);
+        expect(changesOf(replayed.items)[0]).toMatchObject({ entityId: id });
+        await resumer.dispose();
+        await later.close();
+      }, 60_000);
+    }
+  });
+}
