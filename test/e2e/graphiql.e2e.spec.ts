@@ -104,6 +104,26 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(JSON.parse(await editorValue(result))).toEqual({ data: { templates: [{ id: templateId, name: TEMPLATE.name }] } });
   });
 
+  it('runs a subscription over WebSocket: a template created through the API appears live', async () => {
+    const { page } = session;
+    const query = page.locator('.graphiql-query-editor');
+    await typeInto(page, query, 'subscription { changes(entityTypes: ["template"]) { action entityId } }');
+    await page.getByRole('button', { name: /^Execute query/ }).click();
+    // The socket signs in with the Headers tab's token; give it a moment to be acknowledged.
+    await page.waitForTimeout(1000);
+    const created = await fetch(`${service.baseUrl}/api/templates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'GraphiQL live template', template: 'graphiql_live' }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+    const result = page.locator('.result-window');
+    await result.getByText(id).waitFor();
+    expect(JSON.parse(await editorValue(result))).toEqual({ data: { changes: { action: 'TemplateCreated', entityId: id } } });
+    await page.getByRole('button', { name: /^Stop/ }).click();
+  });
+
   it('opens the docs explorer on the Query type and its fields', async () => {
     const { page } = session;
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();

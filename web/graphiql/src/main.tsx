@@ -1,14 +1,12 @@
 import { GraphiQL } from 'graphiql';
 import 'graphiql/style.css';
 import './page.css';
-import type { ExecutionResult } from 'graphql';
+import { getOperationAST, parse, type ExecutionResult } from 'graphql';
+import { createClient } from 'graphql-ws';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-/**
- * What GraphiQL hands its fetcher. Spelled out here: @graphiql/toolkit's own `Fetcher` type refers to
- * graphql-ws (an optional peer we do not install), which leaves it unresolved.
- */
+/** What GraphiQL hands its fetcher (spelled out: @graphiql/toolkit's own `Fetcher` type is wider than we need). */
 interface FetcherParams {
   readonly query: string;
   readonly operationName?: string | null;
@@ -30,7 +28,8 @@ const DEFAULT_QUERY = `# infraledger GraphQL API
 # replace <token> in the Headers tab below with yours.
 #
 # Ctrl-Space completes, Ctrl-Enter runs; the book icon
-# (top left) opens the schema docs.
+# (top left) opens the schema docs. Subscriptions run live
+# over WebSocket: subscription { changes { action entityType } }
 
 {
   me {
@@ -52,13 +51,59 @@ async function fetcher(params: FetcherParams, options?: { readonly headers?: Rec
   return { errors: [{ message: `HTTP ${response.status}: ${(await response.text()).trim()}` }] } as unknown as ExecutionResult;
 }
 
+/** Whether the document's operation is a subscription (a document that does not parse is POSTed, to be told why). */
+function isSubscription(params: FetcherParams): boolean {
+  try {
+    return getOperationAST(parse(params.query), params.operationName ?? undefined)?.operation === 'subscription';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a subscription over graphql-ws on the same endpoint (ws:// or wss:// as the page), signing in
+ * with the Headers tab's headers in connection_init; GraphiQL shows each change as it arrives and
+ * stops the socket when the operation is stopped.
+ */
+function subscribe(params: FetcherParams, headers: Record<string, unknown>): AsyncIterableIterator<ExecutionResult> {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ENDPOINT}`;
+  const client = createClient({ url, connectionParams: headers, lazy: true, retryAttempts: 0 });
+  const results = client.iterate({ query: params.query, operationName: params.operationName ?? undefined, variables: (params.variables ?? {}) as Record<string, unknown> });
+  const end = () => void client.dispose();
+  return {
+    async next() {
+      const result = await results.next().catch((error: unknown) => {
+        end();
+        // A refused connection arrives as a close event: its reason says why (e.g. a bad token).
+        const reason = (error as { reason?: string } | null)?.reason;
+        return { done: false as const, value: { errors: [{ message: reason || String(error) }] } as unknown as ExecutionResult };
+      });
+      if (result.done) end();
+      return result as IteratorResult<ExecutionResult>;
+    },
+    async return() {
+      await results.return?.();
+      end();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+/** GraphiQL's fetcher: subscriptions over graphql-ws, everything else a POST. */
+function graphqlFetcher(params: FetcherParams, options?: { readonly headers?: Record<string, unknown> }): Promise<ExecutionResult> | AsyncIterableIterator<ExecutionResult> {
+  return isSubscription(params) ? subscribe(params, options?.headers ?? {}) : fetcher(params, options);
+}
+
 const container = document.getElementById('graphiql');
 if (container === null) throw new TypeError('index.html has no #graphiql element');
 
 createRoot(container).render(
   <StrictMode>
     <GraphiQL
-      fetcher={fetcher}
+      fetcher={graphqlFetcher}
       defaultQuery={DEFAULT_QUERY}
       defaultHeaders={DEFAULT_HEADERS}
       isHeadersEditorEnabled
