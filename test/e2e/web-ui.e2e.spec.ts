@@ -204,6 +204,28 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await saveForReadme(session, 'resource-page');
   });
 
+  it('keeps the resource page and the resources list live while a runner acts through the API', async () => {
+    // Still the infra account, on the approved resource; nothing below reloads the page.
+    await page.goto(resourceUrl);
+    const status = (value: string) => page.getByTestId('status').locator(`[data-value="${value}"]`);
+    await status('ready').waitFor();
+    const id = resourceUrl.split('/').at(-2) ?? '';
+    await asAdmin('POST', `/api/resources/${id}/actions/execute`, {});
+    await status('queued').waitFor();
+    await asAdmin('POST', `/api/resources/${id}/actions/start`, {});
+    await status('in_progress').waitFor();
+    await asAdmin('POST', `/api/resources/${id}/actions/succeed`, { outputs: { url: 'https://orders.example.test' } });
+    await status('done').waitFor();
+    await page.getByTestId('state').locator('[data-value="provisioned"]').waitFor();
+
+    await page.getByRole('menuitem', { name: 'Resources' }).click();
+    await page.getByRole('cell', { name: 'orders-site', exact: true }).waitFor();
+    const template = (await asAdmin<{ id: string }[]>('GET', '/api/templates'))[0]?.id;
+    const version = (await asAdmin<{ id: string }[]>('GET', '/api/source_code_versions'))[0]?.id;
+    await asAdmin('POST', '/api/resources', { name: 'live-site', templateId: template, sourceCodeVersionId: version });
+    await page.getByRole('cell', { name: 'live-site', exact: true }).waitFor();
+  });
+
   it('shows every step with its actor in the audit log, and never left 127.0.0.1', async () => {
     await signOut();
     await signIn('admin', ADMIN_PASSWORD);

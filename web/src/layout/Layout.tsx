@@ -16,6 +16,7 @@ import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } 
 import type { ReactNode } from 'react';
 import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { useLiveUpdates } from '../api/live';
 import { allows } from '../api/permissions';
 
 function TokensMenuItem() {
@@ -89,7 +90,9 @@ function InfraledgerMenu() {
   );
 }
 
+/** react-admin's layout with the app bar and menu above, kept live by the service's changes. */
 export function Layout({ children }: LayoutProps) {
+  useLiveUpdates();
   return (
     <RaLayout appBar={InfraledgerAppBar} menu={InfraledgerMenu}>
       {children}
