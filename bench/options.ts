@@ -3,13 +3,16 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'graphql'] as const;
+export const BENCH_PARTS = ['store', 'graphql', 'graphql-live'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
-export const BENCH_USAGE = `usage: npm run bench -- [store] [graphql] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+export const BENCH_USAGE = `usage: npm run bench -- [store] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
                           [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N]
   store                  event store appends and projection replay (PGlite and PostgreSQL)
-  graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL)
+  graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
+                         then graphql-live
+  graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh
+                         database (BENCH_LIVE_DATABASE_URL, default infraledger_bench_live)
   --graphql-resources N  catalog size to seed up to (default 100000; templates and executors as the seed's
                          defaults for it: 1000 and 200)
   --graphql-duration S   measured seconds per run (default 10, after a 3 s warm-up: --graphql-warmup)

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, type AppendResult } from './appends.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
+import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
 import { benchGraphql, defaultGraphqlDatabaseUrl, GRAPHQL_CONNECTIONS, graphqlNotes } from './graphql/bench.js';
 import { checksOf, formatGraphqlChecks, formatGraphqlTable, GRAPHQL_TARGETS } from './graphql/report.js';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options.js';
@@ -179,6 +180,29 @@ async function graphqlPart(options: BenchOptions['graphql'], log: Logger): Promi
   }
 }
 
+/** GraphQL writes and live changes (bench/graphql/live.ts), on a database of their own, made afresh. */
+async function livePart(log: Logger): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  const url = new URL(process.env.BENCH_LIVE_DATABASE_URL ?? adminUrl);
+  if (!process.env.BENCH_LIVE_DATABASE_URL) url.pathname = '/infraledger_bench_live';
+  say('infraledger bench: GraphQL writes (createTemplate vs POST /api/templates) and subscription fan-out');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[graphql live] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  const started = Date.now();
+  try {
+    const results = await benchLive({ ...LIVE_DEFAULTS, databaseUrl: url.toString() }, log, say);
+    for (const line of formatLive(results, LIVE_DEFAULTS)) say(line);
+    say(`total ${formatSeconds(Date.now() - started)}; figures are from one run on this machine; expect run-to-run variance`);
+    return true;
+  } catch (error) {
+    say(`[graphql live] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -199,6 +223,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('store')) ok = (await storePart(log)) && ok;
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
+  if (options.parts.has('graphql') || options.parts.has('graphql-live')) {
+    say('');
+    ok = (await livePart(log)) && ok;
+  }
   if (!ok) process.exitCode = 1;
 }
 

@@ -1,7 +1,7 @@
 import { GraphiQL } from 'graphiql';
 import 'graphiql/style.css';
 import './page.css';
-import { getOperationAST, parse, type ExecutionResult } from 'graphql';
+import { getOperationAST, OperationTypeNode, parse, type ExecutionResult } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -54,7 +54,7 @@ async function fetcher(params: FetcherParams, options?: { readonly headers?: Rec
 /** Whether the document's operation is a subscription (a document that does not parse is POSTed, to be told why). */
 function isSubscription(params: FetcherParams): boolean {
   try {
-    return getOperationAST(parse(params.query), params.operationName ?? undefined)?.operation === 'subscription';
+    return getOperationAST(parse(params.query), params.operationName ?? undefined)?.operation === OperationTypeNode.SUBSCRIPTION;
   } catch {
     return false;
   }
