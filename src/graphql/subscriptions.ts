@@ -210,6 +210,8 @@ export function buildSubscriptions(
           return result;
         } catch (error) {
           release();
+          // Mercurius does not call return() after an error: the listener leaves the feed here.
+          await listener.return();
           throw subscriptionError(error, services.log);
         }
       },

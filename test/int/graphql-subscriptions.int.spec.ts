@@ -131,6 +131,9 @@ for (const target of databaseTargets()) {
       expect(ended).toHaveProperty('error');
       expect(JSON.stringify(ended)).toContain('UNAUTHENTICATED');
       await client.dispose();
+      // Every subscription so far has ended: none is left listening to the feed.
+      for (let i = 0; i < 50 && harness.services.changes.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(harness.services.changes.size).toBe(0);
     });
 
     it('refuses a bad after with BAD_USER_INPUT', async () => {
