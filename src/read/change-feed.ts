@@ -79,11 +79,17 @@ class Listener implements ChangeListener {
     private accept: (change: Change) => boolean,
     private readonly limits: ChangeFeedLimits,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    this.started = cursor >= 0n;
+  }
+
+  /** Whether its starting point is known (it was given one, or the head was read for it). */
+  started: boolean;
 
   /** Sets where the replay starts (before the first `next`). */
   startAfter(position: bigint): void {
     this.cursor = position;
+    this.started = true;
   }
 
   /** Called by the feed with each live batch, in position order. */
@@ -205,6 +211,13 @@ export class ChangeFeed {
   /** How many listeners are open (for tests and metrics). */
   get size(): number {
     return this.listeners.size;
+  }
+
+  /** How many open listeners know their starting point: a change committed from now on reaches each. */
+  get listening(): number {
+    let started = 0;
+    for (const listener of this.listeners) if (listener.started) started += 1;
+    return started;
   }
 
   private async start(): Promise<void> {

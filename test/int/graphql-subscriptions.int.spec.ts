@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool } from '../../src/storage/pool.js';
 import { collect, wsClient, type Received } from '../support/graphql-ws.js';
 import { databaseTargets, type DatabaseTarget } from '../support/databases.js';
@@ -17,7 +17,12 @@ const positionsOf = (items: readonly Received[]): bigint[] => changesOf(items).m
 for (const target of databaseTargets()) {
   describe(`GraphQL subscriptions on ${target.name}`, () => {
     const secretKey = randomBytes(32).toString('base64');
-    const env = { SECRET_KEY: secretKey, SUBSCRIPTION_AUTH_RECHECK_MS: '200' };
+    const env = {
+      SECRET_KEY: secretKey,
+      SUBSCRIPTION_AUTH_RECHECK_MS: '200',
+      SUBSCRIPTION_MAX_CONNECTIONS: '3',
+      SUBSCRIPTION_MAX_PER_CALLER: '3',
+    };
     let harness: HttpHarness;
     let baseUrl: string;
 
@@ -32,6 +37,17 @@ for (const target of databaseTargets()) {
       expect(body.errors, response.body).toBeUndefined();
       return body.data as Json;
     };
+    /** Resolves once `count` subscriptions know their starting point: a write from then on reaches them. */
+    const listening = async (count: number, feed = harness.services.changes): Promise<void> => {
+      // Subscribing happens inside the server after the WebSocket handshake; no event marks it, so poll.
+      for (let i = 0; i < 500 && feed.listening < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(feed.listening).toBeGreaterThanOrEqual(count);
+    };
+    /** Resolves once no subscription is left on the feed (each test starts from none). */
+    const drained = async (feed = harness.services.changes): Promise<void> => {
+      for (let i = 0; i < 500 && feed.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(feed.size).toBe(0);
+    };
     let seq = 0;
     const createTemplate = async (): Promise<string> => {
       seq += 1;
@@ -45,13 +61,13 @@ for (const target of databaseTargets()) {
       harness = await openHttpApp(target, { env });
       baseUrl = await harness.app.listen({ host: '127.0.0.1', port: 0 });
     }, 60_000);
+    afterEach(() => drained());
     afterAll(() => harness.close());
 
     it('delivers a write as a change, with the actor, to a signed-in subscriber', async () => {
       const client = wsClient(baseUrl, harness.adminToken);
       const received = collect(client, CHANGES, { types: ['template'] });
-      // The subscription is live once the connection is acknowledged; a write after a short wait is seen.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await listening(1);
       const id = await createTemplate();
       const [item] = await received.waitFor(1);
       expect(changesOf([item as Received])[0]).toMatchObject({
@@ -68,7 +84,7 @@ for (const target of databaseTargets()) {
     it('replays every change after a position while writers run, then goes live: no gap, no duplicate', async () => {
       const live = wsClient(baseUrl, harness.adminToken);
       const all = collect(live, CHANGES, { types: ['template'] });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await listening(1);
       const first = await createTemplate();
       await all.waitFor(1);
       const after = changesOf(all.items)[0]?.position as string;
@@ -93,13 +109,13 @@ for (const target of databaseTargets()) {
       const developer = await harness.serviceAccount('sub-developer', ['default']);
       const client = wsClient(baseUrl, developer);
       const received = collect(client, 'subscription { changes { entityType action } }');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await listening(1);
       await gql(
         'mutation { createUser(input: {kind: "service_account", identifier: "sub-hidden", password: "sub-hidden-password"}) { id } }',
       );
       await createTemplate();
+      // Changes arrive in position order: had the user's creation reached this caller, it would be first.
       await received.waitFor(1);
-      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(changesOf(received.items).map((change) => change.entityType)).toEqual(['template']);
       await client.dispose();
     });
@@ -124,7 +140,7 @@ for (const target of databaseTargets()) {
       expect(bearer).not.toBe('');
       const client = wsClient(baseUrl, bearer);
       const received = collect(client, CHANGES, { types: ['template'] });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await listening(1);
       const logout = await harness.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${bearer}` } });
       expect(logout.statusCode).toBe(204);
       const [ended] = await received.waitFor(1, 10_000);
@@ -132,8 +148,41 @@ for (const target of databaseTargets()) {
       expect(JSON.stringify(ended)).toContain('UNAUTHENTICATED');
       await client.dispose();
       // Every subscription so far has ended: none is left listening to the feed.
-      for (let i = 0; i < 50 && harness.services.changes.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(harness.services.changes.size).toBe(0);
+      await drained();
+    });
+
+    it('closes a caller’s connection beyond SUBSCRIPTION_MAX_CONNECTIONS with 4429; other callers are not counted', async () => {
+      const caller = await harness.serviceAccount('sub-many-connections', ['default']);
+      const clients = Array.from({ length: 3 }, () => wsClient(baseUrl, caller));
+      const subscribed = clients.map((client) => collect(client, CHANGES));
+      await listening(3);
+      const closed = new Promise<[number, string]>((resolve) => {
+        wsClient(baseUrl, caller, { lazy: false, onClose: (code, reason) => resolve([code, reason]) });
+      });
+      expect(await closed).toEqual([4429, 'at most 3 subscription connections per caller are open at once']);
+      // Another caller still connects and subscribes.
+      const other = wsClient(baseUrl, harness.adminToken);
+      collect(other, CHANGES);
+      await listening(4);
+      for (const item of subscribed) item.unsubscribe();
+      for (const client of [...clients, other]) await client.dispose();
+    });
+
+    it('ends a caller’s subscription beyond SUBSCRIPTION_MAX_PER_CALLER with RATE_LIMITED; the others keep running', async () => {
+      const caller = await harness.serviceAccount('sub-many-subscriptions', ['default']);
+      const client = wsClient(baseUrl, caller);
+      const running = Array.from({ length: 3 }, () => collect(client, CHANGES, { types: ['template'] }));
+      await listening(3);
+      const refused = collect(client, CHANGES);
+      const [ended] = await refused.waitFor(1);
+      expect(JSON.stringify(ended)).toContain('RATE_LIMITED');
+      expect(JSON.stringify(ended)).toContain('at most 3 subscriptions per caller are open at once');
+      const id = await createTemplate();
+      for (const item of running) {
+        const [change] = await item.waitFor(1);
+        expect(changesOf([change as Received])[0]).toMatchObject({ entityId: id });
+      }
+      await client.dispose();
     });
 
     it('refuses a bad after with BAD_USER_INPUT', async () => {
@@ -158,7 +207,7 @@ for (const target of databaseTargets()) {
         const replicaUrl = await replica.app.listen({ host: '127.0.0.1', port: 0 });
         const client = wsClient(replicaUrl, replica.adminToken);
         const received = collect(client, CHANGES, { types: ['template'] });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await listening(1, replica.services.changes);
         const id = await createTemplate();
         await received.waitFor(1);
         expect(changesOf(received.items)[0]).toMatchObject({ entityId: id, action: 'TemplateCreated' });
