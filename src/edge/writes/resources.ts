@@ -15,6 +15,7 @@ import type { Services } from '../../services.js';
 import { authorize } from '../authorize.js';
 import { entityInput } from '../entity-input.js';
 import { authorizeAction, lifecycleWrites } from './catalog.js';
+import { RUNS_PROJECTION } from './run-logs.js';
 import { commandDeps, type WriteCall, type WriteOperations } from './write.js';
 
 const input = entityInput(resourceEntity);
@@ -26,7 +27,7 @@ const input = entityInput(resourceEntity);
  */
 export function resourceWrites(services: Services): WriteOperations {
   const deps = commandDeps(services);
-  const target = { resource: 'resource', projection: resourceEntity.table, aggregate: resourceAggregate } as const;
+  const target = { resource: 'resource', projection: resourceEntity.table, alsoShownBy: [RUNS_PROJECTION], aggregate: resourceAggregate } as const;
 
   /**
    * A resource's variables against its version's declarations (docs/contract.md §2, typed
