@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
@@ -41,7 +41,7 @@ describe('the web UI: typed request forms and live run logs', () => {
 
   async function call<T = unknown>(who: { identifier: string; password: string }, method: string, url: string, body?: unknown): Promise<T> {
     const token = await tokenOf(who.identifier, who.password);
-    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? (method === 'POST' ? '{}' : undefined) : JSON.stringify(body) });
     expect(response.status, await response.clone().text()).toBeLessThan(300);
     return (await response.json()) as T;
   }
@@ -82,6 +82,10 @@ describe('the web UI: typed request forms and live run logs', () => {
     page.setDefaultTimeout(15_000);
   });
 
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await session.screenshot(`typed-variables-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+
   afterAll(async () => {
     await (session as BrowserSession | undefined)?.close();
     await (service as ServiceProcess | undefined)?.stop();
@@ -97,7 +101,7 @@ describe('the web UI: typed request forms and live run logs', () => {
     await page.getByLabel('Folder').fill('modules/postgres');
     const declare = async (index: number, fill: (row: ReturnType<Page['locator']>) => Promise<void>) => {
       await page.getByRole('button', { name: 'Add' }).first().click();
-      await fill(page.getByTestId('variable-declarations').locator('li').nth(index));
+      await fill(page.getByTestId('variable-declarations').locator('li.RaSimpleFormIterator-line').nth(index));
     };
     await declare(0, async (row) => {
       await row.getByLabel('Name').fill('region');
@@ -131,6 +135,7 @@ describe('the web UI: typed request forms and live run logs', () => {
     await session.screenshot('typed-variables-1-declarations');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/source_code_versions\/[0-9a-f-]{36}\/show$/);
+    await page.getByTestId('declared-variables').getByText('matches [a-z]{2}-[a-z]+-\\d; “a region such as eu-west-1”').waitFor();
     const [version] = await call<{ variables: unknown[] }[]>(ADMIN, 'GET', '/api/source_code_versions');
     expect(version?.variables).toEqual([
       { name: 'region', type: 'string', required: true, default: null, description: 'Where the database runs', sensitive: false, validation: { regex: '[a-z]{2}-[a-z]+-\\d', message: 'a region such as eu-west-1' } },
@@ -172,6 +177,7 @@ describe('the web UI: typed request forms and live run logs', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/resources\/[0-9a-f-]{36}\/show$/);
     resourceUrl = page.url();
+    await page.getByTestId('status').locator('[data-value="approval_pending"]').waitFor();
     const id = resourceUrl.split('/').at(-2) ?? '';
     const stored = await call<{ variables: unknown[] }>(ADMIN, 'GET', `/api/resources/${id}`);
     expect(stored.variables).toEqual([

@@ -1,4 +1,4 @@
-import { Box, Typography } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { ArrayInput, BooleanInput, NumberInput, SelectInput, SimpleFormIterator, TextInput, required, useSimpleFormIteratorItem } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { JsonInput } from '../common/JsonInput';
@@ -12,7 +12,7 @@ function DefaultInput() {
   const helperText = 'Optional: what the request form starts from.';
   switch (type) {
     case 'number':
-      return <NumberInput source="default" label="Default" helperText={helperText} />;
+      return <NumberInput source="default" label="Default" helperText={helperText} fullWidth />;
     case 'bool':
       return (
         <SelectInput
@@ -24,14 +24,43 @@ function DefaultInput() {
             { id: false as unknown as string, name: 'false' },
           ]}
           emptyText="none"
+          fullWidth
         />
       );
     case 'list':
     case 'map':
       return <JsonInput source="default" label="Default" kind={type === 'list' ? 'array' : 'object'} emptyValue={null} helperText={`${helperText} JSON ${type === 'list' ? 'list' : 'object'}.`} />;
     default:
-      return <TextInput source="default" label="Default" helperText={helperText} />;
+      return <TextInput source="default" label="Default" helperText={helperText} fullWidth />;
   }
+}
+
+const row = { direction: { xs: 'column', md: 'row' }, spacing: 2, useFlexGap: true, sx: { width: '100%', alignItems: { md: 'flex-start' } } } as const;
+
+/** One declaration, in three rows: what it is, what the form shows, and its rule. */
+function DeclarationFields() {
+  return (
+    <Stack sx={{ width: '100%', pt: 1 }}>
+      <Stack {...row}>
+        <TextInput source="name" validate={required()} helperText="A letter or _, then letters, digits, _ and -." sx={{ flex: 1 }} />
+        <SelectInput source="type" choices={choices([...VARIABLE_TYPES])} defaultValue="string" validate={required()} helperText={false} sx={{ minWidth: 140 }} />
+        <BooleanInput source="required" defaultValue={false} helperText={false} />
+        <BooleanInput source="sensitive" defaultValue={false} helperText="Masked in forms, views and run logs." />
+      </Stack>
+      <Stack {...row}>
+        <Box sx={{ flex: 1 }}>
+          <DefaultInput />
+        </Box>
+        <TextInput source="description" helperText="Help text on the request form." multiline sx={{ flex: 2 }} />
+      </Stack>
+      <Stack {...row}>
+        <TextInput source="validation.regex" label="Pattern (regex)" helperText="Strings: the whole value must match." sx={{ flex: 2 }} />
+        <NumberInput source="validation.min" label="Min" helperText="A number's value, else the length or entries." sx={{ flex: 1 }} />
+        <NumberInput source="validation.max" label="Max" helperText={false} sx={{ flex: 1 }} />
+        <TextInput source="validation.message" label="Message" helperText="Shown when the rule is broken." sx={{ flex: 2 }} />
+      </Stack>
+    </Stack>
+  );
 }
 
 /**
@@ -42,7 +71,7 @@ function DefaultInput() {
  */
 export function VariableDeclarationsInput() {
   return (
-    <Box sx={{ width: '100%', mb: 2 }}>
+    <Box sx={{ width: '100%', mb: 2 }} data-testid="variable-declarations">
       <Typography variant="subtitle1" component="h2">
         Variables
       </Typography>
@@ -50,17 +79,8 @@ export function VariableDeclarationsInput() {
         What a resource built from this version sets. The request form shows one typed input per variable; the service refuses values that break these rules.
       </Typography>
       <ArrayInput source="variables" label={false}>
-        <SimpleFormIterator inline disableReordering={false} data-testid="variable-declarations">
-          <TextInput source="name" validate={required()} helperText="A letter or _, then letters, digits, _ and -." />
-          <SelectInput source="type" choices={choices([...VARIABLE_TYPES])} defaultValue="string" validate={required()} helperText={false} />
-          <BooleanInput source="required" defaultValue={false} helperText={false} />
-          <BooleanInput source="sensitive" defaultValue={false} helperText="Masked in forms, views and run logs." />
-          <DefaultInput />
-          <TextInput source="description" helperText="Help text on the request form." multiline />
-          <TextInput source="validation.regex" label="Pattern (regex)" helperText="Strings: the whole value must match." />
-          <NumberInput source="validation.min" label="Min" helperText="Number value, or length / entries." />
-          <NumberInput source="validation.max" label="Max" helperText={false} />
-          <TextInput source="validation.message" label="Message" helperText="Shown when the rule is broken." />
+        <SimpleFormIterator getItemLabel={(index) => `#${index + 1}`}>
+          <DeclarationFields />
         </SimpleFormIterator>
       </ArrayInput>
     </Box>

@@ -5,6 +5,7 @@ import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Item, RefField, RefInput, StatusField } from './common';
+import { VariableDeclarationsField } from './VariableDeclarationsField';
 import { VariableDeclarationsInput } from './VariableDeclarationsInput';
 import { cleanDeclarations } from './variables';
 
@@ -97,7 +98,7 @@ export function SourceCodeVersionShow() {
           </Item>
         </Stack>
         <Item label="Variables">
-          <JsonField source="variables" />
+          <VariableDeclarationsField />
         </Item>
         <Item label="Outputs">
           <JsonField source="outputs" />

@@ -9,7 +9,7 @@ class InvalidJson {
 
 const validJson: Validator = (value: unknown) => (value instanceof InvalidJson ? 'must be valid JSON' : undefined);
 
-const show = (value: unknown): string => (value === undefined || value === null ? '' : JSON.stringify(value, null, 2));
+const show = (value: unknown): string => (value === undefined || value === null || value === '' ? '' : JSON.stringify(value, null, 2));
 
 /**
  * A JSON value edited as text: the form gets the parsed value as soon as the text parses, and an
