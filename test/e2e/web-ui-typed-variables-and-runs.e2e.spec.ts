@@ -25,6 +25,7 @@ describe('the web UI: typed request forms and live run logs', () => {
   let page: Page;
   let resourceUrl = '';
   const tokens = new Map<string, string>();
+  const frames: string[] = [];
 
   async function tokenOf(identifier: string, password: string): Promise<string> {
     const known = tokens.get(identifier);
@@ -74,15 +75,21 @@ describe('the web UI: typed request forms and live run logs', () => {
     service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
     base = service.baseUrl.replace('127.0.0.1', 'localhost');
     for (const account of [DEVELOPER, RUNNER]) await call(ADMIN, 'POST', '/api/users', { kind: 'service_account', ...account });
-    const template = await call<{ id: string }>(ADMIN, 'POST', '/api/templates', { name: 'Database', template: 'database' });
+    await call(ADMIN, 'POST', '/api/templates', { name: 'Database', template: 'database' });
     await call(ADMIN, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/modules', sourceCodeProvider: 'git_public' });
-    void template;
     session = await openBrowser();
     page = session.page;
+    // What the live log's sockets carried, shown when a test fails.
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', (frame) => frames.push(`< ${String(frame.payload).slice(0, 200)}`));
+      socket.on('framesent', (frame) => frames.push(`> ${String(frame.payload).slice(0, 200)}`));
+      socket.on('close', () => frames.push('closed'));
+    });
     page.setDefaultTimeout(15_000);
   });
 
   afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') console.log(frames.filter((frame) => !frame.includes('"changes"')).join('\n'));
     if (context.task.result?.state === 'fail') await session.screenshot(`typed-variables-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 

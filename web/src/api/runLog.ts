@@ -1,5 +1,6 @@
 import { createClient } from 'graphql-ws';
 import { useEffect, useState } from 'react';
+import { api } from './client';
 import { accessToken } from './session';
 
 /** One piece of a run's log as the service sends it (secrets already masked). */
@@ -27,18 +28,30 @@ const messageOf = (error: unknown): string => {
   return typeof closed?.reason === 'string' && closed.reason !== '' ? closed.reason : 'the connection closed';
 };
 
+/** Whether the run still takes output (the service ended the tail because it ended, or the socket closed). */
+async function stillOpen(resourceId: string, runId: string): Promise<boolean> {
+  try {
+    const { body } = await api<{ status: string }>(`/api/resources/${encodeURIComponent(resourceId)}/runs/${encodeURIComponent(runId)}`);
+    return body.status === 'queued' || body.status === 'in_progress';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A run's log, live: the GraphQL subscription `runLog(runId, after)` replays what was appended and
- * then each chunk as the runner appends it, until the run ends. A dropped connection resumes after
- * the last chunk received, so nothing is shown twice or missed.
+ * then each chunk as the runner appends it, until the run ends. A dropped connection (which the
+ * client may report as a completion) resumes after the last chunk received, so nothing is shown
+ * twice or missed; the log is complete once the run has ended.
  */
-export function useRunLogTail(runId: string | undefined): RunLogState {
+export function useRunLogTail(resourceId: string, runId: string | undefined): RunLogState {
   const [state, setState] = useState<RunLogState>({ chunks: [], complete: false });
   useEffect(() => {
     setState({ chunks: [], complete: false });
     if (!runId) return;
     let last = 0;
-    let stopped = false;
+    // An object, not a `let`: callbacks read it after the effect's cleanup set it.
+    const life = { stopped: false };
     let retry: ReturnType<typeof setTimeout> | undefined;
     let dispose: (() => void) | undefined;
     const connect = () => {
@@ -51,16 +64,24 @@ export function useRunLogTail(runId: string | undefined): RunLogState {
         {
           next: ({ data }) => {
             const chunk = data?.runLog;
-            if (!chunk || chunk.seq <= last) return;
+            if (life.stopped || !chunk || chunk.seq <= last) return;
             last = chunk.seq;
             setState((current) => ({ chunks: [...current.chunks, chunk], complete: false }));
           },
           error: (error: unknown) => {
+            if (life.stopped) return;
             setState((current) => ({ ...current, error: messageOf(error) }));
             // GraphQL errors (no such run, no permission) are final; a dropped connection is not.
-            if (!stopped && !Array.isArray(error)) retry = setTimeout(connect, RETRY_MS);
+            if (!Array.isArray(error)) retry = setTimeout(connect, RETRY_MS);
           },
-          complete: () => setState((current) => ({ ...current, complete: true, error: undefined })),
+          complete: () => {
+            if (life.stopped) return;
+            void stillOpen(resourceId, runId).then((open) => {
+              if (life.stopped) return;
+              if (open) retry = setTimeout(connect, RETRY_MS);
+              else setState((current) => ({ ...current, complete: true, error: undefined }));
+            });
+          },
         },
       );
       dispose = () => {
@@ -70,10 +91,10 @@ export function useRunLogTail(runId: string | undefined): RunLogState {
     };
     connect();
     return () => {
-      stopped = true;
+      life.stopped = true;
       if (retry !== undefined) clearTimeout(retry);
       dispose?.();
     };
-  }, [runId]);
+  }, [resourceId, runId]);
   return state;
 }

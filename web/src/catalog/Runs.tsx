@@ -23,8 +23,8 @@ interface Run {
 const when = (at: string | null): string => (at ? new Date(at).toLocaleString() : '—');
 
 /** A run's log: replayed, then live while the run goes on (secrets arrive masked). */
-function RunLog({ run }: { readonly run: Run }) {
-  const { chunks, complete, error } = useRunLogTail(run.id);
+function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run: Run }) {
+  const { chunks, complete, error } = useRunLogTail(resourceId, run.id);
   const end = useRef<HTMLPreElement>(null);
   const queryClient = useQueryClient();
   // Follow the tail as lines arrive.
@@ -130,7 +130,7 @@ export function Runs() {
               </TableBody>
             </Table>
           </Box>
-          {shown && <RunLog key={shown.id} run={shown} />}
+          {shown && <RunLog key={shown.id} resourceId={resourceId} run={shown} />}
         </Stack>
       )}
     </Paper>
