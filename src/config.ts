@@ -60,6 +60,9 @@ const envSchema = z.object({
   SUBSCRIPTION_MAX_PER_CALLER: positiveInt.default(20),
   SUBSCRIPTION_BUFFER: positiveInt.default(1000),
   SUBSCRIPTION_AUTH_RECHECK_MS: positiveInt.default(2000),
+  // Run logs (src/read/run-logs.ts): the bound per run (then truncated with a marker) and how long they are kept.
+  RUN_LOG_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
+  RUN_LOG_RETENTION_DAYS: positiveInt.default(30),
 });
 
 /** The environment as parsed. */

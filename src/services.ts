@@ -1,4 +1,6 @@
 import { ChangeFeed } from './read/change-feed.js';
+import { RunLogFeed } from './read/run-log-feed.js';
+import { deleteRunLogsBefore } from './read/run-logs.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,6 +48,8 @@ export interface Services {
   readonly sso: SingleSignOn;
   /** Live changes from the event log, for GraphQL subscriptions. */
   readonly changes: ChangeFeed;
+  /** Live tails of run logs, for GraphQL subscriptions. */
+  readonly runLogs: RunLogFeed;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,32 @@ async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
   const { key, created } = await loadOrCreateEmbeddedKey(config.DATA_DIR);
   if (created) log.warn({ file: path.join(config.DATA_DIR, 'secret.key') }, 'generated a secret key for embedded mode; back it up with the data directory');
   return createKeyring({ active: key, previous });
+}
+
+/** How often expired run logs are deleted. */
+const RUN_LOG_SWEEP_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes run logs that last grew more than `days` ago: once at start, then hourly (every replica
+ * does; a delete that finds nothing costs one indexed statement). Returns the stopper.
+ */
+function startRunLogRetention(pool: SqlPool, log: Logger, days: number, now: () => Date): () => Promise<void> {
+  const sweep = (): void => {
+    const before = new Date(now().getTime() - days * 24 * 60 * 60 * 1000);
+    deleteRunLogsBefore(pool, before).then(
+      (deleted) => {
+        if (deleted > 0) log.info({ runs: deleted, retentionDays: days }, 'deleted expired run logs');
+      },
+      (error: unknown) => log.warn({ err: error }, 'could not delete expired run logs; trying again later'),
+    );
+  };
+  sweep();
+  const timer = setInterval(sweep, RUN_LOG_SWEEP_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    return Promise.resolve();
+  };
 }
 
 /** Opens the stores, applies migrations and (optionally) starts the projections. */
@@ -112,6 +142,10 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     const changes = new ChangeFeed(store, log, { maxBuffered: config.SUBSCRIPTION_BUFFER, pageSize: 500 });
     // Before the store closes (closers run in reverse).
     closers.push(() => changes.close());
+    const runLogs = new RunLogFeed(pool, log, { pollIntervalMs: options.pollIntervalMs ?? 1000, pageChunks: 200, pageBytes: 256 * 1024 });
+    closers.push(() => runLogs.close());
+    // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
+    if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
     const db = createDb(pool, { onQuery: options.onQuery });
     const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
@@ -147,6 +181,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       signIn,
       sso,
       changes,
+      runLogs,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

@@ -231,3 +231,19 @@ export function restoreRedacted(
   for (const path of compiled(paths).paths) walk(restored, stored, path.steps, 0, '');
   return { restored, errors };
 }
+
+/**
+ * Every present value at `paths` in `data` (plaintext: decoded data), e.g. to mask them wherever
+ * they might be printed (run logs). `null`, `undefined` and `''` are skipped. Never mutates `data`.
+ * @throws TypeError for an invalid path
+ */
+export function secretValuesAt(data: Readonly<Record<string, unknown>>, paths: SecretPaths, options: RedactOptions = {}): unknown[] {
+  const values: unknown[] = [];
+  const { when } = options;
+  apply(data, paths, (value, _path, holder) => {
+    const skipped = value === null || value === undefined || value === '' || (when !== undefined && holder !== undefined && !when(holder));
+    if (!skipped) values.push(value);
+    return value;
+  });
+  return values;
+}

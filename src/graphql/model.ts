@@ -31,7 +31,8 @@ export type TypeName =
   | 'Workspace'
   | 'User'
   | 'AuthProvider'
-  | 'AuditEntry';
+  | 'AuditEntry'
+  | 'Run';
 
 /** A plain stored column. `restricted` values are shown only to callers allowed by the type's `restrictedTo`. */
 export interface ColumnField {
@@ -306,6 +307,27 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
         description: 'Global position in the event log (usable as `X-Min-Position` on REST reads).',
         compute: (row) => Number(row.position),
       },
+    },
+  },
+  Run: {
+    name: 'Run',
+    description:
+      'One run of a resource (docs/contract.md §2, "Runs"): queued by `execute`, moved by the runner\'s `start`, `succeed` and `fail`. Read with `resource:read`; its log is `runLog(runId)` (and the `runLog` subscription).',
+    table: 'runs',
+    softDelete: false,
+    readPermission: 'resource:read',
+    fields: {
+      id: column('id', 'UUID!', "The run's id (the id of the event that queued it)."),
+      resource: toOne('resource_id', 'Resource', 'The resource it runs (null once the resource is deleted).'),
+      resourceId: column('resource_id', 'UUID!', "The resource's id."),
+      action: column('action', 'String!', '`apply` (provision, or re-apply) or `destroy`.'),
+      status: column('status', 'String!', '`queued`, `in_progress`, `succeeded` or `failed`.'),
+      actor: toOne('actor_id', 'User', 'Who executed it.'),
+      queuedAt: column('queued_at', 'DateTime!', 'When it was queued (`execute`).'),
+      startedAt: column('started_at', 'DateTime', 'When the runner started it.'),
+      finishedAt: column('finished_at', 'DateTime', 'When it succeeded or failed.'),
+      error: column('error', 'String', 'What the runner reported when it failed.'),
+      outputs: column('outputs', 'JSON', 'What the runner reported when it succeeded.'),
     },
   },
 };

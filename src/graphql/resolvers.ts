@@ -21,6 +21,7 @@ import { ROOT_ENTITIES, type RootEntity } from './roots.js';
 import { guarded, noteGuard, type Speculation } from './speculation.js';
 import { expectedRevision, kindMutations, MUTATION_ENTITIES } from './mutations.js';
 import { writesOf } from '../edge/writes/registry.js';
+import { runLogResolvers } from './run-logs.js';
 import type { WriteCall } from '../edge/writes/write.js';
 
 /** What every resolver receives (Mercurius adds `reply` and `app`). */
@@ -217,6 +218,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     return me;
   };
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
+  Object.assign(Query, runLogResolvers.Query);
 
   const Mutation: Record<string, Resolver> = {
     ...mutationResolvers(),
@@ -227,6 +229,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
       const issued = await serviceAccountToken(services.signIn, { ...input, address: request.ip }, commandContext(request, services.now()));
       return { token: issued.token, expiresAt: issued.expiresAt };
     },
+    ...runLogResolvers.Mutation,
   };
   return { Query, Mutation };
 }

@@ -5,6 +5,7 @@ import { authProviderListSpec } from '../read/list-specs/auth-providers.js';
 import { executorListSpec } from '../read/list-specs/executors.js';
 import { integrationListSpec } from '../read/list-specs/integrations.js';
 import { resourceListSpec } from '../read/list-specs/resources.js';
+import { runListSpec } from '../read/list-specs/runs.js';
 import { secretListSpec } from '../read/list-specs/secrets.js';
 import { sourceCodeVersionListSpec } from '../read/list-specs/source-code-versions.js';
 import { sourceCodeListSpec } from '../read/list-specs/source-codes.js';
@@ -61,4 +62,5 @@ export const ROOT_ENTITIES: readonly RootEntity[] = [
     noun: 'auth providers',
   },
   { type: 'AuditEntry', plural: 'auditLog', listSpec: auditLogListSpec, count: true, noun: 'audit log entries' },
+  { type: 'Run', single: 'run', plural: 'runs', listSpec: runListSpec, count: true, noun: 'runs' },
 ];

@@ -1,6 +1,7 @@
 import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
+import { RUN_LOG_SDL } from './run-logs.js';
 import { SUBSCRIPTION_SDL } from './subscriptions.js';
 
 /**
@@ -148,5 +149,6 @@ export function buildSchemaDocument(): string {
     mutationType(mutations.fields),
     SUBSCRIPTION_SDL,
     rootQueries(),
+    RUN_LOG_SDL,
   ].join('\n');
 }

@@ -5,10 +5,12 @@ import { AppError } from '../errors.js';
 import type { Principal } from '../model/principal.js';
 import { auditLogVisibility } from '../read/audit-log.js';
 import type { Change } from '../read/change-feed.js';
+import type { RunLogChunk } from '../read/run-logs.js';
 import type { Services } from '../services.js';
 import { canonicalUuid } from '../validation.js';
 import { subscriptionError } from './errors.js';
 import type { GraphContext } from './resolvers.js';
+import { openRunLogTail } from './run-logs.js';
 
 /**
  * `subscription { changes(entityTypes, entityIds, after) }` over graphql-ws (subprotocol
@@ -61,8 +63,19 @@ type Subscription {
   Every change the caller may read (the audit log's rules), optionally only of some entity types or ids. With \`after\`, every change committed after that position first, then live: nothing missed, nothing twice.
   """
   changes(entityTypes: [String!], entityIds: [UUID!], after: String): Change!
+  """
+  A run's log, live (\`resource:read\`): every chunk after \`after\` (a sequence number; default 0, the start), then each chunk as the runner appends it; completes once the run has succeeded or failed and every chunk was sent.
+  """
+  runLog(runId: UUID!, after: Int): RunLogChunk!
 }
 `;
+
+/** What a subscription streams from: an iterator that can be ended, or failed with a reason. */
+interface LiveSource<T> {
+  next(): Promise<IteratorResult<T>>;
+  return(): Promise<IteratorResult<T>>;
+  fail(error: Error): void;
+}
 
 /** What a signed-in connection carries in its context. */
 interface ConnectionContext {
@@ -175,25 +188,41 @@ export function buildSubscriptions(
       },
       resolve: (change: Change) => change,
     },
+    runLog: {
+      async subscribe(_root: unknown, args: Record<string, unknown>, context: ConnectionContext) {
+        try {
+          const principal = signedInCaller(context).principal;
+          return live(context, await openRunLogTail(services, principal, args));
+        } catch (error) {
+          throw subscriptionError(error, services.log);
+        }
+      },
+      resolve: (chunk: RunLogChunk) => chunk,
+    },
   };
 
-  async function subscribeToChanges(args: Record<string, unknown>, context: ConnectionContext) {
-    const principal = context.principal;
-    const authorization = context.authorization;
+  /** The caller a subscription runs for (onConnect signed them in). */
+  function signedInCaller(context: ConnectionContext): { principal: Principal; authorization: string } {
+    const { principal, authorization } = context;
     if (!principal || !authorization) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
-    const after = parseAfter(args.after);
-    const entityTypes = args.entityTypes as string[] | undefined;
-    const entityIds = (args.entityIds as string[] | undefined)?.map((id) => canonicalUuid.parse(id));
+    return { principal, authorization };
+  }
+
+  /**
+   * A subscription's iterator over `source`, counted against its caller's limit and ended when the
+   * caller's sign-in stops working (logout, revoked sessions, deactivation: checked every
+   * SUBSCRIPTION_AUTH_RECHECK_MS); `onRecheck` sees the caller as they are now.
+   */
+  function live<T>(context: ConnectionContext, source: LiveSource<T>, onRecheck?: (now: Principal) => void): AsyncIterableIterator<T> {
+    const { principal, authorization } = signedInCaller(context);
     const token = {};
     subscriptions.add(principal.userId, token);
-    const listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds));
-    // Logout, revoked sessions, deactivation or a role change reach a live subscription within a recheck.
     const recheck = setInterval(() => {
       services.authenticator.authenticate(authorization, services.now()).then(
-        (now) => listener.refilter(acceptor(now, entityTypes, entityIds)),
+        (now) => onRecheck?.(now),
         (error: unknown) => {
           const reason = error instanceof AppError ? error.message : 'sign-in no longer valid';
-          listener.fail(new AppError('UNAUTHENTICATED', `Not authenticated: ${reason}. The subscription has ended.`));
+          source.fail(new AppError('UNAUTHENTICATED', `Not authenticated: ${reason}. The subscription has ended.`));
         },
       );
     }, config.SUBSCRIPTION_AUTH_RECHECK_MS);
@@ -205,24 +234,34 @@ export function buildSubscriptions(
     return {
       next: async () => {
         try {
-          const result = await listener.next();
+          const result = await source.next();
           if (result.done) release();
           return result;
         } catch (error) {
           release();
-          // Mercurius does not call return() after an error: the listener leaves the feed here.
-          await listener.return();
+          // Mercurius does not call return() after an error: the source is released here.
+          await source.return();
           throw subscriptionError(error, services.log);
         }
       },
       return: async () => {
         release();
-        return listener.return();
+        return source.return();
       },
       [Symbol.asyncIterator]() {
         return this;
       },
     };
+  }
+
+  async function subscribeToChanges(args: Record<string, unknown>, context: ConnectionContext) {
+    const { principal } = signedInCaller(context);
+    const after = parseAfter(args.after);
+    const entityTypes = args.entityTypes as string[] | undefined;
+    const entityIds = (args.entityIds as string[] | undefined)?.map((id) => canonicalUuid.parse(id));
+    const listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds));
+    // A role change reaches a live subscription within a recheck.
+    return live(context, listener, (now) => listener.refilter(acceptor(now, entityTypes, entityIds)));
   }
 
   const ChangeType = {

@@ -18,6 +18,7 @@ import { sourceCodeVersionsRoutes } from './routes/source-code-versions.js';
 import { sourceCodesRoutes } from './routes/source-codes.js';
 import { executorsRoutes } from './routes/executors.js';
 import { resourcesRoutes } from './routes/resources.js';
+import { runRoutes } from './routes/runs.js';
 import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
@@ -69,6 +70,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       storagesRoutes(api, services);
       executorsRoutes(api, services);
       resourcesRoutes(api, services);
+      runRoutes(api, services);
       done();
     },
     { prefix: '/api' },

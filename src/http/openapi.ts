@@ -8,6 +8,7 @@ import { catalogPaths } from './openapi/catalog-paths.js';
 import { components, jsonResponse, type OpenApiDocument, type Paths } from './openapi/components.js';
 import { graphqlPaths } from './openapi/graphql-paths.js';
 import { identityPaths } from './openapi/identity-paths.js';
+import { runPaths } from './openapi/run-paths.js';
 
 /** Version of the REST contract the document describes. */
 export const API_VERSION = '0.1.0';
@@ -56,7 +57,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     },
     servers: [{ url: baseUrl.replace(/\/+$/, '') }],
     security: [{ bearerAuth: [] }],
-    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...graphqlPaths() },
+    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...runPaths(), ...graphqlPaths() },
     components: components(),
   };
 }

@@ -1,18 +1,46 @@
 import { z } from 'zod';
 import { COMMON_WRITABLE, type EntityDeclaration } from './entity.js';
 import { gitRefName, repositoryFolder, uniquelyNamed } from './inputs.js';
+import { validationInput, valueProblem } from './variable-values.js';
 
 /** Where a version stands in its life (docs/contract.md §2); new versions start as `preview`. */
 export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
 
-/** One input variable of an OpenTofu module, as stored. */
+/**
+ * The value types a declared variable takes (docs/contract.md §2, "Typed variables"): a resource's
+ * value must be a JSON string, number, boolean, array or object respectively.
+ */
+export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map'] as const;
+
+/** A declared variable's value type. */
+export type VariableType = (typeof VARIABLE_TYPES)[number];
+
+/**
+ * A declared variable's optional rule: `regex` (a string value must match it whole) and a `min` /
+ * `max` range — of the value for numbers, of the length for strings, of the entries for lists and
+ * maps — with an optional `message` shown instead of the generic one.
+ */
+export const variableValidation = z.object({
+  regex: z.string().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  message: z.string().optional(),
+});
+
+/** A declared variable's rule. */
+export type VariableValidation = z.infer<typeof variableValidation>;
+
+/** One input variable of an OpenTofu module, as stored (`validation` is absent when it has none). */
 export const sourceCodeVariable = z.object({
   name: z.string(),
+  // Versions written before types were limited may hold an OpenTofu type expression (`map(string)`):
+  // read through variableTypeOf.
   type: z.string(),
   required: z.boolean(),
   default: z.unknown(),
   description: z.string(),
   sensitive: z.boolean(),
+  validation: variableValidation.optional(),
 });
 
 /** One output of an OpenTofu module, as stored. */
@@ -30,18 +58,31 @@ const moduleName = z
   .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must start with a letter or _ and hold only letters, digits, _ and -');
 
 const variablesInput = uniquelyNamed(
-  z.strictObject({
-    name: moduleName,
-    type: z.string().trim().min(1, 'must not be empty').max(1000, 'at most 1000 characters').default('string'),
-    required: z.boolean().default(false),
-    // Any JSON value; absent means no default, kept as null so every variable has the same keys.
-    default: z
-      .unknown()
-      .optional()
-      .transform((value) => (value === undefined ? null : value)),
-    description: COMMON_WRITABLE.description.default(''),
-    sensitive: z.boolean().default(false),
-  }),
+  z
+    .strictObject({
+      name: moduleName,
+      type: z.enum(VARIABLE_TYPES, { message: `must be one of ${VARIABLE_TYPES.join(', ')}` }).default('string'),
+      required: z.boolean().default(false),
+      // Any JSON value of the type; absent means no default, kept as null so every variable has the same keys.
+      default: z
+        .unknown()
+        .optional()
+        .transform((value) => (value === undefined ? null : value)),
+      description: COMMON_WRITABLE.description.default(''),
+      sensitive: z.boolean().default(false),
+      validation: validationInput.optional(),
+    })
+    .superRefine((variable, ctx) => {
+      const { type, validation } = variable;
+      if (validation?.regex !== undefined && type !== 'string') {
+        ctx.addIssue({ code: 'custom', path: ['validation', 'regex'], message: 'applies to string variables only' });
+      }
+      // A default must itself pass: the request form starts from it.
+      if (variable.default !== null) {
+        const problem = valueProblem(variable, variable.default);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['default'], message: `the default ${problem}` });
+      }
+    }),
   1000,
   'at most 1000 entries',
   'name',
@@ -90,7 +131,8 @@ export const sourceCodeVersionEntity = {
     },
     variables: {
       kind: 'json',
-      description: 'Input variables: a list of `{name, type, required, default, description, sensitive}`.',
+      description:
+        'Input variables: a list of `{name, type, required, default, description, sensitive, validation}`; `type` is `string`, `number`, `bool`, `list` or `map`, `validation` an optional `{regex, min, max, message}`.',
       input: variablesInput,
       stored: z.array(sourceCodeVariable),
       default: [],

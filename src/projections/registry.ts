@@ -9,6 +9,7 @@ import { sourceCodeVersionsProjection } from './source-code-versions.js';
 import { sourceCodesProjection } from './source-codes.js';
 import { executorsProjection } from './executors.js';
 import { resourcesProjection } from './resources.js';
+import { runsProjection } from './runs.js';
 import { storagesProjection } from './storages.js';
 import { workspacesProjection } from './workspaces.js';
 import { templatesProjection } from './templates.js';
@@ -30,6 +31,7 @@ export const allProjections: readonly Projection[] = [
   storagesProjection,
   executorsProjection,
   resourcesProjection,
+  runsProjection,
 ];
 
 /** A projection by name. */

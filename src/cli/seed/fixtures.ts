@@ -199,7 +199,7 @@ export function templateFixture(prefix: string, index: number, abstract: boolean
 const VARIABLES: readonly SourceCodeVariable[] = [
   { name: 'region', type: 'string', required: true, default: null, description: 'Where to create it', sensitive: false },
   { name: 'instance_count', type: 'number', required: false, default: 1, description: '', sensitive: false },
-  { name: 'tags', type: 'map(string)', required: false, default: {}, description: 'Extra tags', sensitive: false },
+  { name: 'tags', type: 'map', required: false, default: {}, description: 'Extra tags', sensitive: false },
   { name: 'admin_password', type: 'string', required: false, default: null, description: 'Initial administrator password', sensitive: true },
 ];
 const OUTPUTS: readonly SourceCodeOutput[] = [

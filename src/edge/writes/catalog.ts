@@ -18,6 +18,8 @@ export interface WriteTarget<C, S> {
   readonly resource: PermissionResource;
   /** The projection (and table) that shows the entity. */
   readonly projection: string;
+  /** Other projections a write must reach before it answers (resources: the runs their actions queue and move). */
+  readonly alsoShownBy?: readonly string[];
   readonly aggregate: Aggregate<C, DomainEvent, S>;
 }
 
@@ -130,7 +132,7 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
   parsers: BodyParsers<F, F>,
   rules: LifecycleRules<F> = { authorize: (call, _id, action) => authorizeAction(call, target.resource, action) },
 ): WriteOperations {
-  const projections = [target.projection];
+  const projections = [target.projection, ...(target.alsoShownBy ?? [])];
   const approvalFlow = services.config.APPROVAL_FLOW;
   const prepare = rules.prepare ?? ((_id: string, command: LifecycleCommand<F>) => command);
   const authorizeWrite = rules.authorizeWrite ?? ((call: WriteCall) => void authorize(call.request, `${target.resource}:write`));

@@ -1,8 +1,6 @@
 import { Stack } from '@mui/material';
 import {
-  ArrayInput,
   AutocompleteInput,
-  BooleanInput,
   Create,
   Datagrid,
   DateField,
@@ -13,7 +11,6 @@ import {
   Show,
   ShowButton,
   SimpleForm,
-  SimpleFormIterator,
   TextField,
   TextInput,
   TopToolbar,
@@ -26,6 +23,8 @@ import { ServerErrors } from '../common/ServerErrors';
 import { StatusChip } from '../common/StatusChip';
 import { CommonInputs, CommonShowFooter, Item, OPTION_TEXT, RefArrayField, RefArrayInput, RefField, RefInput } from './common';
 import { LifecycleSummary } from './LifecycleSummary';
+import { Runs } from './Runs';
+import { TypedVariablesInput, useTypedVariablesTransform, withVariableValues } from './TypedVariablesInput';
 import { lifecycleFilters } from './storages';
 
 /** The versions of the chosen template only. */
@@ -35,19 +34,6 @@ function VersionPicker() {
     <ReferenceInput source="sourceCodeVersionId" reference="source_code_versions" filter={{ status: 'enabled', ...(typeof templateId === 'string' && templateId !== '' ? { templateId } : {}) }} sort={{ field: 'identifier', order: 'ASC' }}>
       <AutocompleteInput label="Source code version" optionText={OPTION_TEXT.source_code_versions} filterToQuery={(q: string) => (q ? { q } : {})} helperText="Required unless the template is abstract." fullWidth />
     </ReferenceInput>
-  );
-}
-
-/** Variables: name, value, sensitive (sensitive values are write-only: ******** keeps the stored one). */
-function VariablesInput() {
-  return (
-    <ArrayInput source="variables" label="Variables">
-      <SimpleFormIterator inline>
-        <TextInput source="name" validate={required()} helperText={false} />
-        <TextInput source="value" helperText="Sensitive values show ********; leave it to keep the stored value." />
-        <BooleanInput source="sensitive" helperText={false} />
-      </SimpleFormIterator>
-    </ArrayInput>
   );
 }
 
@@ -64,7 +50,7 @@ function ResourceInputs({ creating }: { readonly creating: boolean }) {
       <RefArrayInput source="integrationIds" reference="integrations" label="Integrations" />
       <RefArrayInput source="secretIds" reference="secrets" label="Secrets" />
       <RefArrayInput source="parentIds" reference="resources" label="Parent resources" filter={{ status: undefined }} />
-      <VariablesInput />
+      <TypedVariablesInput />
       <CommonInputs />
     </>
   );
@@ -87,9 +73,10 @@ export function ResourceList() {
 }
 
 export function ResourceCreate() {
+  const transform = useTypedVariablesTransform();
   return (
-    <Create resource="resources" title="Request a resource" redirect="show">
-      <SimpleForm defaultValues={{ variables: [] }}>
+    <Create resource="resources" title="Request a resource" redirect="show" transform={transform}>
+      <SimpleForm defaultValues={{ variables: {} }}>
         <ResourceInputs creating />
       </SimpleForm>
     </Create>
@@ -97,8 +84,9 @@ export function ResourceCreate() {
 }
 
 export function ResourceEdit() {
+  const transform = useTypedVariablesTransform();
   return (
-    <Edit resource="resources" mutationMode="pessimistic" redirect="show">
+    <Edit resource="resources" mutationMode="pessimistic" redirect="show" transform={transform} queryOptions={{ select: withVariableValues }}>
       <SimpleForm>
         <ResourceInputs creating={false} />
       </SimpleForm>
@@ -152,6 +140,7 @@ export function ResourceShow() {
             <RefArrayField source="parentIds" reference="resources" />
           </Item>
         </Stack>
+        <Runs />
         <Outputs />
         <Item label="Variables (sensitive values masked)">
           <JsonField source="variables" />

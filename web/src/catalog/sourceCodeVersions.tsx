@@ -5,8 +5,14 @@ import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Item, RefField, RefInput, StatusField } from './common';
+import { VariableDeclarationsField } from './VariableDeclarationsField';
+import { VariableDeclarationsInput } from './VariableDeclarationsInput';
+import { cleanDeclarations } from './variables';
 
 const STATES = ['preview', 'active', 'deprecated', 'archived'];
+
+/** The structured variables form leaves empty parts that the API does not take. */
+const withCleanDeclarations = (data: Record<string, unknown>) => ({ ...data, variables: cleanDeclarations(data.variables) });
 
 function VersionInputs({ creating }: { readonly creating: boolean }) {
   return (
@@ -18,7 +24,7 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
       <TextInput source="sourceCodeBranch" label="Git branch" />
       <TextInput source="sourceCodeFolder" label="Folder" validate={required()} helperText="Relative to the repository root; . for the root." defaultValue="." />
       <SelectInput source="lifecycleState" label="Lifecycle state" choices={choices(STATES)} defaultValue="preview" />
-      <JsonInput source="variables" label="Variables" kind="array" helperText='JSON list of {"name", "type", "required", "default", "description", "sensitive"}' />
+      <VariableDeclarationsInput />
       <JsonInput source="outputs" label="Outputs" kind="array" helperText='JSON list of {"name", "description", "sensitive"}' />
       <CommonInputs />
     </>
@@ -43,7 +49,7 @@ export function SourceCodeVersionList() {
 
 export function SourceCodeVersionCreate() {
   return (
-    <Create resource="source_code_versions" title="New source code version" redirect="show">
+    <Create resource="source_code_versions" title="New source code version" redirect="show" transform={withCleanDeclarations}>
       <SimpleForm defaultValues={{ variables: [], outputs: [] }}>
         <VersionInputs creating />
       </SimpleForm>
@@ -53,7 +59,7 @@ export function SourceCodeVersionCreate() {
 
 export function SourceCodeVersionEdit() {
   return (
-    <Edit resource="source_code_versions" title="Source code version" mutationMode="pessimistic" redirect="show">
+    <Edit resource="source_code_versions" title="Source code version" mutationMode="pessimistic" redirect="show" transform={withCleanDeclarations}>
       <SimpleForm>
         <VersionInputs creating={false} />
       </SimpleForm>
@@ -92,7 +98,7 @@ export function SourceCodeVersionShow() {
           </Item>
         </Stack>
         <Item label="Variables">
-          <JsonField source="variables" />
+          <VariableDeclarationsField />
         </Item>
         <Item label="Outputs">
           <JsonField source="outputs" />

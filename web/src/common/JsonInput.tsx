@@ -9,14 +9,32 @@ class InvalidJson {
 
 const validJson: Validator = (value: unknown) => (value instanceof InvalidJson ? 'must be valid JSON' : undefined);
 
-const show = (value: unknown): string => (value === undefined || value === null ? '' : JSON.stringify(value, null, 2));
+const show = (value: unknown): string => (value === undefined || value === null || value === '' ? '' : JSON.stringify(value, null, 2));
 
 /**
  * A JSON value edited as text: the form gets the parsed value as soon as the text parses, and an
  * error next to the field while it does not.
  */
-export function JsonInput({ source, label, helperText, kind = 'object' }: { readonly source: string; readonly label?: string; readonly helperText?: string; readonly kind?: 'object' | 'array' }) {
-  const { field, fieldState } = useInput({ source, validate: validJson });
+export function JsonInput({
+  source,
+  label,
+  helperText,
+  kind = 'object',
+  validate = [],
+  defaultValue,
+  emptyValue,
+}: {
+  readonly source: string;
+  readonly label?: string;
+  readonly helperText?: string;
+  readonly kind?: 'object' | 'array';
+  /** Checks of the parsed value, after it parsed. */
+  readonly validate?: readonly Validator[];
+  readonly defaultValue?: unknown;
+  /** What an empty text stands for (default: an empty object or list). */
+  readonly emptyValue?: unknown;
+}) {
+  const { field, fieldState, id } = useInput({ source, defaultValue, validate: [validJson, ...validate] });
   const [text, setText] = useState(() => (field.value instanceof InvalidJson ? field.value.text : show(field.value)));
   // A reset or a record loaded after mount replaces the text; the user's own edits do not.
   useEffect(() => {
@@ -32,7 +50,7 @@ export function JsonInput({ source, label, helperText, kind = 'object' }: { read
   }, [field.value]);
   return (
     <TextField
-      id={`input-${source}`}
+      id={id}
       name={field.name}
       label={label ?? source}
       value={text}
@@ -43,7 +61,7 @@ export function JsonInput({ source, label, helperText, kind = 'object' }: { read
       onChange={(event) => {
         const next = event.target.value;
         setText(next);
-        if (next.trim() === '') return field.onChange(kind === 'array' ? [] : {});
+        if (next.trim() === '') return field.onChange(emptyValue !== undefined ? emptyValue : kind === 'array' ? [] : {});
         try {
           field.onChange(JSON.parse(next));
         } catch {

@@ -15,6 +15,8 @@ const COLOURS: Readonly<Record<string, 'default' | 'success' | 'warning' | 'erro
   provisioned: 'success',
   destroy: 'warning',
   destroyed: 'default',
+  succeeded: 'success',
+  failed: 'error',
 };
 
 /** A state or status value as a coloured chip. */

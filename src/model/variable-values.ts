@@ -1,0 +1,164 @@
+import safeRegex from 'safe-regex2';
+import { z } from 'zod';
+import type { FieldIssue } from '../errors.js';
+import { Lru } from '../lru.js';
+import type { ResourceVariable } from './resource.js';
+import type { SourceCodeVariable, VariableType, VariableValidation } from './source-code-version.js';
+
+/**
+ * Typed variables (docs/contract.md §2): how a resource's variable values are judged against the
+ * variables its source code version declares. Pure; the resource writes call checkVariables with the
+ * version read from its stream, so REST and GraphQL refuse the same values with the same messages.
+ */
+
+/** Longest string a declared regex is run on: the rule's cost stays bounded whatever is sent. */
+export const MAX_MATCHED_LENGTH = 10_000;
+
+// Compiled once per pattern: the same few declarations judge every request.
+const compiled = new Lru<string, RegExp>(500);
+
+/** The declared pattern as it is applied: anchored (the whole value must match), Unicode-aware. */
+function patternOf(regex: string): RegExp {
+  let pattern = compiled.get(regex);
+  if (!pattern) {
+    pattern = new RegExp(`^(?:${regex})$`, 'u');
+    compiled.set(regex, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * A declared rule as infra writes it. The regex must compile and must not be one of the patterns
+ * whose matching time explodes (nested quantifiers, checked by safe-regex2): declarations are run
+ * against every request's values on the service's event loop.
+ */
+export const validationInput = z
+  .strictObject({
+    regex: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(500, 'at most 500 characters')
+      .superRefine((regex, ctx) => {
+        try {
+          patternOf(regex);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})` });
+          return;
+        }
+        if (!safeRegex(regex)) ctx.addIssue({ code: 'custom', message: 'may take exponential time to match (nested quantifiers such as (a+)+): simplify it' });
+      })
+      .optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    message: z.string().trim().min(1, 'must not be empty').max(500, 'at most 500 characters').optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max) ctx.addIssue({ code: 'custom', path: ['max'], message: 'must not be less than min' });
+  });
+
+/**
+ * The value type a declared `type` checks: one of the five, or — for versions written before types
+ * were limited — the kind of an OpenTofu type expression (`list(string)` → list, `object({…})` →
+ * map). `any` and anything unrecognised check nothing.
+ */
+export function variableTypeOf(type: string): VariableType | undefined {
+  const compact = type.replace(/\s+/g, '');
+  if (compact === 'string' || compact === 'number' || compact === 'bool') return compact;
+  if (/^(list|set|tuple)(\(|$)/.test(compact)) return 'list';
+  if (/^(map|object)(\(|$)/.test(compact)) return 'map';
+  return undefined;
+}
+
+const TYPE_NOUNS: Readonly<Record<VariableType, string>> = {
+  string: 'a string',
+  number: 'a number',
+  bool: 'true or false',
+  list: 'a list',
+  map: 'a map (a JSON object)',
+};
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function hasType(type: VariableType, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'list':
+      return Array.isArray(value);
+    case 'map':
+      return isMap(value);
+  }
+}
+
+/** What a range bounds for each type, and how a message names it. */
+function measured(type: VariableType | undefined, value: unknown): { size: number; unit: (n: number) => string } | undefined {
+  if (typeof value === 'number' && (type === 'number' || type === undefined)) return { size: value, unit: String };
+  if (typeof value === 'string') return { size: value.length, unit: (n) => `${n} characters` };
+  if (Array.isArray(value)) return { size: value.length, unit: (n) => `${n} entries` };
+  if (isMap(value)) return { size: Object.keys(value).length, unit: (n) => `${n} keys` };
+  return undefined;
+}
+
+/**
+ * What is wrong with `value` for a declared variable (its type, then its rule), or undefined when
+ * nothing is. Messages never quote the value: it may be a secret.
+ */
+export function valueProblem(declared: { readonly type: string; readonly validation?: VariableValidation | undefined }, value: unknown): string | undefined {
+  const type = variableTypeOf(declared.type);
+  if (type !== undefined && !hasType(type, value)) return `must be ${TYPE_NOUNS[type]}`;
+  const rule = declared.validation;
+  if (!rule) return undefined;
+  const refuse = (generic: string): string => rule.message ?? generic;
+  if (rule.regex !== undefined && typeof value === 'string') {
+    if (value.length > MAX_MATCHED_LENGTH) return refuse(`must be at most ${MAX_MATCHED_LENGTH} characters`);
+    if (!patternOf(rule.regex).test(value)) return refuse(`must match ${rule.regex}`);
+  }
+  const measure = measured(type, value);
+  if (measure !== undefined) {
+    if (rule.min !== undefined && measure.size < rule.min) return refuse(`must be at least ${measure.unit(rule.min)}`);
+    if (rule.max !== undefined && measure.size > rule.max) return refuse(`must be at most ${measure.unit(rule.max)}`);
+  }
+  return undefined;
+}
+
+/** The field a variable's issue is named by: `variables.<name>` (what the request form's input is called). */
+export const variableField = (name: string): string => `variables.${name}`;
+
+/**
+ * Every problem of a resource's variables against its version's declarations, one per variable:
+ * unknown names, missing required values (a declared default satisfies them), values of the wrong
+ * type or outside the rule, and declared-sensitive variables sent as not sensitive (their value
+ * would be shown). `version` names the version in messages (its identifier).
+ */
+export function checkVariables(declared: readonly SourceCodeVariable[], given: readonly ResourceVariable[], version: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const byName = new Map(declared.map((variable) => [variable.name, variable]));
+  const givenNames = new Set<string>();
+  for (const variable of given) {
+    givenNames.add(variable.name);
+    const declaration = byName.get(variable.name);
+    const field = variableField(variable.name);
+    if (!declaration) {
+      issues.push({ field, message: `is not a variable of source code version ${version}` });
+      continue;
+    }
+    if (declaration.sensitive && !variable.sensitive) {
+      issues.push({ field, message: 'is declared sensitive: send it with sensitive: true' });
+      continue;
+    }
+    if (variable.value === null || variable.value === undefined) {
+      if (declaration.required && (declaration.default ?? null) === null) issues.push({ field, message: 'is required' });
+      continue;
+    }
+    const problem = valueProblem(declaration, variable.value);
+    if (problem !== undefined) issues.push({ field, message: problem });
+  }
+  for (const declaration of declared) {
+    if (declaration.required && (declaration.default ?? null) === null && !givenNames.has(declaration.name)) issues.push({ field: variableField(declaration.name), message: 'is required' });
+  }
+  return issues;
+}

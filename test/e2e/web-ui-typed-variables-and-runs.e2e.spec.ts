@@ -1,0 +1,228 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type BrowserSession } from '../support/browser.js';
+import { startService, type ServiceProcess } from '../support/service-process.js';
+
+const ADMIN_PASSWORD = 'e2e-typed-admin-password';
+const DEVELOPER = { identifier: 'dev-typed', password: 'developer-password-typed', roles: ['default'] };
+const RUNNER = { identifier: 'runner-typed', password: 'runner-password-typed-1', roles: ['infra'] };
+const DB_PASSWORD = 'correct-horse-battery';
+
+/**
+ * Typed variables and runs in a real browser (docs/contract.md §2): infra declares a version's
+ * variables in the structured form; a developer requests a resource through the typed request
+ * form, sees the validation messages, fixes the values and saves; then, on the resource's page, the
+ * run's log tails live while a runner (this test, over REST) appends lines, secrets masked.
+ */
+describe('the web UI: typed request forms and live run logs', () => {
+  let service: ServiceProcess;
+  let session: BrowserSession;
+  let dataDir: string;
+  let base: string;
+  let page: Page;
+  let resourceUrl = '';
+  const tokens = new Map<string, string>();
+  const frames: string[] = [];
+
+  async function tokenOf(identifier: string, password: string): Promise<string> {
+    const known = tokens.get(identifier);
+    if (known) return known;
+    const response = await fetch(`${base}/api/auth/service_account/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier, password }),
+    });
+    const { token } = (await response.json()) as { token: string };
+    tokens.set(identifier, token);
+    return token;
+  }
+
+  async function call<T = unknown>(who: { identifier: string; password: string }, method: string, url: string, body?: unknown): Promise<T> {
+    const token = await tokenOf(who.identifier, who.password);
+    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? (method === 'POST' ? '{}' : undefined) : JSON.stringify(body) });
+    expect(response.status, await response.clone().text()).toBeLessThan(300);
+    return (await response.json()) as T;
+  }
+  const ADMIN = { identifier: 'admin', password: ADMIN_PASSWORD };
+
+  async function signIn(identifier: string, password: string): Promise<void> {
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Identifier').fill(identifier);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+  }
+
+  async function signOut(): Promise<void> {
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(`${base}/login`);
+  }
+
+  /** Picks `option` in a react-admin AutocompleteInput (reference pickers). */
+  async function pick(label: string, search: string, option: string): Promise<void> {
+    const input = page.getByRole('combobox', { name: label });
+    await input.click();
+    await input.fill(search);
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'il-web-typed-'));
+    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
+    base = service.baseUrl.replace('127.0.0.1', 'localhost');
+    for (const account of [DEVELOPER, RUNNER]) await call(ADMIN, 'POST', '/api/users', { kind: 'service_account', ...account });
+    await call(ADMIN, 'POST', '/api/templates', { name: 'Database', template: 'database' });
+    await call(ADMIN, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/modules', sourceCodeProvider: 'git_public' });
+    session = await openBrowser();
+    page = session.page;
+    // What the live log's sockets carried, shown when a test fails.
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', (frame) => frames.push(`< ${String(frame.payload).slice(0, 200)}`));
+      socket.on('framesent', (frame) => frames.push(`> ${String(frame.payload).slice(0, 200)}`));
+      socket.on('close', () => frames.push('closed'));
+    });
+    page.setDefaultTimeout(15_000);
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') console.log(frames.filter((frame) => !frame.includes('"changes"')).join('\n'));
+    if (context.task.result?.state === 'fail') await session.screenshot(`typed-variables-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+
+  afterAll(async () => {
+    await (session as BrowserSession | undefined)?.close();
+    await (service as ServiceProcess | undefined)?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lets infra declare a version’s variables in a structured form', async () => {
+    await signIn(RUNNER.identifier, RUNNER.password);
+    await page.goto(`${base}/source_code_versions/create`);
+    await pick('Template', 'Data', 'Database');
+    await pick('Source code', 'acme', 'https://github.com/acme/modules');
+    await page.getByLabel('Git tag').fill('v2.0.0');
+    await page.getByLabel('Folder').fill('modules/postgres');
+    const declare = async (index: number, fill: (row: ReturnType<Page['locator']>) => Promise<void>) => {
+      await page.getByRole('button', { name: 'Add' }).first().click();
+      await fill(page.getByTestId('variable-declarations').locator('li.RaSimpleFormIterator-line').nth(index));
+    };
+    await declare(0, async (row) => {
+      await row.getByLabel('Name').fill('region');
+      await row.getByLabel('Required').check();
+      await row.getByLabel('Description').fill('Where the database runs');
+      await row.getByLabel('Pattern (regex)').fill('[a-z]{2}-[a-z]+-\\d');
+      await row.getByLabel('Message').fill('a region such as eu-west-1');
+    });
+    await declare(1, async (row) => {
+      await row.getByLabel('Name').fill('size');
+      await row.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: 'Number' }).click();
+      await row.getByLabel('Default').fill('2');
+      await row.getByLabel('Min').fill('1');
+      await row.getByLabel('Max').fill('5');
+      await row.getByLabel('Description').fill('Instances');
+    });
+    await declare(2, async (row) => {
+      await row.getByLabel('Name').fill('zones');
+      await row.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: 'List' }).click();
+      await row.getByLabel('Description').fill('Availability zones');
+    });
+    await declare(3, async (row) => {
+      await row.getByLabel('Name').fill('admin_password');
+      await row.getByLabel('Required').check();
+      await row.getByLabel('Sensitive').check();
+      await row.getByLabel('Min').fill('12');
+      await row.getByLabel('Description').fill('The first administrator password');
+    });
+    await session.screenshot('typed-variables-1-declarations');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/source_code_versions\/[0-9a-f-]{36}\/show$/);
+    await page.getByTestId('declared-variables').getByText('matches [a-z]{2}-[a-z]+-\\d; “a region such as eu-west-1”').waitFor();
+    const [version] = await call<{ variables: unknown[] }[]>(ADMIN, 'GET', '/api/source_code_versions');
+    expect(version?.variables).toEqual([
+      { name: 'region', type: 'string', required: true, default: null, description: 'Where the database runs', sensitive: false, validation: { regex: '[a-z]{2}-[a-z]+-\\d', message: 'a region such as eu-west-1' } },
+      { name: 'size', type: 'number', required: false, default: 2, description: 'Instances', sensitive: false, validation: { min: 1, max: 5 } },
+      { name: 'zones', type: 'list', required: false, default: null, description: 'Availability zones', sensitive: false },
+      { name: 'admin_password', type: 'string', required: true, default: null, description: 'The first administrator password', sensitive: true, validation: { min: 12 } },
+    ]);
+    await signOut();
+  });
+
+  it('lets a developer request a resource through the typed form, showing what is wrong with each value', async () => {
+    await signIn(DEVELOPER.identifier, DEVELOPER.password);
+    await page.goto(`${base}/resources/create`);
+    await page.getByLabel('Name').first().fill('orders-db');
+    await pick('Template', 'Data', 'Database');
+    await pick('Source code version', 'postgres', 'modules/postgres:v2.0.0');
+    const variables = page.getByTestId('typed-variables');
+    // One typed input per declared variable, started at its default, with its help text.
+    await expect(variables.getByLabel('size').inputValue()).resolves.toBe('2');
+    await variables.getByText('Where the database runs').waitFor();
+    await expect(variables.getByLabel('admin_password').getAttribute('type')).resolves.toBe('password');
+
+    await variables.getByLabel('region').fill('Europe');
+    await variables.getByLabel('size').fill('9');
+    await variables.getByLabel('zones').fill('"a"');
+    await variables.getByLabel('admin_password').fill('short');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await variables.getByText('a region such as eu-west-1').waitFor();
+    await variables.getByText('must be at most 5').waitFor();
+    await variables.getByText('must be a list').waitFor();
+    await variables.getByText('must be at least 12 characters').waitFor();
+    await session.screenshot('typed-variables-2-request-refused');
+    expect(page.url()).toMatch(/\/resources\/create$/);
+
+    await variables.getByLabel('region').fill('eu-west-1');
+    await variables.getByLabel('size').fill('3');
+    await variables.getByLabel('zones').fill('["eu-west-1a", "eu-west-1b"]');
+    await variables.getByLabel('admin_password').fill(DB_PASSWORD);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/resources\/[0-9a-f-]{36}\/show$/);
+    resourceUrl = page.url();
+    await page.getByTestId('status').locator('[data-value="approval_pending"]').waitFor();
+    const id = resourceUrl.split('/').at(-2) ?? '';
+    const stored = await call<{ variables: unknown[] }>(ADMIN, 'GET', `/api/resources/${id}`);
+    expect(stored.variables).toEqual([
+      { name: 'region', value: 'eu-west-1', sensitive: false },
+      { name: 'size', value: 3, sensitive: false },
+      { name: 'zones', value: ['eu-west-1a', 'eu-west-1b'], sensitive: false },
+      { name: 'admin_password', value: '********', sensitive: true },
+    ]);
+    await expect(page.content()).resolves.not.toContain(DB_PASSWORD);
+  });
+
+  it('shows the run and tails its log live while the runner appends lines, secrets masked', async () => {
+    const id = resourceUrl.split('/').at(-2) ?? '';
+    await call(ADMIN, 'POST', `/api/resources/${id}/actions/approve`);
+    await call(DEVELOPER, 'POST', `/api/resources/${id}/actions/execute`);
+    const [run] = await call<{ id: string }[]>(DEVELOPER, 'GET', `/api/resources/${id}/runs`);
+    const runId = run?.id ?? '';
+    await call(RUNNER, 'POST', `/api/resources/${id}/actions/start`);
+    await page.goto(resourceUrl);
+    const runs = page.getByRole('region', { name: 'Runs' });
+    await runs.getByTestId('runs').locator(`[data-run-id="${runId}"] [data-value="in_progress"]`).waitFor();
+    const log = runs.getByRole('log');
+    await log.getByText('Waiting for output…').waitFor();
+
+    await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, { content: 'tofu init\n' });
+    await log.getByText('tofu init').waitFor();
+    await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, { content: `creating role with password ${DB_PASSWORD}\n` });
+    await log.getByText('creating role with password ********').waitFor();
+    await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, { content: 'Apply complete! Resources: 3 added, 0 changed, 0 destroyed.\n' });
+    await log.getByText('Apply complete!').waitFor();
+    await session.screenshot('typed-variables-3-live-log');
+    await call(RUNNER, 'POST', `/api/resources/${id}/actions/succeed`, { outputs: { endpoint: 'orders-db.internal:5432' } });
+    await runs.getByText(/\(complete\)/).waitFor();
+    await runs.getByTestId('runs').locator(`[data-run-id="${runId}"] [data-value="succeeded"]`).waitFor();
+    await expect(log.textContent()).resolves.toBe(
+      'tofu init\ncreating role with password ********\nApply complete! Resources: 3 added, 0 changed, 0 destroyed.\n',
+    );
+    await expect(page.content()).resolves.not.toContain(DB_PASSWORD);
+    expect(session.externalRequests).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { checkVariables, valueProblem, variableTypeOf } from '../../src/model/variable-values.js';
+import type { SourceCodeVariable } from '../../src/model/source-code-version.js';
+
+const declared = (over: Partial<SourceCodeVariable> & { name: string }): SourceCodeVariable => ({
+  type: 'string',
+  required: false,
+  default: null,
+  description: '',
+  sensitive: false,
+  ...over,
+});
+
+describe('typed variables', () => {
+  it('reads the five types, and older OpenTofu type expressions by their kind', () => {
+    expect(['string', 'number', 'bool', 'list', 'map'].map(variableTypeOf)).toEqual(['string', 'number', 'bool', 'list', 'map']);
+    expect(['list(string)', 'set(number)', 'tuple([string, number])', 'map(string)', 'object({ a = string })'].map(variableTypeOf)).toEqual(['list', 'list', 'list', 'map', 'map']);
+    expect(variableTypeOf('any')).toBeUndefined();
+  });
+
+  it('judges a value by its type, then by its rule, with the rule’s own message when it has one', () => {
+    expect(valueProblem({ type: 'number' }, '3')).toBe('must be a number');
+    expect(valueProblem({ type: 'number' }, Number.NaN)).toBe('must be a number');
+    expect(valueProblem({ type: 'map' }, [])).toBe('must be a map (a JSON object)');
+    expect(valueProblem({ type: 'list', validation: { max: 1 } }, [1, 2])).toBe('must be at most 1 entries');
+    expect(valueProblem({ type: 'map', validation: { min: 1 } }, {})).toBe('must be at least 1 keys');
+    expect(valueProblem({ type: 'string', validation: { regex: 't[0-9]', message: 'a t-shirt size such as t3' } }, 'xl')).toBe('a t-shirt size such as t3');
+    // The regex is anchored: a match inside the value is not enough.
+    expect(valueProblem({ type: 'string', validation: { regex: '[a-z]+' } }, 'abc1')).toBe('must match [a-z]+');
+    expect(valueProblem({ type: 'any' }, { anything: true })).toBeUndefined();
+  });
+
+  it('names every unknown, missing, mistyped or clear-text sensitive variable once, in the order given then declared', () => {
+    const declarations = [
+      declared({ name: 'region', required: true }),
+      declared({ name: 'size', type: 'number', required: true, default: 1 }),
+      declared({ name: 'password', sensitive: true }),
+    ];
+    expect(checkVariables(declarations, [{ name: 'password', value: 'x', sensitive: false }, { name: 'zone', value: 'a', sensitive: false }], 'vpc:v1')).toEqual([
+      { field: 'variables.password', message: 'is declared sensitive: send it with sensitive: true' },
+      { field: 'variables.zone', message: 'is not a variable of source code version vpc:v1' },
+      { field: 'variables.region', message: 'is required' },
+    ]);
+    expect(checkVariables(declarations, [{ name: 'region', value: 'eu', sensitive: false }], 'vpc:v1')).toEqual([]);
+  });
+});
