@@ -24,6 +24,11 @@ import { SignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
 import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
+import { countingRefusals, signInCounter } from './auth/sign-in-metrics.js';
+import { instrumentEventStore } from './events/store/instrumented.js';
+import { timedProjection } from './projections/instrumented.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { inSpan } from './spans.js';
 
 /** Everything a request handler may use, built once at start and passed down as values. */
 export interface Services {
@@ -46,6 +51,8 @@ export interface Services {
   readonly sso: SingleSignOn;
   /** Live changes from the event log, for GraphQL subscriptions. */
   readonly changes: ChangeFeed;
+  /** Prometheus instruments (`GET /metrics`). */
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -97,14 +104,26 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     await dropAbandonedRebuilds(pool, log);
     const keyring = await openKeyring(config, log);
     const codec = createEventCodec(allEventDefinitions, keyring);
-    const store =
+    const metrics = createMetrics();
+    const rawStore =
       config.EVENT_STORE === 'eventstoredb'
         ? createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
         : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
+    const store = instrumentEventStore(rawStore, metrics, signInCounter(metrics));
     closers.push(() => store.close());
     const runners = allProjections.map(
-      (projection) => new ProjectionRunner(projection, { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
+      (projection) =>
+        new ProjectionRunner(timedProjection(projection, metrics), { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
     );
+    metrics.sampleProjections = async () => {
+      const head = await store.headPosition();
+      return runners.map((runner) => ({
+        name: runner.projection.name,
+        position: runner.position,
+        lag: head === undefined ? 0 : Number(head - (runner.position ?? 0n)),
+        failed: runner.state === 'failed',
+      }));
+    };
     if (options.runProjections ?? true) for (const runner of runners) runner.start();
     closers.push(async () => {
       await Promise.all(runners.map((r) => r.stop()));
@@ -113,7 +132,10 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // Before the store closes (closers run in reverse).
     closers.push(() => changes.close());
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
+    const waitFor = (projections: readonly string[], position: bigint): Promise<void> =>
+      inSpan('wait for projections', () => waitForPosition(projections, position), { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL);
     const now = options.now ?? (() => new Date());
@@ -124,7 +146,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       log,
       db,
       tokens,
-      limiter: new SignInLimiter(),
+      limiter: countingRefusals(new SignInLimiter(), metrics),
       waitFor,
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,
@@ -147,6 +169,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       signIn,
       sso,
       changes,
+      metrics,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

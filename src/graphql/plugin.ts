@@ -17,6 +17,7 @@ import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { refuseInvalidVariables } from './variables.js';
 import { registerRequestShape } from './request-shape.js';
 import { buildSchemaDocument } from './sdl.js';
+import { countingErrors, noteOperation, observeOperations } from './metrics.js';
 
 /** Where the GraphQL endpoint answers. */
 export const GRAPHQL_PATH = '/api/graphql';
@@ -125,6 +126,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
+    observeOperations(scope, GRAPHQL_PATH, services.metrics);
     const subscriptions = buildSubscriptions(services, loadUserById);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
@@ -137,7 +139,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       // bench's queries (bench/graphql, README "GraphQL throughput"); same answers and errors.
       jit: 1,
       context: (request: FastifyRequest): Partial<GraphContext> => ({ services, request }),
-      errorFormatter: formatErrors,
+      errorFormatter: countingErrors(formatErrors, services.metrics),
       // The REST bearer hook skips the route; authentication happens per operation below.
       additionalRouteOptions: { config: { public: true } },
     });
@@ -157,6 +159,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     });
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {
       const graphContext = context as unknown as HookContext;
+      noteOperation(graphContext.request, document, operationNameOf(graphContext.request));
       refuseInvalidVariables(schema, document, variables, operationNameOf(graphContext.request));
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
       enforceLimits(schema, document, { ...variables }, limits);
