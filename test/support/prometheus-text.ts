@@ -51,6 +51,14 @@ function parseLabels(text: string | undefined, line: string): Record<string, str
   return labels;
 }
 
+/** A histogram series gathered from its `_bucket`, `_sum` and `_count` lines. */
+interface HistogramParts {
+  labels: Record<string, string>;
+  sum?: number;
+  count?: number;
+  buckets: Map<string, number>;
+}
+
 const keyOf = (labels: Record<string, string>): string =>
   JSON.stringify(
     Object.entries(labels)
@@ -61,7 +69,7 @@ const keyOf = (labels: Record<string, string>): string =>
 /** Parses one scrape into its families, by name. */
 export function parsePrometheusText(text: string): Map<string, Family> {
   const families = new Map<string, Family>();
-  const histogramParts = new Map<string, Map<string, { labels: Record<string, string>; sum?: number; count?: number; buckets: Map<string, number> }>>();
+  const histogramParts = new Map<string, Map<string, HistogramParts>>();
   const familyOf = (sampleName: string): { family: Family; suffix: string } | undefined => {
     const exact = families.get(sampleName);
     if (exact) return { family: exact, suffix: '' };
@@ -100,11 +108,11 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       family.series.push({ labels, value });
       continue;
     }
-    const parts = histogramParts.get(family.name) ?? new Map();
+    const parts = histogramParts.get(family.name) ?? new Map<string, HistogramParts>();
     histogramParts.set(family.name, parts);
     const key = keyOf(labels);
     const { le, ...own } = labels;
-    const entry = parts.get(key) ?? { labels: own, buckets: new Map<string, number>() };
+    const entry: HistogramParts = parts.get(key) ?? { labels: own, buckets: new Map<string, number>() };
     parts.set(key, entry);
     if (suffix === '_bucket') {
       if (le === undefined) throw new SyntaxError(`bucket without le: ${line}`);
