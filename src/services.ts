@@ -23,7 +23,16 @@ import { bootstrap } from './auth/bootstrap.js';
 import { SignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
-import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
+import {
+  createTokenService,
+  loadOrCreateEmbeddedSigningKey,
+  readEmbeddedPreviousKeys,
+  signingKeyFromText,
+  verificationKey,
+  type SigningKey,
+  type TokenService,
+} from './auth/tokens.js';
+import type { JWK } from 'jose';
 import { countingRefusals, signInCounter } from './auth/sign-in-metrics.js';
 import { instrumentEventStore } from './events/store/instrumented.js';
 import { timedProjection } from './projections/instrumented.js';
@@ -74,6 +83,16 @@ async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> 
   const { key, created } = await loadOrCreateEmbeddedSigningKey(config.DATA_DIR);
   if (created) log.info({ kid: key.kid }, 'generated the token signing key for embedded mode');
   return key;
+}
+
+/**
+ * Keys that verify but no longer sign: TOKEN_SIGNING_KEYS_PREVIOUS, and in embedded mode the ones
+ * `npm run signing-key -- rotate` retired into DATA_DIR. Only their public parts are kept.
+ */
+async function openPreviousSigningKeys(config: Config): Promise<JWK[]> {
+  const given = config.TOKEN_SIGNING_KEYS_PREVIOUS ?? [];
+  const retired = config.TOKEN_SIGNING_KEY ? [] : await readEmbeddedPreviousKeys(config.DATA_DIR);
+  return Promise.all([...given, ...retired].map((jwk) => verificationKey(jwk as Record<string, unknown>)));
 }
 
 async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
@@ -137,7 +156,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     const waitFor = (projections: readonly string[], position: bigint): Promise<void> =>
       inSpan('wait for projections', () => waitForPosition(projections, position), { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
-    const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL);
+    const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));
     const now = options.now ?? (() => new Date());
     const signIn: SignInDeps = {
       store,
