@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import fastifyWebsocket from '@fastify/websocket';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
 import { NOT_AUTHENTICATED, setPrincipal } from '../edge/authorize.js';
@@ -128,6 +129,19 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     registerRequestShape(scope, GRAPHQL_PATH);
     observeOperations(scope, GRAPHQL_PATH, services.metrics);
     const subscriptions = buildSubscriptions(services, loadUserById);
+    // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
+    // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")
+    // on shutdown, which graphql-ws clients take as a cue to reconnect (to another replica), rather
+    // than without a code, which they take as a failure.
+    await scope.register(fastifyWebsocket, {
+      options: { maxPayload: 1024 * 1024 },
+      preClose(done) {
+        for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+        // Not waiting for the closing handshakes: the listener stops accepting right after this hook.
+        this.websocketServer.close();
+        done();
+      },
+    });
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
       resolvers: { ...buildResolvers(), ...subscriptions.resolvers, UUID, JSON: JSONScalar, DateTime } as never,
