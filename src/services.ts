@@ -34,6 +34,7 @@ import {
 } from './auth/tokens.js';
 import type { JWK } from 'jose';
 import { countingRefusals, signInCounter } from './auth/sign-in-metrics.js';
+import { startRetention } from './auth/retention.js';
 import { instrumentEventStore } from './events/store/instrumented.js';
 import { timedProjection } from './projections/instrumented.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -76,6 +77,11 @@ export interface OpenOptions {
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   /** Create the svc provider and `admin` on first start (default true). */
   readonly bootstrap?: boolean;
+  /**
+   * Run the sign-in retention job (src/auth/retention.ts). Default: with the projections and the real
+   * clock; a test with a fixed clock runs `pruneSignIns` itself, at the instants it chooses.
+   */
+  readonly runRetention?: boolean;
 }
 
 async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> {
@@ -172,6 +178,14 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     };
     const sso = createSingleSignOn(signIn, config);
     if ((options.bootstrap ?? true) && (options.runProjections ?? true)) await bootstrap(signIn, config.INITIAL_ADMIN_PASSWORD, now());
+    if (options.runRetention ?? ((options.runProjections ?? true) && options.now === undefined)) {
+      const retention = startRetention(
+        { pool, store, log, now },
+        { readTableDays: config.SIGN_IN_RETENTION_DAYS, signInStreamDays: config.SIGN_IN_EVENTS_RETENTION_DAYS },
+        config.RETENTION_INTERVAL_MINUTES * 60_000,
+      );
+      closers.push(() => retention.stop());
+    }
     return {
       config,
       log,

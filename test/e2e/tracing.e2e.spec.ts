@@ -67,7 +67,7 @@ for (const target of databaseTargets()) describe(`tracing with OpenTelemetry (OT
     dataDir = await mkdtemp(path.join(tmpdir(), 'il-tracing-'));
     // PostgreSQL: a database of its own, which the service migrates; PGlite: embedded in DATA_DIR.
     database = target.name === 'postgres' ? await target.create({ migrate: false }) : undefined;
-    const store = database?.url
+    const store: Record<string, string> = database?.url
       ? { DATABASE_URL: database.url, SECRET_KEY: randomBytes(32).toString('base64'), TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()) }
       : {};
     service = await startService({

@@ -33,6 +33,7 @@ export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, '
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
     subscribe: (options) => store.subscribe(options),
+    truncate: (streamId, beforeRevision) => store.truncate(streamId, beforeRevision),
     ping: () => store.ping(),
     close: () => store.close(),
   };
