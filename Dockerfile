@@ -6,7 +6,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
+COPY web ./web
+COPY scripts ./scripts
+# The server, the web UI and GraphiQL (assets content-hashed and precompressed, brotli and gzip).
+RUN node scripts/build.mjs && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

@@ -11,6 +11,24 @@ const positiveInt = z
   .transform(Number)
   .refine((n) => n > 0, 'must be a positive whole number');
 
+const wholeNumber = z.string().regex(/^\d{1,9}$/, 'must be a whole number (0 or more)').transform(Number);
+
+/** A JSON array of JWK objects (checked further when the keys are imported). */
+const jwkArray = z.string().transform((text, context) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be a JSON array of JWKs, e.g. [{"kty":"OKP","crv":"Ed25519","x":"…","kid":"…"}]' });
+    return z.NEVER;
+  }
+  if (!Array.isArray(parsed) || !parsed.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) {
+    context.addIssue({ code: 'custom', message: 'must be a JSON array of JWK objects' });
+    return z.NEVER;
+  }
+  return parsed as Record<string, unknown>[];
+});
+
 /** Environment variables of docs/contract.md §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
   PORT: z
@@ -39,10 +57,24 @@ const envSchema = z.object({
   INITIAL_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
   /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
+  /** More Ed25519 JWKs that still verify (and are published in the JWKS) during a key rotation; never sign. */
+  TOKEN_SIGNING_KEYS_PREVIOUS: jwkArray.optional(),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(900),
   SESSION_TTL_HOURS: positiveInt.default(168),
   APPROVAL_FLOW: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  /** Bearer token `GET /metrics` requires; unset, the metrics are public. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 24)').optional(),
+  /** OpenTelemetry: traces are exported only when this (the standard variable) is set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://otel-collector:4318' }).optional(),
+  /** How long a shutdown waits for in-flight requests before closing their connections. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Ended or expired sessions and sign-in records older than this leave the read tables (0: kept). */
+  SIGN_IN_RETENTION_DAYS: wholeNumber.default(90),
+  /** `signin-<day>` streams older than this are removed from the event store (0: kept). */
+  SIGN_IN_EVENTS_RETENTION_DAYS: wholeNumber.default(365),
+  RETENTION_INTERVAL_MINUTES: positiveInt.default(60),
   MAX_PAGE_SIZE: positiveInt.default(1000),
   READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
   PROJECTION_BATCH_SIZE: positiveInt.default(500),

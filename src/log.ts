@@ -1,4 +1,5 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -33,19 +34,40 @@ export const REDACTED_PATHS = [
   '*.cookie',
 ];
 
-/** The log level and destination. */
+/** `LOG_FORMAT`: JSON lines, readable lines, or readable only when the output is a terminal. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** The log level, format and destination. */
 export interface LoggerSettings {
   readonly level: string;
-  /** Where lines go; tests pass a capture stream to assert nothing secret is logged. */
+  /** Default `auto`: readable lines (pino-pretty) when the destination is a terminal, JSON otherwise. */
+  readonly format?: LogFormat;
+  /** Where lines go (default stdout); tests pass a capture stream to assert nothing secret is logged. */
   readonly destination?: NodeJS.WritableStream;
 }
 
-/** The service's pino logger, redacting secrets and tokens. */
+/** Whether lines should be readable rather than JSON: asked for, or `auto` and written to a terminal. */
+export function wantsPrettyLines(format: LogFormat, destination: NodeJS.WritableStream): boolean {
+  return format === 'pretty' || (format === 'auto' && (destination as { isTTY?: boolean }).isTTY === true);
+}
+
+/**
+ * The service's pino logger, redacting secrets and tokens. On a terminal the lines go through
+ * pino-pretty (in this thread, synchronously, so the last lines before an exit are not lost);
+ * elsewhere (a container, a file, a log shipper) they stay one JSON object per line. Redaction
+ * happens before either, so pretty lines hide the same values.
+ */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     name: 'infraledger',
     level: settings.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
+  const destination = settings.destination ?? process.stdout;
+  if (wantsPrettyLines(settings.format ?? 'auto', destination)) {
+    const colorize = (destination as { isTTY?: boolean }).isTTY === true;
+    const pretty = PinoPretty({ destination: settings.destination ?? 1, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' });
+    return pino(options, pretty as DestinationStream);
+  }
   return settings.destination ? pino(options, settings.destination) : pino(options);
 }

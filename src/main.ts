@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig } from './config.js';
-import { buildApp } from './http/app.js';
-import { createLogger } from './log.js';
-import { openServices } from './services.js';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, type Config } from './config.js';
 
-/** Reads configuration, opens the stores, listens; closes everything on SIGINT/SIGTERM. */
-async function main(): Promise<void> {
-  let config;
+/*
+ * Only the configuration is imported statically. Tracing, when on, must start before the server's
+ * modules load (its instrumentations patch http, pg and graphql as they are first required), so the
+ * server is imported after it.
+ */
+
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -16,27 +20,23 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger({ level: config.LOG_LEVEL });
-  const services = await openServices(config, log);
-  const app = await buildApp(services);
-  const guest = await services.db.selectFrom('auth_providers').select('key').where('type', '=', 'guest').where('enabled', '=', true).where('deleted_at', 'is', null).executeTakeFirst();
-  if (guest) log.warn({ provider: guest.key }, 'the guest provider is enabled: anyone can sign in as the shared guest identity; insecure, for development only');
-  let closing = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    await app.close();
-    await services.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.PORT, host: config.HOST });
-  log.info(
-    { baseUrl: config.BASE_URL, eventStore: config.EVENT_STORE, database: config.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL' },
-    'infraledger is ready',
-  );
+}
+
+/** The version in the nearest package.json above this file (dist/src/main.js or src/main.ts). */
+function packageVersion(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+  }
+  return '0.0.0';
+}
+
+/** Reads configuration, starts tracing if asked, then runs the server until a signal stops it. */
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? await (await import('./telemetry.js')).startTracing(packageVersion()) : undefined;
+  const { runServer } = await import('./http/server.js');
+  await runServer(config, { flush: tracing ? () => tracing.shutdown() : undefined });
 }
 
 main().catch((error: unknown) => {

@@ -25,7 +25,22 @@ import { bootstrap } from './auth/bootstrap.js';
 import { SignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
-import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
+import {
+  createTokenService,
+  loadOrCreateEmbeddedSigningKey,
+  readEmbeddedPreviousKeys,
+  signingKeyFromText,
+  verificationKey,
+  type SigningKey,
+  type TokenService,
+} from './auth/tokens.js';
+import type { JWK } from 'jose';
+import { countingRefusals, signInCounter } from './auth/sign-in-metrics.js';
+import { startRetention } from './auth/retention.js';
+import { instrumentEventStore } from './events/store/instrumented.js';
+import { timedProjection } from './projections/instrumented.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { inSpan } from './spans.js';
 
 /** Everything a request handler may use, built once at start and passed down as values. */
 export interface Services {
@@ -50,6 +65,8 @@ export interface Services {
   readonly changes: ChangeFeed;
   /** Live tails of run logs, for GraphQL subscriptions. */
   readonly runLogs: RunLogFeed;
+  /** Prometheus instruments (`GET /metrics`). */
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -64,6 +81,11 @@ export interface OpenOptions {
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   /** Create the svc provider and `admin` on first start (default true). */
   readonly bootstrap?: boolean;
+  /**
+   * Run the sign-in retention job (src/auth/retention.ts). Default: with the projections and the real
+   * clock; a test with a fixed clock runs `pruneSignIns` itself, at the instants it chooses.
+   */
+  readonly runRetention?: boolean;
 }
 
 async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> {
@@ -71,6 +93,16 @@ async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> 
   const { key, created } = await loadOrCreateEmbeddedSigningKey(config.DATA_DIR);
   if (created) log.info({ kid: key.kid }, 'generated the token signing key for embedded mode');
   return key;
+}
+
+/**
+ * Keys that verify but no longer sign: TOKEN_SIGNING_KEYS_PREVIOUS, and in embedded mode the ones
+ * `npm run signing-key -- rotate` retired into DATA_DIR. Only their public parts are kept.
+ */
+async function openPreviousSigningKeys(config: Config): Promise<JWK[]> {
+  const given = config.TOKEN_SIGNING_KEYS_PREVIOUS ?? [];
+  const retired = config.TOKEN_SIGNING_KEY ? [] : await readEmbeddedPreviousKeys(config.DATA_DIR);
+  return Promise.all([...given, ...retired].map((jwk) => verificationKey(jwk as Record<string, unknown>)));
 }
 
 async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
@@ -127,14 +159,26 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     await dropAbandonedRebuilds(pool, log);
     const keyring = await openKeyring(config, log);
     const codec = createEventCodec(allEventDefinitions, keyring);
-    const store =
+    const metrics = createMetrics();
+    const rawStore =
       config.EVENT_STORE === 'eventstoredb'
         ? createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
         : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
+    const store = instrumentEventStore(rawStore, metrics, signInCounter(metrics));
     closers.push(() => store.close());
     const runners = allProjections.map(
-      (projection) => new ProjectionRunner(projection, { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
+      (projection) =>
+        new ProjectionRunner(timedProjection(projection, metrics), { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
     );
+    metrics.sampleProjections = async () => {
+      const head = await store.headPosition();
+      return runners.map((runner) => ({
+        name: runner.projection.name,
+        position: runner.position,
+        lag: head === undefined ? 0 : Number(head - (runner.position ?? 0n)),
+        failed: runner.state === 'failed',
+      }));
+    };
     if (options.runProjections ?? true) for (const runner of runners) runner.start();
     closers.push(async () => {
       await Promise.all(runners.map((r) => r.stop()));
@@ -147,9 +191,12 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
     if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
+    const waitFor = (projections: readonly string[], position: bigint): Promise<void> =>
+      inSpan('wait for projections', () => waitForPosition(projections, position), { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
-    const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL);
+    const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));
     const now = options.now ?? (() => new Date());
     const signIn: SignInDeps = {
       store,
@@ -158,13 +205,21 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       log,
       db,
       tokens,
-      limiter: new SignInLimiter(),
+      limiter: countingRefusals(new SignInLimiter(), metrics),
       waitFor,
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,
     };
     const sso = createSingleSignOn(signIn, config);
     if ((options.bootstrap ?? true) && (options.runProjections ?? true)) await bootstrap(signIn, config.INITIAL_ADMIN_PASSWORD, now());
+    if (options.runRetention ?? ((options.runProjections ?? true) && options.now === undefined)) {
+      const retention = startRetention(
+        { pool, store, log, now },
+        { readTableDays: config.SIGN_IN_RETENTION_DAYS, signInStreamDays: config.SIGN_IN_EVENTS_RETENTION_DAYS },
+        config.RETENTION_INTERVAL_MINUTES * 60_000,
+      );
+      closers.push(() => retention.stop());
+    }
     return {
       config,
       log,
@@ -182,6 +237,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       sso,
       changes,
       runLogs,
+      metrics,
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

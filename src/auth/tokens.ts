@@ -73,11 +73,13 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  * bounded). Only the time-dependent part, expiry, is checked again on each use; revocation and
  * deactivation are the authenticator's per-request lookups and are never cached.
  */
-export function createTokenService(key: SigningKey, issuer: string): TokenService {
-  const keySet = jose.createLocalJWKSet({ keys: [key.publicJwk] });
+export function createTokenService(key: SigningKey, issuer: string, previous: readonly jose.JWK[] = []): TokenService {
+  // The active key signs; previous keys (a rotation in progress) only verify. All are published.
+  const keys = [key.publicJwk, ...previous.filter((jwk) => jwk.kid !== key.kid)];
+  const keySet = jose.createLocalJWKSet({ keys });
   const verified = new Lru<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE);
   return {
-    jwks: { keys: [key.publicJwk] },
+    jwks: { keys },
     async issue({ userId, sessionId, ttlSeconds, now }) {
       const tokenId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);
@@ -121,6 +123,23 @@ export function createTokenService(key: SigningKey, issuer: string): TokenServic
   };
 }
 
+/** Members of a JWK that are private (OKP `d`; RSA and EC ones too, though only Ed25519 is accepted): never published. */
+const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
+
+/**
+ * A verification key from an Ed25519 JWK, public or private: only its public members are kept (the
+ * JWKS publishes what this returns), with `kid` (its thumbprint when absent), `alg` and `use`.
+ * @throws Error naming the setting when the key is not an Ed25519 JWK
+ */
+export async function verificationKey(jwk: Readonly<Record<string, unknown>>, setting = 'TOKEN_SIGNING_KEYS_PREVIOUS'): Promise<jose.JWK> {
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') throw new Error(`${setting} must hold Ed25519 JWKs (kty OKP, crv Ed25519, with x)`);
+  const publicPart = Object.fromEntries(Object.entries(jwk).filter(([member]) => !PRIVATE_MEMBERS.has(member))) as jose.JWK;
+  // Import it, so a malformed key fails at start rather than on the first token it should verify.
+  await jose.importJWK({ ...publicPart, alg: TOKEN_ALGORITHM }, TOKEN_ALGORITHM);
+  const kid = typeof jwk.kid === 'string' ? jwk.kid : await jose.calculateJwkThumbprint(publicPart);
+  return { kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid, alg: TOKEN_ALGORITHM, use: 'sig' };
+}
+
 /** Turns a private Ed25519 JWK (with or without `kid`) into a signing key. */
 export async function importSigningKey(jwk: jose.JWK): Promise<SigningKey> {
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string') throw new Error('TOKEN_SIGNING_KEY must be a private Ed25519 JWK (kty OKP, crv Ed25519, with d)');
@@ -148,9 +167,30 @@ export async function signingKeyFromText(text: string): Promise<SigningKey> {
   return importSigningKey(jwk);
 }
 
+/** Where embedded mode keeps its signing key, and the public parts of the keys it rotated away. */
+export const EMBEDDED_KEY_FILE = 'token-signing-key.json';
+export /**
+ *
+ */
+const EMBEDDED_PREVIOUS_KEYS_FILE = 'token-signing-keys-previous.json';
+
+/** A key rotated away in embedded mode: its public part and when it stopped signing. */
+export type RetiredKey = jose.JWK & { readonly retiredAt: string };
+
+/** The keys embedded mode rotated away (public parts), oldest first; none before the first rotation. */
+export async function readEmbeddedPreviousKeys(dataDir: string): Promise<RetiredKey[]> {
+  const text = await readFile(path.join(dataDir, EMBEDDED_PREVIOUS_KEYS_FILE), 'utf8').catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '[]';
+    throw error;
+  });
+  const parsed: unknown = JSON.parse(text);
+  if (!Array.isArray(parsed)) throw new Error(`${path.join(dataDir, EMBEDDED_PREVIOUS_KEYS_FILE)} is not a JSON array`);
+  return parsed as RetiredKey[];
+}
+
 /** Embedded mode keeps its key pair in DATA_DIR, created once (exclusively, so replicas cannot race). */
 export async function loadOrCreateEmbeddedSigningKey(dataDir: string): Promise<{ key: SigningKey; created: boolean }> {
-  const file = path.join(dataDir, 'token-signing-key.json');
+  const file = path.join(dataDir, EMBEDDED_KEY_FILE);
   try {
     const handle = await open(file, 'wx', 0o600);
     const jwk = await generateSigningJwk();

@@ -4,6 +4,7 @@ import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { CommandContext } from '../events/define.js';
 import { revisionMatches, StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
 import type { Logger } from '../log.js';
+import { inSpan } from '../spans.js';
 import { fold, type Aggregate } from './decider.js';
 import { deletionGuard, mergeWrites, planReferences } from './references.js';
 import { planReservations } from './unique.js';
@@ -73,28 +74,42 @@ export async function executeCommand<C, E extends DomainEvent, S>(
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = deps.maxAttempts ?? 10;
   const streamId = aggregate.streamId(id);
+  // A write's trace: decide (load and decide) → append (plans and the append) → the edge's wait for read models.
+  const spanAttributes = { 'infraledger.stream': streamId };
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadAggregate(deps, aggregate, id);
-    if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
-      throw new AppError('PRECONDITION_FAILED', `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(revision)}`, {
-        details: { revision: revision === undefined ? null : Number(revision) + 1 },
-      });
-    }
-    const prepared = typeof command === 'function' ? await (command as PreparedCommand<C>)() : { command, guards: [] };
-    const events = aggregate.decide(prepared.command, state);
+    const { state, revision, prepared, events } = await inSpan(
+      'decide',
+      async () => {
+        const loaded = await loadAggregate(deps, aggregate, id);
+        if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
+          throw new AppError('PRECONDITION_FAILED', `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(loaded.revision)}`, {
+            details: { revision: loaded.revision === undefined ? null : Number(loaded.revision) + 1 },
+          });
+        }
+        const made = typeof command === 'function' ? await (command as PreparedCommand<C>)() : { command, guards: [] };
+        return { ...loaded, prepared: made, events: aggregate.decide(made.command, loaded.state) };
+      },
+      spanAttributes,
+    );
     if (events.length === 0) return { state, revision, events, position: undefined };
     const next = fold(aggregate, events, state);
     const encode = (event: DomainEvent): NewEvent =>
       deps.codec.encode(event, { actorId: options.actorId, correlationId: options.correlationId, causationId: options.causationId, occurredAt: options.now.toISOString() }, deps.newId());
     try {
-      const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
-      const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
-      const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
-      if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
-      const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
-      const position = deps.store.atomicMultiStream
-        ? (await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))).position
-        : await appendInOrder(deps, { own, compensable: [...unique.reserve, ...refs.add], checks: guards, after: [...refs.remove, ...unique.release] });
+      const position = await inSpan(
+        'append',
+        async () => {
+          const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
+          const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
+          const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
+          if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
+          const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
+          return deps.store.atomicMultiStream
+            ? (await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))).position
+            : await appendInOrder(deps, { own, compensable: [...unique.reserve, ...refs.add], checks: guards, after: [...refs.remove, ...unique.release] });
+        },
+        spanAttributes,
+      );
       const written = (revision ?? -1n) + BigInt(events.length);
       return { state: next, revision: written, events, position };
     } catch (error) {

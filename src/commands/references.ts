@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, type FieldIssue } from '../errors.js';
 import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { ReferenceEvent } from '../events/reference.js';
@@ -16,18 +17,58 @@ export interface Referrer {
   readonly field: string;
 }
 
-/** Who points at `kind`/`id` now, and the reference stream's revision (to assert it unchanged). */
+/** A reference stream longer than this is compacted when it is next read (its live referrers in one event). */
+export const REFERENCE_COMPACTION_THRESHOLD = 64;
+
+/**
+ * Who points at `kind`/`id` now, and the reference stream's revision (to assert it unchanged). A
+ * stream grown past REFERENCE_COMPACTION_THRESHOLD events (referrers that came and went) is
+ * compacted on the way: its live referrers are appended as one `ReferencesCompacted` event at the
+ * revision just read (a concurrent change wins: compaction is skipped), then the events before it
+ * are truncated. Reads then cost the live referrers, not the stream's history.
+ */
 export async function loadReferrers(store: EventStore, codec: EventCodec, kind: string, id: string): Promise<{ referrers: Referrer[]; revision: bigint | undefined }> {
-  const recorded = await store.readStream(referenceStreamId(kind, id));
+  const streamId = referenceStreamId(kind, id);
+  const recorded = await store.readStream(streamId);
   const current = new Map<string, Referrer>();
+  const keyOfReferrer = (r: Referrer): string => `${r.kind}:${r.id}:${r.field}`;
   for (const r of recorded) {
     const { event } = codec.decode<ReferenceEvent>(r);
+    if (event.type === 'ReferencesCompacted') {
+      current.clear();
+      for (const r of event.data.referrers) {
+        const referrer = { kind: r.referrerKind, id: r.referrerId, field: r.field };
+        current.set(keyOfReferrer(referrer), referrer);
+      }
+      continue;
+    }
     const referrer = { kind: event.data.referrerKind, id: event.data.referrerId, field: event.data.field };
-    const key = `${referrer.kind}:${referrer.id}:${referrer.field}`;
-    if (event.type === 'ReferenceAdded') current.set(key, referrer);
-    else current.delete(key);
+    if (event.type === 'ReferenceAdded') current.set(keyOfReferrer(referrer), referrer);
+    else current.delete(keyOfReferrer(referrer));
   }
-  return { referrers: [...current.values()], revision: recorded.at(-1)?.streamRevision };
+  const referrers = [...current.values()];
+  const revision = recorded.at(-1)?.streamRevision;
+  if (revision === undefined || recorded.length <= REFERENCE_COMPACTION_THRESHOLD) return { referrers, revision };
+  return { referrers, revision: await compact(store, codec, streamId, referrers, revision) };
+}
+
+/** Appends the snapshot at `revision` and truncates what it supersedes; the stream's revision afterwards. */
+async function compact(store: EventStore, codec: EventCodec, streamId: string, referrers: readonly Referrer[], revision: bigint): Promise<bigint> {
+  const snapshot = codec.encode(
+    { type: 'ReferencesCompacted', data: { referrers: referrers.map((r) => ({ referrerKind: r.kind, referrerId: r.id, field: r.field })) } },
+    { actorId: null, correlationId: `compaction:${streamId}`, causationId: null, occurredAt: new Date().toISOString() },
+    randomUUID(),
+  );
+  try {
+    const appended = await store.append(streamId, [snapshot], { expectedRevision: revision });
+    const at = appended.revisions.get(streamId) ?? revision + 1n;
+    await store.truncate(streamId, at);
+    return at;
+  } catch (error) {
+    // The stream moved since it was read: the caller asserts the revision it read and will retry if needed.
+    if (error instanceof StreamRevisionConflictError) return revision;
+    throw error;
+  }
 }
 
 /** The reference writes and guards a command needs. */

@@ -14,8 +14,15 @@ export const ReferenceAdded = defineEvent('ReferenceAdded', reference);
 /** An entity stopped pointing at another. */
 export const ReferenceRemoved = defineEvent('ReferenceRemoved', reference);
 
+/**
+ * Everyone pointing at the entity when the stream was compacted: the stream's earlier events are
+ * truncated, so readers fold from here (a reference stream stays as long as its live referrers,
+ * however many came and went).
+ */
+export const ReferencesCompacted = defineEvent('ReferencesCompacted', z.object({ referrers: z.array(reference) }));
+
 /** Every reference event. */
-export type ReferenceEvent = EventOf<typeof ReferenceAdded> | EventOf<typeof ReferenceRemoved>;
+export type ReferenceEvent = EventOf<typeof ReferenceAdded> | EventOf<typeof ReferenceRemoved> | EventOf<typeof ReferencesCompacted>;
 
 /** The reference event definitions. */
-export const referenceEvents = [ReferenceAdded, ReferenceRemoved] as const;
+export const referenceEvents = [ReferenceAdded, ReferenceRemoved, ReferencesCompacted] as const;

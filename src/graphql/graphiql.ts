@@ -57,7 +57,7 @@ export async function registerGraphiql(scope: FastifyInstance, options: Graphiql
       return reply.status(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(GRAPHIQL_NOT_BUILT);
     }
     return reply
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', GRAPHIQL_CSP)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'same-origin')
@@ -81,12 +81,15 @@ export async function registerGraphiql(scope: FastifyInstance, options: Graphiql
       root: path.join(root, 'assets'),
       prefix: ASSETS_PREFIX,
       index: false,
+      // `<file>.br` / `<file>.gz` written by the build (web/precompress.ts), sent to clients that accept them.
+      preCompressed: true,
       decorateReply: false,
       cacheControl: false,
       setHeaders(response) {
         // Vite names every file here by its content hash: a new build means new names.
         response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
         response.setHeader('X-Content-Type-Options', 'nosniff');
+        response.setHeader('Vary', 'Accept-Encoding');
       },
     });
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import fastifyWebsocket from '@fastify/websocket';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
 import { NOT_AUTHENTICATED, setPrincipal } from '../edge/authorize.js';
@@ -17,6 +18,7 @@ import { rerun, settle, speculate, type Operation } from './speculation.js';
 import { refuseInvalidVariables } from './variables.js';
 import { registerRequestShape } from './request-shape.js';
 import { buildSchemaDocument } from './sdl.js';
+import { countingErrors, noteOperation, observeOperations } from './metrics.js';
 
 /** Where the GraphQL endpoint answers. */
 export const GRAPHQL_PATH = '/api/graphql';
@@ -125,7 +127,21 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
+    observeOperations(scope, GRAPHQL_PATH, services.metrics);
     const subscriptions = buildSubscriptions(services, loadUserById);
+    // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
+    // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")
+    // on shutdown, which graphql-ws clients take as a cue to reconnect (to another replica), rather
+    // than without a code, which they take as a failure.
+    await scope.register(fastifyWebsocket, {
+      options: { maxPayload: 1024 * 1024 },
+      preClose(done) {
+        for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+        // Not waiting for the closing handshakes: the listener stops accepting right after this hook.
+        this.websocketServer.close();
+        done();
+      },
+    });
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
       resolvers: { ...buildResolvers(), ...subscriptions.resolvers, UUID, JSON: JSONScalar, DateTime } as never,
@@ -137,7 +153,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       // bench's queries (bench/graphql, README "GraphQL throughput"); same answers and errors.
       jit: 1,
       context: (request: FastifyRequest): Partial<GraphContext> => ({ services, request }),
-      errorFormatter: formatErrors,
+      errorFormatter: countingErrors(formatErrors, services.metrics),
       // The REST bearer hook skips the route; authentication happens per operation below.
       additionalRouteOptions: { config: { public: true } },
     });
@@ -157,6 +173,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     });
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {
       const graphContext = context as unknown as HookContext;
+      noteOperation(graphContext.request, document, operationNameOf(graphContext.request));
       refuseInvalidVariables(schema, document, variables, operationNameOf(graphContext.request));
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
       enforceLimits(schema, document, { ...variables }, limits);

@@ -12,6 +12,8 @@ import { authProviderRoutes } from './routes/auth-providers.js';
 import { authRoutes } from './routes/auth.js';
 import { ssoRoutes } from './routes/sso.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { activeTracing } from '../telemetry.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { secretsRoutes } from './routes/secrets.js';
 import { sourceCodeVersionsRoutes } from './routes/source-code-versions.js';
@@ -42,6 +44,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // Tracing's plugin first, so it sees every route and hook registered after it.
+  const tracing = activeTracing();
+  if (tracing) await app.register(tracing.fastifyPlugin);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
@@ -51,6 +56,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAuthentication(app, services.authenticator, services.now);
   await registerApiDocs(app, services);
   healthRoutes(app, services);
+  metricsRoutes(app, services);
   await registerGraphql(app, services);
   await app.register(
     (api, _options, done) => {

@@ -34,6 +34,18 @@ function servicePaths(): Paths {
         responses: { '200': jsonResponse('Ready.', { type: 'object' }), '503': jsonResponse('Not ready: `problems` says why.', { type: 'object' }) },
       },
     },
+    '/metrics': {
+      get: {
+        tags,
+        operationId: 'metrics',
+        summary: 'Prometheus metrics (text format); needs Authorization: Bearer <METRICS_TOKEN> when that is set',
+        security: PUBLIC,
+        responses: {
+          '200': { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '401': { description: 'METRICS_TOKEN is set and was not presented.' },
+        },
+      },
+    },
     [OPENAPI_PATH]: { get: { tags, operationId: 'openapi', summary: 'This OpenAPI document', security: PUBLIC, responses: { '200': jsonResponse('OpenAPI 3.1.', { type: 'object' }) } } },
   };
 }

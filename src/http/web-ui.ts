@@ -32,7 +32,7 @@ const acceptsHtml = (request: FastifyRequest): boolean => (request.headers.accep
 let warnedMissing = false;
 
 /**
- * Serves the web UI built by Vite: hashed assets with immutable caching, `index.html` (no-cache, with a
+ * Serves the web UI built by Vite: hashed assets (precompressed) with immutable caching, `index.html` (no-store, with a
  * Content-Security-Policy) for `/` and for any other non-/api GET that accepts HTML, so deep links
  * of the single-page app load. Every route here is public: the UI signs in through the API.
  */
@@ -56,7 +56,10 @@ export async function webUi(app: FastifyInstance, options: WebUiOptions = {}): P
       // One route per built file (no wildcard of its own), so the SPA fallback below owns the rest.
       wildcard: false,
       index: false,
-      globIgnore: ['index.html'],
+      // The build writes `<file>.br` and `<file>.gz` beside each text asset (web/precompress.ts):
+      // sent as they are to clients that accept them (Content-Encoding, Vary), never served by name.
+      preCompressed: true,
+      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
       decorateReply: false,
       cacheControl: false,
       setHeaders(response, file) {
@@ -64,6 +67,8 @@ export async function webUi(app: FastifyInstance, options: WebUiOptions = {}): P
         const hashed = path.relative(root, file).split(path.sep)[0] === 'assets';
         response.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
         response.setHeader('X-Content-Type-Options', 'nosniff');
+        // The body depends on Accept-Encoding (precompressed variants): caches must key on it.
+        response.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }
@@ -80,8 +85,9 @@ export async function webUi(app: FastifyInstance, options: WebUiOptions = {}): P
       return reply.status(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(UI_NOT_BUILT);
     }
     const nonce = randomBytes(16).toString('base64');
+    // Never cached: each answer carries a fresh nonce, and a new release must load its new asset names.
     return reply
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', contentSecurityPolicy(nonce))
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'same-origin')

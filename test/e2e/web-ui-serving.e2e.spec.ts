@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -7,6 +8,23 @@ import { UI_NOT_BUILT, webUi } from '../../src/http/web-ui.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
+
+/** A GET whose body is counted as it comes off the wire (fetch would decompress it). */
+function rawGet(url: string, acceptEncoding?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes }));
+    }).on('error', reject);
+  });
+}
+
+/** The scripts index.html loads at once: its entry and the chunks it preloads (every other page is a lazy chunk). */
+async function signInPageScripts(): Promise<string[]> {
+  const html = await readFile(path.resolve('dist/web/index.html'), 'utf8');
+  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? '');
+}
 
 describe('the built service serving the web UI', () => {
   let service: ServiceProcess;
@@ -26,7 +44,7 @@ describe('the built service serving the web UI', () => {
     const [first, second] = await Promise.all([fetch(`${service.baseUrl}/`), fetch(`${service.baseUrl}/`)]);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(first.headers.get('cache-control')).toBe('no-cache');
+    expect(first.headers.get('cache-control')).toBe('no-store');
     const policy = first.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("default-src 'self'");
     expect(policy).toContain("script-src 'self'");
@@ -47,6 +65,40 @@ describe('the built service serving the web UI', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-type')).toMatch(/javascript/);
     await response.arrayBuffer();
+  });
+
+  it('sends hashed assets precompressed: brotli or gzip as the client accepts, plain otherwise', async () => {
+    const [script] = await signInPageScripts();
+    const url = `${service.baseUrl}${script ?? '/missing'}`;
+    const plain = await rawGet(url);
+    const brotli = await rawGet(url, 'br, gzip');
+    const gzip = await rawGet(url, 'gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    for (const response of [brotli, gzip]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.vary).toContain('Accept-Encoding');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect(brotli.bytes).toBeLessThan(gzip.bytes);
+    expect(gzip.bytes).toBeLessThan(plain.bytes / 2);
+  });
+
+  it('loads the sign-in page in under 300 kB compressed: the entry chunk, no page of the catalog', async () => {
+    const scripts = await signInPageScripts();
+    let gzip = 0;
+    let brotli = 0;
+    for (const script of scripts) {
+      gzip += (await rawGet(`${service.baseUrl}${script}`, 'gzip')).bytes;
+      brotli += (await rawGet(`${service.baseUrl}${script}`, 'br')).bytes;
+    }
+    expect(gzip).toBeLessThan(300_000);
+    expect(brotli).toBeLessThan(300_000);
+    // The catalog's pages are chunks of their own, not loaded up front.
+    const assets = await readdir(path.resolve('dist/web/assets'));
+    expect(assets.some((name) => /^resources-.*\.js$/.test(name))).toBe(true);
+    expect(scripts.some((script) => script.includes('resources-'))).toBe(false);
   });
 
   it('falls back to index.html for deep links that accept HTML, and only for those', async () => {

@@ -63,7 +63,7 @@ describe('GraphiQL at GET /api/graphql', () => {
       expect(response.statusCode).toBe(200);
       expect(response.body).toBe(PAGE);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['content-security-policy']).toBe(GRAPHIQL_CSP);
     });

@@ -107,7 +107,7 @@ describe('the audit log projection', () => {
     const expected = allEventDefinitions.map((d) => d.type).filter((type) => !INTERNAL_EVENT_TYPES.has(type));
     expect([...auditLogProjection.handles].sort()).toEqual(expected.sort());
     expect(auditLogProjection.handles.has('TemplateCreated')).toBe(true);
-    expect([...INTERNAL_EVENT_TYPES].sort()).toEqual(['ReferenceAdded', 'ReferenceRemoved', 'UniqueValueReleased', 'UniqueValueReserved']);
+    expect([...INTERNAL_EVENT_TYPES].sort()).toEqual(['ReferenceAdded', 'ReferenceRemoved', 'ReferencesCompacted', 'UniqueValueReleased', 'UniqueValueReserved']);
     for (const internal of INTERNAL_EVENT_TYPES) expect(auditLogProjection.handles.has(internal)).toBe(false);
   });
 });

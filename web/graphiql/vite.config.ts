@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from '../precompress';
 
 // Paths from this file, not the working directory: `npm run build:graphiql` runs from the package root.
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -13,7 +14,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root: here,
   base: '/api/graphql/',
-  plugins: [react()],
+  // Hashed files are also written brotli- and gzip-compressed, served as they are (src/graphql/graphiql.ts).
+  plugins: [react(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../../dist/graphiql', import.meta.url)),
     emptyOutDir: true,

@@ -3,22 +3,26 @@ import englishMessages from 'ra-language-english';
 import { Admin, Resource, defaultTheme, mergeTranslations, type TranslationMessages } from 'react-admin';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
-import { AuditLogList } from './admin/auditLog';
-import { AuthProviderCreate, AuthProviderEdit, AuthProviderList } from './admin/authProviders';
-import { UserCreate, UserEdit, UserList } from './admin/users';
-import { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } from './catalog/executors';
-import { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } from './catalog/integrations';
-import { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } from './catalog/resources';
-import { SecretCreate, SecretEdit, SecretList, SecretShow } from './catalog/secrets';
-import { SourceCodeVersionCreate, SourceCodeVersionEdit, SourceCodeVersionList, SourceCodeVersionShow } from './catalog/sourceCodeVersions';
-import { SourceCodeCreate, SourceCodeEdit, SourceCodeList, SourceCodeShow } from './catalog/sourceCodes';
-import { StorageCreate, StorageEdit, StorageList, StorageShow } from './catalog/storages';
-import { TemplateCreate, TemplateEdit, TemplateList, TemplateShow } from './catalog/templates';
-import { WorkspaceCreate, WorkspaceEdit, WorkspaceList, WorkspaceShow } from './catalog/workspaces';
-import { Dashboard } from './layout/Dashboard';
-import { Layout } from './layout/Layout';
+import { lazyPages, withBoundary } from './lazyPages';
 import { LoginPage } from './login/LoginPage';
-import { PersonalAccessTokenList } from './self/personalAccessTokens';
+
+// Every page but the sign-in page loads on demand (./lazyPages.tsx): the sign-in page stays small.
+const { AuditLogList } = lazyPages(() => import('./admin/auditLog'), ['AuditLogList']);
+const { AuthProviderCreate, AuthProviderEdit, AuthProviderList } = lazyPages(() => import('./admin/authProviders'), ['AuthProviderCreate', 'AuthProviderEdit', 'AuthProviderList']);
+const { UserCreate, UserEdit, UserList } = lazyPages(() => import('./admin/users'), ['UserCreate', 'UserEdit', 'UserList']);
+const { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } = lazyPages(() => import('./catalog/executors'), ['ExecutorCreate', 'ExecutorEdit', 'ExecutorList', 'ExecutorShow']);
+const { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } = lazyPages(() => import('./catalog/integrations'), ['IntegrationCreate', 'IntegrationEdit', 'IntegrationList', 'IntegrationShow']);
+const { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } = lazyPages(() => import('./catalog/resources'), ['ResourceCreate', 'ResourceEdit', 'ResourceList', 'ResourceShow']);
+const { SecretCreate, SecretEdit, SecretList, SecretShow } = lazyPages(() => import('./catalog/secrets'), ['SecretCreate', 'SecretEdit', 'SecretList', 'SecretShow']);
+const { SourceCodeVersionCreate, SourceCodeVersionEdit, SourceCodeVersionList, SourceCodeVersionShow } = lazyPages(() => import('./catalog/sourceCodeVersions'), ['SourceCodeVersionCreate', 'SourceCodeVersionEdit', 'SourceCodeVersionList', 'SourceCodeVersionShow']);
+const { SourceCodeCreate, SourceCodeEdit, SourceCodeList, SourceCodeShow } = lazyPages(() => import('./catalog/sourceCodes'), ['SourceCodeCreate', 'SourceCodeEdit', 'SourceCodeList', 'SourceCodeShow']);
+const { StorageCreate, StorageEdit, StorageList, StorageShow } = lazyPages(() => import('./catalog/storages'), ['StorageCreate', 'StorageEdit', 'StorageList', 'StorageShow']);
+const { TemplateCreate, TemplateEdit, TemplateList, TemplateShow } = lazyPages(() => import('./catalog/templates'), ['TemplateCreate', 'TemplateEdit', 'TemplateList', 'TemplateShow']);
+const { WorkspaceCreate, WorkspaceEdit, WorkspaceList, WorkspaceShow } = lazyPages(() => import('./catalog/workspaces'), ['WorkspaceCreate', 'WorkspaceEdit', 'WorkspaceList', 'WorkspaceShow']);
+const { Dashboard } = lazyPages(() => import('./layout/Dashboard'), ['Dashboard']);
+// The layout renders outside react-admin's Suspense boundary (it holds it), so it brings its own.
+const Layout = withBoundary(lazyPages(() => import('./layout/Layout'), ['Layout']).Layout);
+const { PersonalAccessTokenList } = lazyPages(() => import('./self/personalAccessTokens'), ['PersonalAccessTokenList']);
 
 const theme = {
   ...defaultTheme,

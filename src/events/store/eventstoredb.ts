@@ -240,6 +240,21 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
       await scanAll(FORWARDS, after, limit + 1, (event) => events.push(event) < limit);
       return events;
     },
+    async truncate(streamId, beforeRevision) {
+      try {
+        let before = beforeRevision;
+        if (before === undefined) {
+          // Everything: truncate before the revision after the last one.
+          const last = (await this.readStream(streamId)).at(-1);
+          if (!last) return;
+          before = last.streamRevision + 1n;
+        }
+        await client.setStreamMetadata(streamId, { truncateBefore: Number(before) });
+      } catch (error) {
+        if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return;
+        throw translateError(error, 'truncate stream');
+      }
+    },
     async headPosition() {
       let head: bigint | undefined;
       await scanAll(BACKWARDS, undefined, HEAD_PAGE, (event) => {

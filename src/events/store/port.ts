@@ -86,6 +86,14 @@ export interface EventStore {
   headPosition(): Promise<bigint | undefined>;
   /** Catch-up then live delivery of `$all`, in position order, each event exactly once. */
   subscribe(options: SubscribeOptions): Subscription;
+  /**
+   * Removes the stream's events below `beforeRevision` (every event when it is undefined) from the
+   * stream and from `$all`; later appends continue the stream's revisions. Only for streams no
+   * projection needs again: superseded reference records (compaction) and sign-in attempts past
+   * their retention. PostgreSQL deletes the rows; EventStoreDB sets the stream's `$tb` (truncate
+   * before) and its scavenge reclaims the space.
+   */
+  truncate(streamId: string, beforeRevision?: bigint): Promise<void>;
   /** Answers whether the store is reachable (for /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -166,6 +166,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         ...subscribeOptions,
       });
     },
+    async truncate(streamId, beforeRevision) {
+      if (beforeRevision === undefined) await pool.query('DELETE FROM events WHERE stream_id = $1', [streamId]);
+      else await pool.query('DELETE FROM events WHERE stream_id = $1 AND stream_revision < $2', [streamId, String(beforeRevision)]);
+    },
     async ping() {
       await pool.query('SELECT 1');
     },

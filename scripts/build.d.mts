@@ -1,0 +1,15 @@
+/** A part of the build (server, web UI, GraphiQL): its inputs, output and command. */
+export interface BuildPart {
+  readonly name: string;
+  readonly inputs: readonly string[];
+  readonly output: string;
+  readonly command: () => string[];
+}
+/** Every part of the build. */
+export const PARTS: readonly BuildPart[];
+/** The digest of a part's inputs under `root`. */
+export function inputsDigest(root: string, part: BuildPart): string;
+/** Why a part must be built, or undefined when its build is current. */
+export function staleness(root: string, part: BuildPart): string | undefined;
+/** Builds a part (through `run`) and records the digest of its inputs. */
+export function buildPart(root: string, part: BuildPart, run?: (argv: string[]) => void): void;
