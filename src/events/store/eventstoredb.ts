@@ -248,6 +248,11 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
       });
       return head;
     },
+    async countAfter(after, limit) {
+      let count = 0;
+      if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), () => ++count < limit);
+      return count;
+    },
     subscribe(subscribeOptions) {
       const subscription = batchedSubscription(
         (fromPosition, highWaterMark) => client.subscribeToAll({ fromPosition, filter: excludeSystemEvents() }, { highWaterMark }),

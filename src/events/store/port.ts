@@ -3,7 +3,8 @@ import { AppError } from '../../errors.js';
 /**
  * The event store port: one contract, two adapters (PostgreSQL/PGlite and EventStoreDB).
  * Revisions are per stream and zero-based (the first event of a stream is revision 0n).
- * Positions are global, strictly increasing in the order events become visible to readers.
+ * Positions are global, strictly increasing in the order events become visible to readers, and not
+ * dense: the distance between two positions says nothing about the events between them.
  */
 export type ExpectedRevision =
   | 'any' // append whatever the stream holds
@@ -84,6 +85,11 @@ export interface EventStore {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest visible event, or undefined when the store is empty. */
   headPosition(): Promise<bigint | undefined>;
+  /**
+   * How many visible events follow `after` (all of them when undefined), counting at most `limit`:
+   * how far a reader at `after` is behind. Positions are not dense (they need not count events).
+   */
+  countAfter(after: bigint | undefined, limit: number): Promise<number>;
   /** Catch-up then live delivery of `$all`, in position order, each event exactly once. */
   subscribe(options: SubscribeOptions): Subscription;
   /** Answers whether the store is reachable (for /readyz). */

@@ -10,15 +10,14 @@ import {
   type RecordedEvent,
   type StreamWrite,
 } from './port.js';
-import { pollingSubscription } from './subscription.js';
+import { pollingSubscription, type ReadPage } from './subscription.js';
 
 /*
- * Gap-free `$all`: every append (the `infraledger_append` function, migration 003) takes one
- * transaction-scoped advisory lock before positions are allocated and holds it until commit.
- * Positions therefore become visible in allocation order: a reader that sees position p has seen
- * every committed position below p, and no transaction still in flight can commit a lower one. (The
- * lock is released after the commit is visible in the proc array, so the next appender cannot
- * overtake it.) The append is one statement, so the serial section is one round trip plus the commit.
+ * Gap-free `$all` without a serial section (migration 026, docs/decisions/0006-concurrent-append.md):
+ * an event's position is its transaction's id times 65,536 plus its ordinal in that transaction, so
+ * positions follow transaction ids. Every transaction whose id is below the snapshot's xmin has ended,
+ * so a reader that stops below `xmin × 65,536` has seen every event that will ever hold a lower
+ * position: it never passes one that could still commit, whichever append commits first.
  */
 const CHANNEL = 'infraledger_events';
 
@@ -45,6 +44,18 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
 });
 
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
+
+/** Every position below this is final: no transaction that could still commit holds one. */
+const READABLE_BELOW = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 65536';
+
+/**
+ * A page of readable events after $1, plus one marker row when committed events wait beyond the
+ * readable bound (both parts see the same snapshot, so the marker is exact for it).
+ */
+const READ_PAGE = `WITH bound AS MATERIALIZED (SELECT ${READABLE_BELOW} AS below)
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM bound) ORDER BY global_position LIMIT $2)
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM bound WHERE EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= bound.below)`;
 
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
@@ -108,7 +119,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return result;
   }
 
-  /** One statement (see migration 003): lock, check revisions, insert, notify. Zero-event writes only assert. */
+  /** One statement (see migration 026): lock the streams, check revisions, insert, notify. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
     const { rows } = await pool.query<{ conflict_stream: string | null; conflict_actual: string | null; last_position: string | null; heads: string[] | null }>(
@@ -135,13 +146,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
 
-  async function readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
-    const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [
-      String(after ?? 0n),
-      limit,
-    ]);
-    return rows.map(toRecorded);
+  async function readPage({ after, limit }: ReadAllOptions): Promise<ReadPage> {
+    const { rows } = await pool.query<EventRow & { held: boolean }>(READ_PAGE, [String(after ?? 0n), limit]);
+    const held = rows.at(-1)?.held === true;
+    return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
   }
+
+  const readAll = async (options: ReadAllOptions): Promise<RecordedEvent[]> => (await readPage(options)).events;
 
   return {
     kind: pool.dialect,
@@ -154,13 +165,20 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
     readAll,
     async headPosition() {
-      const { rows } = await pool.query<{ position: string | null }>('SELECT max(global_position)::text AS position FROM events');
+      const { rows } = await pool.query<{ position: string | null }>(`SELECT max(global_position)::text AS position FROM events WHERE global_position < ${READABLE_BELOW}`);
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
+    },
+    async countAfter(after, limit) {
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < ${READABLE_BELOW} LIMIT $2) AS ahead`,
+        [String(after ?? 0n), limit],
+      );
+      return rows[0]?.n ?? 0;
     },
     subscribe(subscribeOptions) {
       ensureListening();
       return pollingSubscription({
-        readAll,
+        readPage,
         wakeUps: appended,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
         ...subscribeOptions,
