@@ -15,7 +15,7 @@ import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
 import { allProjections } from './projections/registry.js';
 import { dropAbandonedRebuilds } from './projections/rebuild.js';
-import { ProjectionRunner } from './projections/runner.js';
+import { ProjectionHub, type ProjectionLane } from './projections/hub.js';
 import { createPositionWaiter } from './projections/waiter.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
@@ -33,7 +33,8 @@ export interface Services {
   readonly db: Db;
   readonly store: EventStore;
   readonly codec: EventCodec;
-  readonly runners: readonly ProjectionRunner[];
+  /** Each projection's state and position in this process (all run by one hub: projections/hub.ts). */
+  readonly runners: readonly ProjectionLane[];
   /** Read-your-writes: resolves when the named projections reached the position. */
   readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
   readonly newId: () => string;
@@ -102,13 +103,11 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
         ? createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
         : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
     closers.push(() => store.close());
-    const runners = allProjections.map(
-      (projection) => new ProjectionRunner(projection, { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
-    );
-    if (options.runProjections ?? true) for (const runner of runners) runner.start();
-    closers.push(async () => {
-      await Promise.all(runners.map((r) => r.stop()));
-    });
+    // One reader of $all feeds every projection.
+    const hub = new ProjectionHub(allProjections, { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 });
+    const runners = hub.projections;
+    if (options.runProjections ?? true) hub.start();
+    closers.push(() => hub.stop());
     const changes = new ChangeFeed(store, log, { maxBuffered: config.SUBSCRIPTION_BUFFER, pageSize: 500 });
     // Before the store closes (closers run in reverse).
     closers.push(() => changes.close());

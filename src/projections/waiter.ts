@@ -1,12 +1,12 @@
 import type { SqlPool } from '../storage/pool.js';
 import { AppError } from '../errors.js';
-import type { ProjectionRunner } from './runner.js';
+import type { ProjectionLane } from './hub.js';
 
 /** What read-your-writes waiting needs. */
 export interface PositionWaiterDeps {
   readonly pool: SqlPool;
   /** Runners of this process: their progress wakes waiters at once. */
-  readonly runners: readonly ProjectionRunner[];
+  readonly runners: readonly ProjectionLane[];
   readonly timeoutMs: number;
   /** How often the checkpoint table is read, for projections another replica runs. */
   readonly pollMs?: number;
@@ -43,7 +43,7 @@ export function createPositionWaiter(deps: PositionWaiterDeps): (projections: re
 
   return async (names, position) => {
     const deadline = Date.now() + deps.timeoutMs;
-    const listeners: { runner: ProjectionRunner; listener: () => void }[] = [];
+    const listeners: { runner: ProjectionLane; listener: () => void }[] = [];
     try {
       while (!(await reached(names, position))) {
         const left = deadline - Date.now();

@@ -58,6 +58,27 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         await db.close();
       }
     });
+
+    it('does not wait for transactions of another database on the same server', async () => {
+      const db = await target.create();
+      const elsewhere = await target.create({ migrate: false });
+      const store = createPostgresEventStore({ pool: db.pool });
+      const blocker = await elsewhere.pool.connect();
+      try {
+        const head = await store.headPosition();
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT pg_current_xact_id()');
+        const eventId = randomUUID();
+        await store.append(`elsewhere-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
+        await blocker.query('COMMIT');
+      } finally {
+        blocker.release();
+        await store.close();
+        await elsewhere.close();
+        await db.close();
+      }
+    });
   });
 }
 

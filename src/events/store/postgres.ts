@@ -45,17 +45,35 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
 
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
 
-/** Every position below this is final: no transaction that could still commit holds one. */
-const READABLE_BELOW = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 65536';
+/**
+ * `readable.below`: every position below it is final, as this statement's snapshot sees the log. First
+ * the snapshot's xmin (every transaction below it has ended); when committed events wait at or beyond
+ * that bound after $1, the bound is refined: in-progress transactions that are running in another
+ * database of the server cannot append here, so they are left out (a transaction that ended since
+ * the snapshot, or one whose database cannot be seen, still holds the bound back).
+ */
+const READABLE = `snapshot AS MATERIALIZED (
+  SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
+), readable AS MATERIALIZED (
+  SELECT 65536 * CASE
+    WHEN NOT EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= snapshot.xmin * 65536) THEN snapshot.xmin
+    ELSE coalesce((
+      SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
+       WHERE x::text::bigint % 4294967296 NOT IN (
+         SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) AS a
+          WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))
+    ), snapshot.xmax) END AS below
+  FROM snapshot
+)`;
 
 /**
  * A page of readable events after $1, plus one marker row when committed events wait beyond the
  * readable bound (both parts see the same snapshot, so the marker is exact for it).
  */
-const READ_PAGE = `WITH bound AS MATERIALIZED (SELECT ${READABLE_BELOW} AS below)
-(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM bound) ORDER BY global_position LIMIT $2)
+const READ_PAGE = `WITH ${READABLE}
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) ORDER BY global_position LIMIT $2)
 UNION ALL
-SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM bound WHERE EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= bound.below)`;
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable WHERE EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= readable.below)`;
 
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
@@ -165,12 +183,15 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
     readAll,
     async headPosition() {
-      const { rows } = await pool.query<{ position: string | null }>(`SELECT max(global_position)::text AS position FROM events WHERE global_position < ${READABLE_BELOW}`);
+      const { rows } = await pool.query<{ position: string | null }>(
+        `WITH ${READABLE} SELECT max(global_position)::text AS position FROM events WHERE global_position < (SELECT below FROM readable)`,
+        ['0'],
+      );
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
     },
     async countAfter(after, limit) {
       const { rows } = await pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < ${READABLE_BELOW} LIMIT $2) AS ahead`,
+        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) LIMIT $2) AS ahead`,
         [String(after ?? 0n), limit],
       );
       return rows[0]?.n ?? 0;
