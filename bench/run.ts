@@ -9,6 +9,7 @@ import type { EventCodec } from '../src/events/codec.js';
 import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, type AppendResult } from './appends.js';
+import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
@@ -203,6 +204,27 @@ async function livePart(log: Logger): Promise<boolean> {
   }
 }
 
+/** The commands part: POST /api/templates, the service before issue 20 against this checkout. */
+async function commandsPart(base: string | undefined): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: commands (POST /api/templates), before against now');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[commands] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  const options = { adminUrl, baseRef: base ?? BASE_COMMIT, ...COMMANDS_DEFAULTS };
+  try {
+    const results = await benchCommands(options, say);
+    say('');
+    for (const line of formatCommands(results, options)) say(line);
+    return true;
+  } catch (error) {
+    say(`[commands] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -221,6 +243,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   const log = createLogger({ level: 'warn' });
   let ok = true;
   if (options.parts.has('store')) ok = (await storePart(log)) && ok;
+  if (options.parts.has('commands')) {
+    say('');
+    ok = (await commandsPart(options.base)) && ok;
+  }
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
   if (options.parts.has('graphql') || options.parts.has('graphql-live')) {

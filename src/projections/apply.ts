@@ -19,7 +19,9 @@ export class PoisonEvent extends Error {
     /** Position of the event just before it in the batch: everything up to there is applied. */
     readonly before: bigint | undefined,
   ) {
-    super(`projection failed on event ${event.eventId} (${event.type}) at position ${event.position}: ${String(reason instanceof Error ? reason.message : reason)}`);
+    super(
+      `projection failed on event ${event.eventId} (${event.type}) at position ${event.position}: ${String(reason instanceof Error ? reason.message : reason)}`,
+    );
   }
 }
 
@@ -27,12 +29,20 @@ export class PoisonEvent extends Error {
  * Decodes and applies the events the projection handles. When the batch fails, it is applied again
  * one event at a time (each under a savepoint) to find and name the poison event.
  */
-export async function applyEvents(tx: SqlClient, projection: Projection, codec: EventCodec, events: readonly RecordedEvent[]): Promise<void> {
+export async function applyEvents(
+  tx: SqlClient,
+  projection: Projection,
+  codec: EventCodec,
+  events: readonly RecordedEvent[],
+): Promise<void> {
   const relevant = events.filter((e) => projection.handles.has(e.type));
   if (relevant.length === 0) return;
   await tx.query('SAVEPOINT batch');
   try {
-    await projection.applyBatch(tx, relevant.map((e) => codec.decode(e)));
+    await projection.applyBatch(
+      tx,
+      relevant.map((e) => codec.decode(e)),
+    );
     await tx.query('RELEASE SAVEPOINT batch');
     return;
   } catch (error) {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isTransientDatabaseError } from '../storage/errors.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.js';
+import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';
@@ -72,6 +72,14 @@ interface CheckpointRow {
   error: string | null;
 }
 
+/** A projection name as an SQL literal; names are plain identifiers (checked when the hub is built). */
+const literal = (name: string): string => `'${name}'`;
+const SAFE_NAME = /^[a-z][a-z0-9_]*$/;
+
+/** node-postgres answers a text of several statements with one result each; PGlite's pool with the last. */
+const lastResult = <R>(result: SqlResult<R> | SqlResult<R>[]): SqlResult<R> =>
+  Array.isArray(result) ? (result.at(-1) as SqlResult<R>) : result;
+
 const asPosition = (value: string | null | undefined): bigint | undefined => (value == null ? undefined : BigInt(value));
 const before = (a: bigint | undefined, b: bigint | undefined): boolean => (a ?? -1n) < (b ?? -1n);
 
@@ -119,6 +127,8 @@ export class ProjectionHub {
     this.lanes = projections.map((p) => new Lane(p));
     this.byName = new Map(this.lanes.map((l) => [l.projection.name, l]));
     if (this.byName.size !== this.lanes.length) throw new TypeError('a projection hub takes each projection once');
+    const unsafe = this.lanes.find((l) => !SAFE_NAME.test(l.projection.name));
+    if (unsafe) throw new TypeError(`projection name ${unsafe.projection.name} is not a plain identifier`);
   }
 
   /** Every projection's lane, in the order given. */
@@ -136,7 +146,9 @@ export class ProjectionHub {
     clearTimeout(this.flushTimer);
     await this.subscription?.stop();
     await this.loop;
-    await this.serially(() => this.flushIdle()).catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'));
+    await this.serially(() => this.flushIdle()).catch((error: unknown) =>
+      this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'),
+    );
     for (const lane of this.lanes) if (lane.state !== 'failed') lane.state = 'stopped';
   }
 
@@ -186,8 +198,13 @@ export class ProjectionHub {
 
   private async loadCheckpoints(): Promise<void> {
     const names = this.lanes.map((l) => l.projection.name);
-    await this.deps.pool.query('INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING', [names]);
-    const { rows } = await this.deps.pool.query<CheckpointRow>('SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])', [names]);
+    await this.deps.pool.query('INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING', [
+      names,
+    ]);
+    const { rows } = await this.deps.pool.query<CheckpointRow>(
+      'SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [names],
+    );
     for (const row of rows) {
       const lane = this.byName.get(row.name);
       if (!lane) continue;
@@ -195,7 +212,8 @@ export class ProjectionHub {
       // A rebuild may have moved the checkpoint back: the tables now hold exactly that much.
       lane.position = lane.persisted;
       if (row.status === 'failed') {
-        if (lane.state !== 'failed') this.deps.log.error({ projection: row.name, error: row.error }, 'projection is stopped on a poison event; rebuild it');
+        if (lane.state !== 'failed')
+          this.deps.log.error({ projection: row.name, error: row.error }, 'projection is stopped on a poison event; rebuild it');
         lane.state = 'failed';
       } else {
         lane.state = 'running';
@@ -207,9 +225,10 @@ export class ProjectionHub {
   /** Looks for checkpoints moved by someone else while no batch came (a rebuild, a reset failure). */
   private async checkRows(): Promise<void> {
     if (this.stopping || !this.subscription) return;
-    const { rows } = await this.deps.pool.query<CheckpointRow>('SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])', [
-      this.lanes.map((l) => l.projection.name),
-    ]);
+    const { rows } = await this.deps.pool.query<CheckpointRow>(
+      'SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [this.lanes.map((l) => l.projection.name)],
+    );
     const moved = rows.some((row) => {
       const lane = this.byName.get(row.name);
       if (!lane) return false;
@@ -251,11 +270,11 @@ export class ProjectionHub {
     let standby: Lane[];
     let resync: boolean;
     try {
-      ({ outcomes, standby, resync } = await withTransaction(this.deps.pool, (tx) => this.applyInTransaction(tx, plans, last.position, false)));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, false));
     } catch (error) {
       if (!(error instanceof ProjectorFailed)) throw error;
       // One projector threw: find out which, event by event, keeping everything else of the batch.
-      ({ outcomes, standby, resync } = await withTransaction(this.deps.pool, (tx) => this.applyInTransaction(tx, plans, last.position, true)));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, true));
     }
     // Only now is the batch visible to other connections: read-your-writes waiters trust these values.
     for (const outcome of outcomes) {
@@ -269,22 +288,50 @@ export class ProjectionHub {
   }
 
   /**
-   * The batch transaction: lock and check every checkpoint at once, apply each projection's events,
-   * move every checkpoint in one statement. `careful` applies each projection under a savepoint,
-   * event by event after a failure, to name a poison event; otherwise a projector error aborts the
-   * transaction (ProjectorFailed) so the caller can run it carefully.
+   * The batch transaction: lock and check every checkpoint at once (sent with BEGIN), apply each
+   * projection's events, move every checkpoint in one statement (sent with COMMIT). `careful` applies
+   * each projection under a savepoint, event by event after a failure, to name a poison event;
+   * otherwise a projector error aborts the transaction (ProjectorFailed) so the caller can run it
+   * carefully. The lock and checkpoint statements carry their values inline (projection names are
+   * checked identifiers, keys and positions numbers) so that each rides with BEGIN or COMMIT in one
+   * round trip.
    */
   private async applyInTransaction(
-    tx: SqlClient,
     plans: readonly LanePlan[],
     last: bigint,
     careful: boolean,
   ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean }> {
-    const { rows } = await tx.query<CheckpointRow>(
-      `SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN unnest($1::text[], $2::int[]) AS k(name, key) ON c.name = k.name
-        WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
-      [plans.map((p) => p.lane.projection.name), plans.map((p) => p.lane.lockKey)],
-    );
+    const tx = await this.deps.pool.connect();
+    let broken = false;
+    try {
+      const keys = plans.map((p) => `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)})`).join(', ');
+      const begun = await tx.query<CheckpointRow>(
+        `BEGIN; SET LOCAL plan_cache_mode = force_custom_plan;
+         SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
+          WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
+      );
+      const result = await this.applyLocked(tx, lastResult(begun).rows, plans, last, careful);
+      await tx.query([...result.statements, 'COMMIT'].join(';\n'));
+      return result;
+    } catch (error) {
+      try {
+        await tx.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection is unusable; let the pool discard it
+      }
+      throw error;
+    } finally {
+      tx.release(broken);
+    }
+  }
+
+  private async applyLocked(
+    tx: SqlClient,
+    rows: readonly CheckpointRow[],
+    plans: readonly LanePlan[],
+    last: bigint,
+    careful: boolean,
+  ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean; statements: string[] }> {
     const locked = new Map(rows.map((r) => [r.name, r]));
     const standby: Lane[] = [];
     let resync = false;
@@ -320,21 +367,21 @@ export class ProjectionHub {
       }
     }
     const moved = outcomes.filter((o) => o.reached !== undefined && o.reached !== o.lane.persisted);
-    if (moved.length > 0) {
-      await tx.query(
-        `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now() FROM unnest($1::text[], $2::bigint[]) AS v(name, position) WHERE c.name = v.name`,
-        [moved.map((o) => o.lane.projection.name), moved.map((o) => String(o.reached))],
-      );
-    }
+    const statements =
+      moved.length === 0
+        ? []
+        : [
+            `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
+               FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')}) AS v(name, position) WHERE c.name = v.name`,
+          ];
     for (const { lane, poison } of outcomes) {
       if (!poison) continue;
-      await tx.query("UPDATE projection_checkpoints SET status = 'failed', error = $2, failed_event_id = $3, updated_at = now() WHERE name = $1", [
-        lane.projection.name,
-        poison.message,
-        poison.event.eventId,
-      ]);
+      await tx.query(
+        "UPDATE projection_checkpoints SET status = 'failed', error = $2, failed_event_id = $3, updated_at = now() WHERE name = $1",
+        [lane.projection.name, poison.message, poison.event.eventId],
+      );
     }
-    return { outcomes, standby, resync };
+    return { outcomes, standby, resync, statements };
   }
 
   private async applyCarefully(tx: SqlClient, plan: LanePlan, last: bigint): Promise<LaneOutcome> {
@@ -351,7 +398,13 @@ export class ProjectionHub {
   private markFailed(lane: Lane, error: PoisonEvent): void {
     lane.state = 'failed';
     this.deps.log.error(
-      { projection: lane.projection.name, eventId: error.event.eventId, eventType: error.event.type, position: String(error.event.position), err: error.reason },
+      {
+        projection: lane.projection.name,
+        eventId: error.event.eventId,
+        eventType: error.event.type,
+        position: String(error.event.position),
+        err: error.reason,
+      },
       'projection stopped on a poison event',
     );
     lane.progress.emit('failed', error);
@@ -361,7 +414,9 @@ export class ProjectionHub {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      void this.serially(() => this.flushIdle()).catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'));
+      void this.serially(() => this.flushIdle()).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'),
+      );
     }, this.deps.idleFlushMs ?? 250);
     this.flushTimer.unref();
   }
@@ -371,14 +426,20 @@ export class ProjectionHub {
    * still where this process left it (otherwise someone else moved it: resubscribe from there).
    */
   private async flushIdle(): Promise<void> {
-    const moved = this.lanes.filter((l) => (l.state === 'running' || l.state === 'stopped') && l.position !== l.persisted && l.position !== undefined);
+    const moved = this.lanes.filter(
+      (l) => (l.state === 'running' || l.state === 'stopped') && l.position !== l.persisted && l.position !== undefined,
+    );
     if (moved.length === 0) return;
     const { rows } = await this.deps.pool.query<{ name: string }>(
       `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
          FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS v(name, expected, position)
         WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.expected AND c.status = 'running'
         RETURNING c.name`,
-      [moved.map((l) => l.projection.name), moved.map((l) => (l.persisted === undefined ? null : String(l.persisted))), moved.map((l) => String(l.position))],
+      [
+        moved.map((l) => l.projection.name),
+        moved.map((l) => (l.persisted === undefined ? null : String(l.persisted))),
+        moved.map((l) => String(l.position)),
+      ],
     );
     const written = new Set(rows.map((r) => r.name));
     for (const lane of moved) if (written.has(lane.projection.name)) lane.persisted = lane.position;

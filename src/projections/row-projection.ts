@@ -64,18 +64,17 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     SELECT ${scalarColumns.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetColumns})
     ON CONFLICT (id) DO UPDATE SET ${scalarColumns.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 
+  // One statement loads the rows and every link list: a batch costs a round trip less per link table.
+  const loadRows = `SELECT ${[
+    ...scalarColumns,
+    ...spec.links.map(
+      (link) => `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ${link.field}`,
+    ),
+  ].join(', ')} FROM ${spec.table} r WHERE r.id = ANY($1::uuid[])`;
+
   async function load(tx: SqlClient, ids: readonly string[]): Promise<Map<string, Row>> {
-    const { rows } = await tx.query<Row>(`SELECT ${scalarColumns.join(', ')} FROM ${spec.table} WHERE id = ANY($1::uuid[])`, [ids]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const link of spec.links) {
-      for (const row of byId.values()) (row as Record<string, unknown>)[link.field] = [];
-      const { rows: pairs } = await tx.query<{ owner: string; target: string }>(
-        `SELECT ${link.ownerColumn} AS owner, ${link.targetColumn} AS target FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[]) ORDER BY ${link.ownerColumn}, ordinal`,
-        [ids],
-      );
-      for (const { owner, target } of pairs) ((byId.get(owner) as Record<string, unknown> | undefined)?.[link.field] as string[] | undefined)?.push(target);
-    }
-    return byId;
+    const { rows } = await tx.query<Row>(loadRows, [ids]);
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   return {

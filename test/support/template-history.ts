@@ -55,7 +55,7 @@ export function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => vo
       const client = await pool.connect();
       const wrapped: SqlClient = {
         async query(text, params) {
-          if (text === 'COMMIT' && ++commits === failOnCommit) {
+          if (/\bCOMMIT$/.test(text) && ++commits === failOnCommit) {
             await client.query('ROLLBACK');
             onDeath();
             throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });

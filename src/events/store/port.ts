@@ -81,6 +81,8 @@ export interface EventStore {
   readonly atomicMultiStream: boolean;
   /** Every event of a stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Several streams at once (one round trip where the store can): each stream's events, [] for a missing one. */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in position order. Gap-free: never passes an event that may still commit. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest visible event, or undefined when the store is empty. */

@@ -181,6 +181,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId]);
       return rows.map(toRecorded);
     },
+    async readStreams(streamIds) {
+      const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+      if (streamIds.length === 0) return streams;
+      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision`, [[...new Set(streamIds)]]);
+      for (const row of rows) streams.get(row.stream_id)?.push(toRecorded(row));
+      return streams;
+    },
     readAll,
     async headPosition() {
       const { rows } = await pool.query<{ position: string | null }>(
