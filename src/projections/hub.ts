@@ -306,7 +306,7 @@ export class ProjectionHub {
     try {
       const keys = plans.map((p) => `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)})`).join(', ');
       const begun = await tx.query<CheckpointRow>(
-        `BEGIN; SET LOCAL plan_cache_mode = force_custom_plan;
+        `BEGIN; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off;
          SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
           WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
       );
