@@ -34,6 +34,7 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
       abstract: i % 10 === 0,
       cloudResourceTypes: [pick(RESOURCE_TYPES, i), pick(RESOURCE_TYPES, i + 2)],
       configuration: { region: i % 3 === 0 ? 'eu-west-1' : 'us-east-1', size: 'm5.large', replicas: 1 + (i % 5), tags: { costCenter: `cc-${i % 40}` } },
+      documentationUrl: i % 2 === 0 ? `https://docs.example.com/templates/${i}` : null,
       executorIds: i % 3 === 0 ? [pick(EXECUTORS, i), pick(EXECUTORS, i + 7)] : [pick(EXECUTORS, i)],
       parentIds: parentId === undefined ? [] : [parentId],
       // A quarter start disabled, so that TemplateEnabled has something to enable.

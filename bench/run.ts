@@ -8,7 +8,8 @@ import os from 'node:os';
 import type { EventCodec } from '../src/events/codec.js';
 import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
-import { benchAppends, type AppendResult } from './appends.js';
+import { benchAppends, storeAppender, type AppendResult } from './appends.js';
+import { benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
@@ -42,10 +43,11 @@ async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Pr
   const store = createPostgresEventStore({ pool: db.pool, log });
   try {
     // Warm-up: opens the pool's connections and lets V8 and the server's caches settle. Not reported.
-    await benchAppends(store, codec, WRITERS, 25);
-    const append1 = await benchAppends(store, codec, 1, SINGLE_WRITER_APPENDS);
+    const append = storeAppender(store);
+    await benchAppends(append, codec, WRITERS, 25);
+    const append1 = await benchAppends(append, codec, 1, SINGLE_WRITER_APPENDS);
     say(`${tag} ${appendLine(append1)}`);
-    const append8 = await benchAppends(store, codec, WRITERS, APPENDS_PER_WRITER);
+    const append8 = await benchAppends(append, codec, WRITERS, APPENDS_PER_WRITER);
     say(`${tag} ${appendLine(append8)}`);
 
     await db.reset();
@@ -134,6 +136,24 @@ async function storePart(log: Logger): Promise<boolean> {
   );
   say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
   say('');
+
+  if (unreachable === undefined) {
+    try {
+      say('appends on PostgreSQL: infraledger now, before (global append lock, migration 003) and Emmett, sides taking turns, 2 rounds each');
+      const sides = await benchAppendSides(url, codec, log, 2, say);
+      say('');
+      for (const line of formatSideRows(sides)) say(line);
+      say('');
+      say('the log growing: 8 writers × 150 appends per side at each size, and 10,000 events of $all read from the middle');
+      const growth = await benchGrowth(url, codec, log, say);
+      say('');
+      for (const line of formatGrowth(growth)) say(line);
+      say('');
+    } catch (error) {
+      failed = true;
+      say(`[appends] FAILED: ${errorText(error)}`);
+    }
+  }
 
   const postgres = columns.find((c) => c.title === 'PostgreSQL');
   if (postgres && 'results' in postgres) {

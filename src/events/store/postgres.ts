@@ -134,7 +134,35 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       throw new StreamRevisionConflictError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
     });
     appended.emit('append');
+    notifyOthers();
     return result;
+  }
+
+  // Other processes learn of appends by NOTIFY, sent after the commit in a statement of its own (a
+  // notifying transaction holds a server-wide lock through its commit) and at most one at a time:
+  // appends that commit while one is on its way are covered by the next.
+  let notifying: 'idle' | 'sending' | 'again' = 'idle';
+  function notifyOthers(): void {
+    if (pool.dialect !== 'postgres') return;
+    if (notifying !== 'idle') {
+      notifying = 'again';
+      return;
+    }
+    notifying = 'sending';
+    const send = (): void => {
+      pool
+        .query('SELECT pg_notify($1, $2)', [CHANNEL, ''])
+        .catch((error: unknown) => log?.warn({ err: error }, 'NOTIFY failed; other processes find the events by polling'))
+        .finally(() => {
+          if (notifying === 'again') {
+            notifying = 'sending';
+            send();
+          } else {
+            notifying = 'idle';
+          }
+        });
+    };
+    send();
   }
 
   /** One statement (see migration 026): lock the streams, check revisions, insert, notify. Zero-event writes only assert. */

@@ -9,6 +9,10 @@
  * migration keep their (smaller) positions; the check below refuses to migrate a database whose
  * positions could overlap the new ones.
  *
+ * No NOTIFY here (migration 003 sent one): PostgreSQL serialises the commits of notifying
+ * transactions through their WAL flush, which would be a global serial section again. The store
+ * notifies after the commit instead, in a transaction of its own (src/events/store/postgres.ts).
+ *
  * Streams are locked per stream, in one order (by hash), for the transaction: exclusively where
  * events are written (so revisions are numbered one writer at a time and `any` never conflicts), and
  * shared where a write only asserts a revision (guards: a concurrent writer of that stream waits,
@@ -91,7 +95,6 @@ BEGIN
   SELECT v_next + e.ordinality - 1, e.id, e.stream, e.revision, e.type, e.data, e.metadata
     FROM unnest(p_ids, v_event_streams, v_revisions, p_types, p_data, p_metadata)
          WITH ORDINALITY AS e(id, stream, revision, type, data, metadata, ordinality);
-  PERFORM pg_notify('infraledger_events', (v_next + v_count - 1)::text);
   RETURN QUERY SELECT NULL::text, NULL::bigint, v_next + v_count - 1, v_heads;
 END
 $fn$;
