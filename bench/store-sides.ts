@@ -158,7 +158,9 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
     let stored = 0;
     for (const size of GROWTH_SIZES) {
       const started = performance.now();
-      await fill('now', async (writes) => void (await store.appendMany(writes)), codec, stored, size);
+      await fill('now', async (writes) => {
+        await store.appendMany(writes);
+      }, codec, stored, size);
       // Emmett appends to one stream at a time: a chunk is many single-event streams, written concurrently.
       await fill(
         'emmett',

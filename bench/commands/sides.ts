@@ -80,7 +80,7 @@ export async function startService(tree: string, env: Record<string, string>, na
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
