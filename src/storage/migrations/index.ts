@@ -16,6 +16,7 @@ import { sql as resources } from './015-resources.js';
 import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
 import { sql as idempotencyKeys } from './017-idempotency-keys.js';
 import { sql as concurrentAppend } from './026-concurrent-append.js';
+import { sql as trigramSearch } from './027-trigram-search.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { id: '016-template-documentation-url', sql: templateDocumentationUrl },
   { id: '017-idempotency-keys', sql: idempotencyKeys },
   { id: '026-concurrent-append', sql: concurrentAppend },
+  { id: '027-trigram-search', sql: trigramSearch },
 ];
