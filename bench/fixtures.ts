@@ -5,9 +5,9 @@ import { createKeyring } from '../src/events/crypto.js';
 import type { NewEvent } from '../src/events/store/port.js';
 import type { TemplateEvent } from '../src/events/template.js';
 
-/** The service's codec over every event definition, with a random throwaway key. */
-export function benchCodec(): EventCodec {
-  return createEventCodec(allEventDefinitions, createKeyring({ active: randomBytes(32) }));
+/** The service's codec over every event definition, with `key` (default: a random throwaway one). */
+export function benchCodec(key: Buffer = randomBytes(32)): EventCodec {
+  return createEventCodec(allEventDefinitions, createKeyring({ active: key }));
 }
 
 /** The stream of a template, as `templateAggregate.streamId` names it. */

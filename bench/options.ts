@@ -3,7 +3,7 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'commands', 'graphql', 'graphql-live'] as const;
+export const BENCH_PARTS = ['store', 'commands', 'lists', 'graphql', 'graphql-live'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
@@ -11,6 +11,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [graphql]
   store                  event store appends (against Emmett and the previous append), projection replay, growth
   commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
                          commit, built into a temporary directory) against this checkout, sides taking turns
+  lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh

@@ -9,6 +9,7 @@ import type { EventCodec } from '../src/events/codec.js';
 import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
+import { benchLists, formatLists } from './lists.js';
 import { benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
@@ -245,6 +246,26 @@ async function commandsPart(base: string | undefined): Promise<boolean> {
   }
 }
 
+/** The lists part: name__like on 10,000 against 50,000 templates. */
+async function listsPart(log: Logger): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: lists (GET /api/templates with name__like), 10,000 against 50,000 templates');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[lists] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  try {
+    const result = await benchLists(adminUrl, log, say);
+    say('');
+    for (const line of formatLists(result)) say(line);
+    return true;
+  } catch (error) {
+    say(`[lists] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -266,6 +287,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('commands')) {
     say('');
     ok = (await commandsPart(options.base)) && ok;
+  }
+  if (options.parts.has('lists')) {
+    say('');
+    ok = (await listsPart(log)) && ok;
   }
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
