@@ -137,7 +137,7 @@ function factStreams<S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'uniqu
 async function prefetched(store: EventStore, streamIds: readonly string[]): Promise<EventStore> {
   if (streamIds.length < 2) return store;
   const streams = await store.readStreams(streamIds);
-  return { ...store, readStream: (streamId) => Promise.resolve(streams.get(streamId) ?? store.readStream(streamId)) } as EventStore;
+  return { ...store, readStream: (streamId) => Promise.resolve(streams.get(streamId) ?? store.readStream(streamId)) };
 }
 
 interface OrderedWrites {
