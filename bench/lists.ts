@@ -61,8 +61,9 @@ export async function benchLists(adminUrl: string, log: Logger, say: (line: stri
       await Promise.all(
         Array.from({ length: 8 }, async () => {
           while (left-- > 0) {
-            // A different name fragment each time: "template 0" … "template 9" then three digits.
-            const fragment = `template ${String((n++ * 7919) % 1000).padStart(3, '0')}`;
+            // Names end in a six-digit index ("Service template 001234"): "template 0012" matches the
+            // same 100 templates in both catalogs, so both sizes answer the same pages.
+            const fragment = `template 00${String((n++ * 37) % 100).padStart(2, '0')}`;
             const filter = encodeURIComponent(JSON.stringify({ name__like: fragment }));
             const at = performance.now();
             const response = await fetch(`${side.service.baseUrl}/api/templates?filter=${filter}&range=${encodeURIComponent('[0,25]')}`, {

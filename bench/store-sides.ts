@@ -161,14 +161,14 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
       await fill('now', async (writes) => {
         await store.appendMany(writes);
       }, codec, stored, size);
-      // Emmett appends to one stream at a time: a chunk is many single-event streams, written concurrently.
+      // Emmett appends to one stream at a time: its log is filled with streams of 100 events, 8 at once.
       await fill(
         'emmett',
         async (writes) => {
-          for (let i = 0; i < writes.length; i += 500) {
-            await Promise.all(
-              writes.slice(i, i + 500).map((w) => emmettBulk.appendToStream(w.streamId, w.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })))),
-            );
+          const events = writes.flatMap((w) => w.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
+          const streams = Array.from({ length: Math.ceil(events.length / 100) }, (_, i) => events.slice(i * 100, i * 100 + 100));
+          for (let i = 0; i < streams.length; i += 8) {
+            await Promise.all(streams.slice(i, i + 8).map((chunk, k) => emmettBulk.appendToStream(`fill-${stored}-${i + k}-${Math.random().toString(36).slice(2)}`, chunk)));
           }
         },
         codec,
