@@ -10,7 +10,7 @@ import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
-import { benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
+import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
@@ -144,6 +144,8 @@ async function storePart(log: Logger): Promise<boolean> {
       const sides = await benchAppendSides(url, codec, log, 2, say);
       say('');
       for (const line of formatSideRows(sides)) say(line);
+      say('issue 20 append targets:');
+      for (const line of appendTargetLines(sides)) say(line);
       say('');
       say('the log growing: 8 writers × 150 appends per side at each size, and 10,000 events of $all read from the middle');
       const growth = await benchGrowth(url, codec, log, say);

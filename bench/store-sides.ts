@@ -98,6 +98,17 @@ export async function benchAppendSides(adminUrl: string, codec: EventCodec, log:
   return rows;
 }
 
+/** Issue 20's append targets: at 8 and 32 writers, at least Emmett's rate with a p99 no higher than its. */
+export function appendTargetLines(rows: readonly SideRow[]): string[] {
+  return rows
+    .filter((r) => r.writers >= 8)
+    .map((r) => {
+      const rate = r.results.now.eventsPerSecond / r.results.emmett.eventsPerSecond;
+      const p99 = r.results.now.p99 / r.results.emmett.p99;
+      return `  ${r.writers} writers: now/Emmett ${rate.toFixed(2)} (target ≥ 1.00) ${rate >= 1 ? 'MET' : 'NOT MET'}; p99 now/Emmett ${p99.toFixed(2)} (target ≤ 1.00) ${p99 <= 1 ? 'MET' : 'NOT MET'}`;
+    });
+}
+
 /** The append table: each side's rate and latencies, and the ratios pair by pair. */
 export function formatSideRows(rows: readonly SideRow[]): string[] {
   const cell = (r: AppendResult): string => `${formatRate(r.eventsPerSecond).padStart(7)} ${`${formatMs(r.p50)}/${formatMs(r.p99)}`.padStart(11)}`;
