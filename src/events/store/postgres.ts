@@ -56,7 +56,8 @@ const READABLE = `snapshot AS MATERIALIZED (
   SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
 ), readable AS MATERIALIZED (
   SELECT 65536 * CASE
-    WHEN NOT EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= snapshot.xmin * 65536) THEN snapshot.xmin
+    WHEN (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, snapshot.xmin * 65536) ORDER BY global_position LIMIT 1) IS NULL
+      THEN snapshot.xmin
     ELSE coalesce((
       SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
        WHERE x::text::bigint % 4294967296 NOT IN (
@@ -68,12 +69,15 @@ const READABLE = `snapshot AS MATERIALIZED (
 
 /**
  * A page of readable events after $1, plus one marker row when committed events wait beyond the
- * readable bound (both parts see the same snapshot, so the marker is exact for it).
+ * readable bound (both parts see the same snapshot, so the marker is exact for it). The probes beyond
+ * the bound start at the greater of the two lower bounds, as one index condition: with two separate
+ * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
  */
 const READ_PAGE = `WITH ${READABLE}
 (SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) ORDER BY global_position LIMIT $2)
 UNION ALL
-SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable WHERE EXISTS (SELECT 1 FROM events WHERE global_position > $1 AND global_position >= readable.below)`;
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable
+ WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below) ORDER BY global_position LIMIT 1) IS NOT NULL`;
 
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
