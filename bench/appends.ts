@@ -17,6 +17,22 @@ export interface AppendResult {
   readonly p99: number;
 }
 
+/**
+ * Appends one event to a stream at an exact expected revision (`no_stream` for a new stream) and
+ * answers the stream's revision after it: what every side of the append bench offers.
+ */
+export type Appender = (streamId: string, event: NewEvent, expected: ExpectedRevision) => Promise<bigint>;
+
+/** The service's own event store as an appender. */
+export const storeAppender =
+  (store: EventStore): Appender =>
+  async (streamId, event, expectedRevision) => {
+    const result = await store.append(streamId, [event], { expectedRevision });
+    const revision = result.revisions.get(streamId);
+    if (revision === undefined) throw new Error(`append to ${streamId} returned no revision`);
+    return revision;
+  };
+
 /** One writer's pre-encoded command traffic: a TemplateCreated, then edits, on its own stream. */
 function writerEvents(codec: EventCodec, appends: number, seed: number): { streamId: string; events: NewEvent[] } {
   const id = randomUUID();
@@ -28,20 +44,17 @@ function writerEvents(codec: EventCodec, appends: number, seed: number): { strea
 /**
  * `writers` concurrent writers, each appending `appendsPerWriter` single-event appends to its own
  * stream with the exact expected revision (`no_stream`, then 0n, 1n, …). Events are encoded before the
- * clock starts, so only the store port is timed.
+ * clock starts, so only the append is timed.
  */
-export async function benchAppends(store: EventStore, codec: EventCodec, writers: number, appendsPerWriter: number): Promise<AppendResult> {
+export async function benchAppends(append: Appender, codec: EventCodec, writers: number, appendsPerWriter: number): Promise<AppendResult> {
   const plans = Array.from({ length: writers }, (_, w) => writerEvents(codec, appendsPerWriter, w * appendsPerWriter));
   const latencies: number[] = [];
   const writer = async ({ streamId, events }: { streamId: string; events: NewEvent[] }): Promise<void> => {
-    let expectedRevision: ExpectedRevision = 'no_stream';
+    let expected: ExpectedRevision = 'no_stream';
     for (const event of events) {
       const started = performance.now();
-      const result = await store.append(streamId, [event], { expectedRevision });
+      expected = await append(streamId, event, expected);
       latencies.push(performance.now() - started);
-      const revision = result.revisions.get(streamId);
-      if (revision === undefined) throw new Error(`append to ${streamId} returned no revision`);
-      expectedRevision = revision;
     }
   };
   const started = performance.now();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { migrate } from '../src/storage/migrate.js';
+import type { Migration } from '../src/storage/migrations/index.js';
 import { createPgPool, createPglitePool, type SqlPool } from '../src/storage/pool.js';
 import type { Logger } from '../src/log.js';
 
@@ -101,23 +102,31 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   }
 }
 
+/** How a throwaway bench database is made. */
+export interface OpenPostgresOptions {
+  /** Pool size (default 12: eight writers plus the runner, the rebuild and the LISTEN connection). */
+  readonly connections?: number;
+  /** Migrations to apply (default all; an empty list leaves the database empty, e.g. for Emmett). */
+  readonly migrations?: readonly Migration[];
+}
+
 /** Creates a throwaway database on the server at `adminUrl` (as test/support/databases.ts does) and migrates it. */
-export async function openPostgres(adminUrl: string, log: Logger): Promise<BenchDatabase> {
+export async function openPostgres(adminUrl: string, log: Logger, options: OpenPostgresOptions = {}): Promise<BenchDatabase & { readonly url: string }> {
   const name = `il_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  // Eight writers plus the runner, the rebuild and the LISTEN connection fit well within 12.
-  const pool = createPgPool({ connectionString: url.toString(), max: 12, log });
+  const pool = createPgPool({ connectionString: url.toString(), max: options.connections ?? 12, log });
   const drop = async (): Promise<void> => {
     await pool.end().catch(() => undefined);
     await dropDatabase(adminUrl, name);
   };
   try {
-    await migrate(pool, log);
+    if (options.migrations?.length !== 0) await migrate(pool, log, options.migrations);
     const version = await versionOf(pool);
     return {
       kind: 'postgres',
+      url: url.toString(),
       pool,
       version,
       reset: async () => {

@@ -5,9 +5,9 @@ import { createKeyring } from '../src/events/crypto.js';
 import type { NewEvent } from '../src/events/store/port.js';
 import type { TemplateEvent } from '../src/events/template.js';
 
-/** The service's codec over every event definition, with a random throwaway key. */
-export function benchCodec(): EventCodec {
-  return createEventCodec(allEventDefinitions, createKeyring({ active: randomBytes(32) }));
+/** The service's codec over every event definition, with `key` (default: a random throwaway one). */
+export function benchCodec(key: Buffer = randomBytes(32)): EventCodec {
+  return createEventCodec(allEventDefinitions, createKeyring({ active: key }));
 }
 
 /** The stream of a template, as `templateAggregate.streamId` names it. */
@@ -34,6 +34,7 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
       abstract: i % 10 === 0,
       cloudResourceTypes: [pick(RESOURCE_TYPES, i), pick(RESOURCE_TYPES, i + 2)],
       configuration: { region: i % 3 === 0 ? 'eu-west-1' : 'us-east-1', size: 'm5.large', replicas: 1 + (i % 5), tags: { costCenter: `cc-${i % 40}` } },
+      documentationUrl: i % 2 === 0 ? `https://docs.example.com/templates/${i}` : null,
       executorIds: i % 3 === 0 ? [pick(EXECUTORS, i), pick(EXECUTORS, i + 7)] : [pick(EXECUTORS, i)],
       parentIds: parentId === undefined ? [] : [parentId],
       // A quarter start disabled, so that TemplateEnabled has something to enable.

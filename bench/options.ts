@@ -3,12 +3,15 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'graphql', 'graphql-live'] as const;
+export const BENCH_PARTS = ['store', 'commands', 'lists', 'graphql', 'graphql-live'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
-export const BENCH_USAGE = `usage: npm run bench -- [store] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
-                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N]
-  store                  event store appends and projection replay (PGlite and PostgreSQL)
+export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--base REF]
+  store                  event store appends (against Emmett and the previous append), projection replay, growth
+  commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
+                         commit, built into a temporary directory) against this checkout, sides taking turns
+  lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh
@@ -26,6 +29,8 @@ export class BenchUsageError extends Error {
 /** What one `npm run bench` invocation runs. */
 export interface BenchOptions {
   readonly parts: ReadonlySet<BenchPart>;
+  /** The git revision the commands part compares against. */
+  readonly base: string | undefined;
   readonly graphql: {
     readonly size: CatalogSize;
     readonly warmupSeconds: number;
@@ -48,6 +53,7 @@ const flagsSchema = z.strictObject({
   'graphql-duration': whole(1, 600).default(10),
   'graphql-warmup': whole(0, 600).default(3),
   'graphql-rounds': whole(1, 20).default(2),
+  base: z.string().regex(/^[\w./-]{1,100}$/, 'must be a git revision').optional(),
 });
 
 /** Parses the command line after `npm run bench --`; BenchUsageError names what is wrong. */
@@ -82,6 +88,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const defaults = defaultCounts(f['graphql-resources'], f['graphql-templates']);
   return {
     parts: parts.size > 0 ? parts : new Set(BENCH_PARTS),
+    base: f.base,
     graphql: {
       size: { resources: f['graphql-resources'], templates: defaults.templates, executors: f['graphql-executors'] ?? defaults.executors },
       warmupSeconds: f['graphql-warmup'],

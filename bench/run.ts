@@ -8,7 +8,10 @@ import os from 'node:os';
 import type { EventCodec } from '../src/events/codec.js';
 import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
-import { benchAppends, type AppendResult } from './appends.js';
+import { benchAppends, storeAppender, type AppendResult } from './appends.js';
+import { benchLists, formatLists } from './lists.js';
+import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
+import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
@@ -41,10 +44,11 @@ async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Pr
   const store = createPostgresEventStore({ pool: db.pool, log });
   try {
     // Warm-up: opens the pool's connections and lets V8 and the server's caches settle. Not reported.
-    await benchAppends(store, codec, WRITERS, 25);
-    const append1 = await benchAppends(store, codec, 1, SINGLE_WRITER_APPENDS);
+    const append = storeAppender(store);
+    await benchAppends(append, codec, WRITERS, 25);
+    const append1 = await benchAppends(append, codec, 1, SINGLE_WRITER_APPENDS);
     say(`${tag} ${appendLine(append1)}`);
-    const append8 = await benchAppends(store, codec, WRITERS, APPENDS_PER_WRITER);
+    const append8 = await benchAppends(append, codec, WRITERS, APPENDS_PER_WRITER);
     say(`${tag} ${appendLine(append8)}`);
 
     await db.reset();
@@ -134,6 +138,26 @@ async function storePart(log: Logger): Promise<boolean> {
   say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
   say('');
 
+  if (unreachable === undefined) {
+    try {
+      say('appends on PostgreSQL: infraledger now, before (global append lock, migration 003) and Emmett, sides taking turns, 2 rounds each');
+      const sides = await benchAppendSides(url, codec, log, 2, say);
+      say('');
+      for (const line of formatSideRows(sides)) say(line);
+      say('issue 20 append targets:');
+      for (const line of appendTargetLines(sides)) say(line);
+      say('');
+      say('the log growing: 8 writers × 150 appends per side at each size, and 10,000 events of $all read from the middle');
+      const growth = await benchGrowth(url, codec, log, say);
+      say('');
+      for (const line of formatGrowth(growth)) say(line);
+      say('');
+    } catch (error) {
+      failed = true;
+      say(`[appends] FAILED: ${errorText(error)}`);
+    }
+  }
+
   const postgres = columns.find((c) => c.title === 'PostgreSQL');
   if (postgres && 'results' in postgres) {
     const r = postgres.results;
@@ -203,6 +227,47 @@ async function livePart(log: Logger): Promise<boolean> {
   }
 }
 
+/** The commands part: POST /api/templates, the service before issue 20 against this checkout. */
+async function commandsPart(base: string | undefined): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: commands (POST /api/templates), before against now');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[commands] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  const options = { adminUrl, baseRef: base ?? BASE_COMMIT, ...COMMANDS_DEFAULTS };
+  try {
+    const results = await benchCommands(options, say);
+    say('');
+    for (const line of formatCommands(results, options)) say(line);
+    return true;
+  } catch (error) {
+    say(`[commands] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
+/** The lists part: name__like on 10,000 against 50,000 templates. */
+async function listsPart(log: Logger): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: lists (GET /api/templates with name__like), 10,000 against 50,000 templates');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[lists] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  try {
+    const result = await benchLists(adminUrl, log, say);
+    say('');
+    for (const line of formatLists(result)) say(line);
+    return true;
+  } catch (error) {
+    say(`[lists] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -221,6 +286,14 @@ export async function main(argv: readonly string[]): Promise<void> {
   const log = createLogger({ level: 'warn' });
   let ok = true;
   if (options.parts.has('store')) ok = (await storePart(log)) && ok;
+  if (options.parts.has('commands')) {
+    say('');
+    ok = (await commandsPart(options.base)) && ok;
+  }
+  if (options.parts.has('lists')) {
+    say('');
+    ok = (await listsPart(log)) && ok;
+  }
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
   if (options.parts.has('graphql') || options.parts.has('graphql-live')) {

@@ -2,7 +2,9 @@ import { formatRate } from './stats.js';
 
 /** The issue's performance targets, checked on PostgreSQL. */
 export const TARGETS = {
-  /** Projection replay, events/s. */
+  /** Projection replay through a rebuild, events/s (issue 20). */
+  rebuildEventsPerSecond: 50_000,
+  /** Projection replay by the live hub catching up, events/s (issue 2). */
   replayEventsPerSecond: 10_000,
   /** Appends with 8 concurrent writers, events/s. */
   append8EventsPerSecond: 1_000,
@@ -27,7 +29,7 @@ export interface TargetCheck {
 export function checkTargets(inputs: TargetInputs): TargetCheck[] {
   const check = (label: string, measured: number, target: number): TargetCheck => ({ label, measured, target, met: measured >= target });
   return [
-    check('replay, rebuildProjection', inputs.rebuildEventsPerSecond, TARGETS.replayEventsPerSecond),
+    check('replay, rebuildProjection', inputs.rebuildEventsPerSecond, TARGETS.rebuildEventsPerSecond),
     check('replay, runner catch-up', inputs.runnerEventsPerSecond, TARGETS.replayEventsPerSecond),
     check('appends, 8 writers', inputs.append8EventsPerSecond, TARGETS.append8EventsPerSecond),
   ];

@@ -1,6 +1,3 @@
-import { ChangeFeed } from './read/change-feed.js';
-import { RunLogFeed } from './read/run-log-feed.js';
-import { deleteRunLogsBefore } from './read/run-logs.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,8 +14,11 @@ import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
 import { allProjections } from './projections/registry.js';
 import { dropAbandonedRebuilds } from './projections/rebuild.js';
-import { ProjectionRunner } from './projections/runner.js';
+import { ProjectionHub, type ProjectionLane } from './projections/hub.js';
 import { createPositionWaiter } from './projections/waiter.js';
+import { ChangeFeed } from './read/change-feed.js';
+import { RunLogFeed } from './read/run-log-feed.js';
+import { deleteRunLogsBefore } from './read/run-logs.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
@@ -42,6 +42,10 @@ import { timedProjection } from './projections/instrumented.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { inSpan } from './spans.js';
 
+
+/** Metrics count a projection's lag up to this many events (a scrape stays cheap however far behind it is). */
+const PROJECTION_LAG_COUNT_LIMIT = 100_000;
+
 /** Everything a request handler may use, built once at start and passed down as values. */
 export interface Services {
   readonly config: Config;
@@ -50,7 +54,8 @@ export interface Services {
   readonly db: Db;
   readonly store: EventStore;
   readonly codec: EventCodec;
-  readonly runners: readonly ProjectionRunner[];
+  /** Each projection's state and position in this process (all run by one hub: projections/hub.ts). */
+  readonly runners: readonly ProjectionLane[];
   /** Read-your-writes: resolves when the named projections reached the position. */
   readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
   readonly newId: () => string;
@@ -166,23 +171,32 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
         : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
     const store = instrumentEventStore(rawStore, metrics, signInCounter(metrics));
     closers.push(() => store.close());
-    const runners = allProjections.map(
-      (projection) =>
-        new ProjectionRunner(timedProjection(projection, metrics), { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 }),
+    // One reader of $all feeds every projection.
+    const hub = new ProjectionHub(
+      allProjections.map((projection) => timedProjection(projection, metrics)),
+      { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 },
     );
+    const runners = hub.projections;
     metrics.sampleProjections = async () => {
-      const head = await store.headPosition();
-      return runners.map((runner) => ({
-        name: runner.projection.name,
-        position: runner.position,
-        lag: head === undefined ? 0 : Number(head - (runner.position ?? 0n)),
-        failed: runner.state === 'failed',
-      }));
+      // Positions are not dense: lag is counted in events (bounded), once per distinct checkpoint.
+      const lags = new Map<string, Promise<number>>();
+      const lagOf = (position: bigint | undefined): Promise<number> => {
+        const key = String(position);
+        let lag = lags.get(key);
+        if (!lag) lags.set(key, (lag = store.countAfter(position, PROJECTION_LAG_COUNT_LIMIT)));
+        return lag;
+      };
+      return Promise.all(
+        runners.map(async (runner) => ({
+          name: runner.projection.name,
+          position: runner.position,
+          lag: await lagOf(runner.position),
+          failed: runner.state === 'failed',
+        })),
+      );
     };
-    if (options.runProjections ?? true) for (const runner of runners) runner.start();
-    closers.push(async () => {
-      await Promise.all(runners.map((r) => r.stop()));
-    });
+    if (options.runProjections ?? true) hub.start();
+    closers.push(() => hub.stop());
     const changes = new ChangeFeed(store, log, { maxBuffered: config.SUBSCRIPTION_BUFFER, pageSize: 500 });
     // Before the store closes (closers run in reverse).
     closers.push(() => changes.close());

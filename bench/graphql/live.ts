@@ -27,7 +27,7 @@ export interface LiveOptions {
 
 export const LIVE_DEFAULTS: Omit<LiveOptions, 'databaseUrl'> = { rounds: 4, writes: 200, concurrency: 4, subscribers: 100, fanoutWrites: 200 };
 
-interface WriteSide {
+export interface WriteSide {
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
@@ -73,7 +73,7 @@ const templateBody = () => {
 };
 
 /** `count` writes by `concurrency` clients; each answer's latency in ms. */
-async function writeMany(count: number, concurrency: number, write: () => Promise<void>): Promise<{ ms: number; latencies: number[] }> {
+export async function writeMany(count: number, concurrency: number, write: () => Promise<void>): Promise<{ ms: number; latencies: number[] }> {
   const latencies: number[] = [];
   let left = count;
   const started = performance.now();
@@ -89,12 +89,12 @@ async function writeMany(count: number, concurrency: number, write: () => Promis
   return { ms: performance.now() - started, latencies };
 }
 
-async function expectOk(response: Response, what: string): Promise<void> {
+export async function expectOk(response: Response, what: string): Promise<void> {
   const text = await response.text();
   if (!response.ok || text.includes('"errors"')) throw new Error(`${what} failed: HTTP ${response.status} ${text.slice(0, 300)}`);
 }
 
-function side(runs: readonly { ms: number; latencies: number[] }[]): WriteSide {
+export function side(runs: readonly { ms: number; latencies: number[] }[]): WriteSide {
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const ms = runs.reduce((sum, run) => sum + run.ms, 0);
   return { perSecond: perSecond(latencies.length, ms), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };

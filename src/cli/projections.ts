@@ -10,6 +10,9 @@ const USAGE = `usage: npm run projections -- status | rebuild [name]
   rebuild [name]   replay every event into shadow tables and swap them in (all projections when no name)
 projections: ${allProjections.map((p) => p.name).join(', ')}`;
 
+/** Lag is counted event by event (positions are not dense), up to this many. */
+const LAG_COUNT_LIMIT = 1_000_001;
+
 async function status(services: Services): Promise<void> {
   const head = await services.store.headPosition();
   const { rows } = await services.pool.query<{ name: string; position: string | null; status: string; error: string | null; failed_event_id: string | null; updated_at: Date }>(
@@ -19,13 +22,13 @@ async function status(services: Services): Promise<void> {
   for (const projection of allProjections) {
     const row = rows.find((r) => r.name === projection.name);
     const position = row?.position == null ? undefined : BigInt(row.position);
-    const lag = head === undefined ? 0n : head - (position ?? 0n);
+    const lag = head === undefined ? 0 : await services.store.countAfter(position, LAG_COUNT_LIMIT);
     console.log(
       [
         projection.name.padEnd(20),
         (row?.status ?? 'never run').padEnd(10),
         `position ${position?.toString() ?? '-'}`.padEnd(20),
-        `lag ${lag}`.padEnd(12),
+        `lag ${lag >= LAG_COUNT_LIMIT ? `${LAG_COUNT_LIMIT - 1}+` : String(lag)}`.padEnd(14),
         row?.error ? `error: ${row.error}` : '',
       ].join(' '),
     );

@@ -2,6 +2,7 @@
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { openServices } from '../services.js';
+import { createPgPool } from '../storage/pool.js';
 import { seedCatalog, type SeedSummary } from './seed/catalog.js';
 import { waitForProjections } from './seed/catch-up.js';
 import { parseSeedArgs, SEED_USAGE, SeedUsageError, type SeedOptions } from './seed/options.js';
@@ -40,7 +41,12 @@ async function main(): Promise<number> {
   console.log(
     `seeding ${number.format(options.resources)} resources, ${options.templates} templates, ${options.executors} executors into the ${target} (prefix "${options.prefix}", concurrency ${options.concurrency})`,
   );
-  const services = await openServices(config, log, { runProjections: true });
+  // Appends commit in parallel: a connection per command in flight (plus the projections' and a
+  // spare) lets the concurrency count. Embedded PGlite is one connection whatever the pool.
+  const pool = config.embedded
+    ? undefined
+    : createPgPool({ connectionString: config.DATABASE_URL ?? '', log, max: options.concurrency + 4, prepareStatements: config.DATABASE_PREPARED_STATEMENTS });
+  const services = await openServices(config, log, { runProjections: true, ...(pool && { pool }) });
   try {
     const summary = await seedCatalog(services, options, {
       onProgress: (p) => console.log(`${p.phase} ${number.format(p.done)}/${number.format(p.total)} · ${number.format(p.commandsPerSecond)} commands/s`),
@@ -52,6 +58,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await services.close();
+    await pool?.end();
   }
 }
 

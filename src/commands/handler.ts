@@ -6,8 +6,9 @@ import { revisionMatches, StreamRevisionConflictError, type EventStore, type New
 import type { Logger } from '../log.js';
 import { inSpan } from '../spans.js';
 import { fold, type Aggregate } from './decider.js';
-import { deletionGuard, mergeWrites, planReferences } from './references.js';
-import { planReservations } from './unique.js';
+import { deletionGuard, mergeWrites, planReferences, referenceStreamId } from './references.js';
+import { referenceTargets } from './kinds.js';
+import { planReservations, uniqueStreamId } from './unique.js';
 
 /** What commands run against: the event store, the codec, ids and the log. */
 export interface CommandDeps {
@@ -99,10 +100,13 @@ export async function executeCommand<C, E extends DomainEvent, S>(
       const position = await inSpan(
         'append',
         async () => {
-          const unique = await planReservations(deps.store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
-          const refs = await planReferences(deps.store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
+          const deleting = aggregate.isDeleted(next) && !aggregate.isDeleted(state);
+          // Every other stream the rules below read, in one round trip.
+          const store = await prefetched(deps.store, factStreams(aggregate, state, next, id, deleting));
+          const unique = await planReservations(store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
+          const refs = await planReferences(store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
           const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
-          if (aggregate.isDeleted(next) && !aggregate.isDeleted(state)) guards.push(await deletionGuard(deps.store, deps.codec, aggregate.kind, id));
+          if (deleting) guards.push(await deletionGuard(store, deps.codec, aggregate.kind, id));
           const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
           return deps.store.atomicMultiStream
             ? (await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))).position
@@ -123,6 +127,32 @@ export async function executeCommand<C, E extends DomainEvent, S>(
       await delay(Math.floor(Math.random() * 5 * attempt));
     }
   }
+}
+
+/**
+ * The streams a command's rules read after deciding: the reservations it takes or gives back, the
+ * entities it newly references, and its own reference stream when it deletes.
+ */
+function factStreams<S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'uniqueKeys' | 'references' | 'kind'>, state: S, next: S, id: string, deleting: boolean): string[] {
+  const held = new Set(aggregate.uniqueKeys(state).map((k) => k.key));
+  const wanted = new Set(aggregate.uniqueKeys(next).map((k) => k.key));
+  const unique = [...wanted].filter((k) => !held.has(k)).concat([...held].filter((k) => !wanted.has(k))).map(uniqueStreamId);
+  const had = new Set(aggregate.references(state).map((r) => `${r.kind}:${r.id}`));
+  const targets = aggregate
+    .references(next)
+    .filter((r) => !had.has(`${r.kind}:${r.id}`))
+    .flatMap((r) => {
+      const target = referenceTargets.get(r.kind);
+      return target ? [target.aggregate.streamId(r.id)] : [];
+    });
+  return [...unique, ...targets, ...(deleting ? [referenceStreamId(aggregate.kind, id)] : [])];
+}
+
+/** The store, with `streamIds` read in one round trip up front and answered from memory after. */
+async function prefetched(store: EventStore, streamIds: readonly string[]): Promise<EventStore> {
+  if (streamIds.length < 2) return store;
+  const streams = await store.readStreams(streamIds);
+  return { ...store, readStream: (streamId) => Promise.resolve(streams.get(streamId) ?? store.readStream(streamId)) };
 }
 
 interface OrderedWrites {

@@ -117,10 +117,12 @@ function apply(data: Readonly<Record<string, unknown>>, paths: SecretPaths, tran
  * Returns a deep copy of `data` with every present value at `paths` replaced by
  * `keyring.encrypt(JSON.stringify(value), <concrete path>)`. Absent paths, `null` and `undefined` are
  * left as they are, and so are values already encrypted (so encrypting twice is harmless).
- * Never mutates `data`.
+ * Never mutates `data`; without any path it answers `data` itself (nothing to rewrite).
  * @throws TypeError for an invalid path
  */
 export function encryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
+  // Most events have no secret: nothing to copy (the codec hands this to the store or to zod, which copies).
+  if (compiled(paths).paths.length === 0) return data;
   return apply(data, paths, (value, path) =>
     value === null || value === undefined || keyring.isEncrypted(value) ? value : keyring.encrypt(JSON.stringify(value), path),
   );
@@ -129,11 +131,12 @@ export function encryptSecrets(data: Readonly<Record<string, unknown>>, paths: S
 /**
  * The inverse of {@link encryptSecrets}: a deep copy with every encrypted value at `paths` decrypted
  * and JSON-parsed. Values that are not encrypted are left as they are, so events written before a
- * field was declared secret still read. Never mutates `data`.
+ * field was declared secret still read. Never mutates `data`; without any path it answers `data` itself.
  * @throws AppError `INTERNAL` from {@link Keyring.decrypt} (unknown key, tampered value, value moved
  *   to another path); TypeError for an invalid path
  */
 export function decryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
+  if (compiled(paths).paths.length === 0) return data;
   return apply(data, paths, (value, path) => (keyring.isEncrypted(value) ? parseDecrypted(keyring.decrypt(value, path), path) : value));
 }
 

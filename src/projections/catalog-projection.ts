@@ -110,10 +110,13 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
   const unmapped = Object.keys(spec.fields.shape).filter((field) => !targets.has(columnOf(field)));
   if (unmapped.length > 0) throw new TypeError(`projection ${spec.table}: event fields without a column: ${unmapped.join(', ')}`);
   const stream = streamName(spec.kind);
+  // Field → column names, worked out once per field (every event of a replay goes through here).
+  const columns = new Map<string, string>();
   const toColumns = (fields: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(spec.mask ? spec.mask(fields) : fields)) {
-      const column = columnOf(key);
+      let column = columns.get(key);
+      if (column === undefined) columns.set(key, (column = columnOf(key)));
       if (targets.has(column) && value !== undefined) out[column] = value;
     }
     return out;

@@ -18,5 +18,7 @@ export function timedProjection(projection: Projection, metrics: Pick<Metrics, '
         done();
       }
     },
+    // Rebuilds replay set-based where the projection can.
+    ...(projection.replay ? { replay: projection.replay.bind(projection) } : {}),
   };
 }

@@ -13,4 +13,16 @@ export interface Projection {
   /** Event types it reads; others only move its checkpoint. */
   readonly handles: ReadonlySet<string>;
   applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
+  /**
+   * Optional, for rebuilds: a replay of every event, in order, into the projection's empty tables
+   * (a shadow schema on the search path), which may keep state in memory and write it set-based.
+   * Without it a rebuild replays through `applyBatch`.
+   */
+  replay?(): ProjectionReplay;
+}
+
+/** One rebuild's replay of a projection: `apply` for each page of its events, then `finish` once. */
+export interface ProjectionReplay {
+  apply(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
+  finish(tx: SqlClient): Promise<void>;
 }

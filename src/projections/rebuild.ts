@@ -1,12 +1,12 @@
-import { withTransaction, type SqlPool } from '../storage/pool.js';
-import type { EventCodec } from '../events/codec.js';
-import type { EventStore } from '../events/store/port.js';
+import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.js';
+import type { DecodedEvent, EventCodec } from '../events/codec.js';
+import type { EventStore, RecordedEvent } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import type { Projection } from './projection.js';
-import { applyEvents, projectionLockKey } from './runner.js';
+import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
-/** Replay batches are larger than live ones: nobody waits on a rebuild's individual events. */
-const REBUILD_BATCH = 2000;
+/** Replay pages are larger than live batches: nobody waits on a rebuild's individual events. */
+const REBUILD_BATCH = 5000;
 
 interface IndexDefinition {
   readonly name: string;
@@ -35,6 +35,17 @@ function indexStatements(index: IndexDefinition, schema: string): string[] {
   const create = index.definition.replace(` ON public.${index.table} `, ` ON ${schema}.${index.table} `);
   if (create === index.definition) throw new Error(`cannot retarget index ${index.name}: ${index.definition}`);
   return index.primary ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`] : [create];
+}
+
+/** Decodes a page's relevant events; one that cannot be decoded stops the rebuild, named. */
+function decodeAll(codec: EventCodec, relevant: readonly RecordedEvent[], page: readonly RecordedEvent[]): DecodedEvent[] {
+  return relevant.map((event) => {
+    try {
+      return codec.decode(event);
+    } catch (reason) {
+      throw new PoisonEvent(event, reason, page[page.indexOf(event) - 1]?.position);
+    }
+  });
 }
 
 /** What a rebuild needs. */
@@ -145,17 +156,31 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   );
   let after: bigint | undefined;
   let count = 0;
+  const replay = projection.replay?.();
+  const inShadow = async (work: (tx: SqlClient) => Promise<void>): Promise<void> =>
+    withTransaction(deps.pool, async (tx) => {
+      // Shadow rows are rebuilt from durable events: a crash only costs the rebuild, never a commit's wait.
+      await tx.query(`SET LOCAL search_path TO ${shadow}, public; SET LOCAL synchronous_commit = off`);
+      await work(tx);
+    });
+  const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit: deps.batchSize ?? REBUILD_BATCH });
+  // The next page is read while this one is applied.
+  let page = read(undefined);
   for (;;) {
-    const events = await deps.store.readAll({ after, limit: deps.batchSize ?? REBUILD_BATCH });
+    const events = await page;
     const last = events.at(-1);
     if (!last) break;
-    await withTransaction(deps.pool, async (tx) => {
-      await tx.query(`SET LOCAL search_path TO ${shadow}, public`);
-      await applyEvents(tx, projection, deps.codec, events);
-    });
+    page = read(last.position);
+    if (replay) {
+      const relevant = events.filter((e) => projection.handles.has(e.type));
+      if (relevant.length > 0) await inShadow((tx) => replay.apply(tx, decodeAll(deps.codec, relevant, events)));
+    } else {
+      await inShadow((tx) => applyEvents(tx, projection, deps.codec, events));
+    }
     after = last.position;
     count += events.length;
   }
+  if (replay) await inShadow((tx) => replay.finish(tx));
   await deps.pool.query(indexes.filter((i) => !i.unique).flatMap((i) => indexStatements(i, shadow)).join(';\n'));
   await withTransaction(deps.pool, async (tx) => {
     // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.

@@ -14,6 +14,11 @@ export interface LinkTable<Row> {
   readonly field: keyof Row & string;
 }
 
+/** Rows written per statement when a replay writes its rows. */
+const REPLAY_WRITE_CHUNK = 5000;
+/** Rows a replay keeps in memory before it writes them out (and reloads those whose events continue). */
+const REPLAY_ROWS_IN_MEMORY = 200_000;
+
 /** What a row projection is built from. */
 export interface RowProjectionSpec<Row extends { id: string; revision: number }> {
   readonly name: string;
@@ -64,18 +69,67 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     SELECT ${scalarColumns.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetColumns})
     ON CONFLICT (id) DO UPDATE SET ${scalarColumns.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 
+  // One statement loads the rows and every link list: a batch costs a round trip less per link table.
+  const loadRows = `SELECT ${[
+    ...scalarColumns,
+    ...spec.links.map(
+      (link) => `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ${link.field}`,
+    ),
+  ].join(', ')} FROM ${spec.table} r WHERE r.id = ANY($1::uuid[])`;
+
   async function load(tx: SqlClient, ids: readonly string[]): Promise<Map<string, Row>> {
-    const { rows } = await tx.query<Row>(`SELECT ${scalarColumns.join(', ')} FROM ${spec.table} WHERE id = ANY($1::uuid[])`, [ids]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const { rows } = await tx.query<Row>(loadRows, [ids]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  const insert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
+    SELECT ${scalarColumns.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetColumns})`;
+
+  /**
+   * Writes changed rows and their link lists. `fresh`: none of these rows was ever written (a
+   * rebuild's first write of them), so plain inserts do and no old link rows need deleting.
+   */
+  async function write(tx: SqlClient, changed: readonly { before: Row | undefined; after: Row }[], fresh: boolean): Promise<void> {
+    if (changed.length === 0) return;
+    const scalars = JSON.stringify(changed.map(({ after: row }) => Object.fromEntries(scalarColumns.map((c) => [c, (row as Record<string, unknown>)[c]]))));
+    await tx.query(fresh ? insert : upsert, [scalars]);
     for (const link of spec.links) {
-      for (const row of byId.values()) (row as Record<string, unknown>)[link.field] = [];
-      const { rows: pairs } = await tx.query<{ owner: string; target: string }>(
-        `SELECT ${link.ownerColumn} AS owner, ${link.targetColumn} AS target FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[]) ORDER BY ${link.ownerColumn}, ordinal`,
-        [ids],
-      );
-      for (const { owner, target } of pairs) ((byId.get(owner) as Record<string, unknown> | undefined)?.[link.field] as string[] | undefined)?.push(target);
+      const moved = fresh ? changed : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
+      if (moved.length === 0) continue;
+      if (!fresh) await tx.query(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [moved.map((c) => c.after.id)]);
+      const owners: string[] = [];
+      const targets: string[] = [];
+      const ordinals: number[] = [];
+      for (const { after: row } of moved) {
+        (row[link.field] as readonly string[]).forEach((target, i) => {
+          owners.push(row.id);
+          targets.push(target);
+          ordinals.push(i);
+        });
+      }
+      if (owners.length > 0) {
+        await tx.query(`INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`, [
+          owners,
+          targets,
+          ordinals,
+        ]);
+      }
     }
-    return byId;
+  }
+
+  /** Folds `events` into `rows` (events at or below a row's revision are skipped); answers the rows changed. */
+  function fold(rows: Map<string, Row>, events: readonly DecodedEvent[], changed: Map<string, { before: Row | undefined; after: Row }>): void {
+    for (const event of events) {
+      const id = spec.rowId(event);
+      const current = rows.get(id);
+      // The row's revision counts the events already in it: those are skipped (idempotent replay).
+      if (current && Number(event.streamRevision) < current.revision) continue;
+      const next = spec.evolve(current, event);
+      if (!next) continue;
+      rows.set(id, next);
+      const entry = changed.get(id);
+      changed.set(id, { before: entry ? entry.before : current, after: next });
+    }
   }
 
   return {
@@ -83,44 +137,37 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     tables: [spec.table, ...spec.links.map((l) => l.table)],
     handles: new Set(spec.handles),
     async applyBatch(tx, events) {
-      const ids = [...new Set(events.map(spec.rowId))];
-      const rows = await load(tx, ids);
+      const rows = await load(tx, [...new Set(events.map(spec.rowId))]);
       const changed = new Map<string, { before: Row | undefined; after: Row }>();
-      for (const event of events) {
-        const id = spec.rowId(event);
-        const current = rows.get(id);
-        // The row's revision counts the events already in it: those are skipped (idempotent replay).
-        if (current && Number(event.streamRevision) < current.revision) continue;
-        const next = spec.evolve(current, event);
-        if (!next) continue;
-        rows.set(id, next);
-        const entry = changed.get(id);
-        changed.set(id, { before: entry ? entry.before : current, after: next });
-      }
-      if (changed.size === 0) return;
-      const after = [...changed.values()].map((c) => c.after);
-      await tx.query(upsert, [JSON.stringify(after.map((row) => Object.fromEntries(scalarColumns.map((c) => [c, (row as Record<string, unknown>)[c]]))))]);
-      for (const link of spec.links) {
-        const moved = [...changed.values()].filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
-        if (moved.length === 0) continue;
-        await tx.query(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [moved.map((c) => c.after.id)]);
-        const owners: string[] = [];
-        const targets: string[] = [];
-        const ordinals: number[] = [];
-        for (const { after: row } of moved) {
-          (row[link.field] as readonly string[]).forEach((target, i) => {
-            owners.push(row.id);
-            targets.push(target);
-            ordinals.push(i);
-          });
+      fold(rows, events, changed);
+      await write(tx, [...changed.values()], false);
+    },
+    replay() {
+      // Every row in memory until the end (or until too many), each written once with plain inserts.
+      let rows = new Map<string, Row>();
+      let changed = new Map<string, { before: Row | undefined; after: Row }>();
+      const written = new Set<string>();
+      const flush = async (tx: SqlClient): Promise<void> => {
+        const entries = [...changed.values()];
+        for (let i = 0; i < entries.length; i += REPLAY_WRITE_CHUNK) {
+          const chunk = entries.slice(i, i + REPLAY_WRITE_CHUNK);
+          await write(tx, chunk.filter((c) => !written.has(c.after.id)), true);
+          await write(tx, chunk.filter((c) => written.has(c.after.id)), false);
         }
-        if (owners.length > 0) {
-          await tx.query(
-            `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`,
-            [owners, targets, ordinals],
-          );
-        }
-      }
+        for (const { after } of entries) written.add(after.id);
+        rows = new Map();
+        changed = new Map();
+      };
+      return {
+        async apply(tx, events) {
+          // Rows written by an earlier flush come back from the table when their events continue.
+          const missing = [...new Set(events.map(spec.rowId))].filter((id) => !rows.has(id) && written.has(id));
+          if (missing.length > 0) for (const [id, row] of await load(tx, missing)) rows.set(id, row);
+          fold(rows, events, changed);
+          if (rows.size >= REPLAY_ROWS_IN_MEMORY) await flush(tx);
+        },
+        finish: flush,
+      };
     },
   };
 }

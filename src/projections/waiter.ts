@@ -1,12 +1,12 @@
 import type { SqlPool } from '../storage/pool.js';
 import { AppError } from '../errors.js';
-import type { ProjectionRunner } from './runner.js';
+import type { ProjectionLane } from './hub.js';
 
 /** What read-your-writes waiting needs. */
 export interface PositionWaiterDeps {
   readonly pool: SqlPool;
   /** Runners of this process: their progress wakes waiters at once. */
-  readonly runners: readonly ProjectionRunner[];
+  readonly runners: readonly ProjectionLane[];
   readonly timeoutMs: number;
   /** How often the checkpoint table is read, for projections another replica runs. */
   readonly pollMs?: number;
@@ -14,7 +14,8 @@ export interface PositionWaiterDeps {
 
 /**
  * Read-your-writes: resolves once the named projections have applied everything up to `position`.
- * This process's runners wake it immediately; checkpoints written by other replicas are polled.
+ * This process's running projections wake it the moment they move (no query); for the others
+ * (standing by while another replica applies them, or not run here) the checkpoints are polled.
  * Past the bound it answers 503 rather than a stale read.
  */
 export function createPositionWaiter(deps: PositionWaiterDeps): (projections: readonly string[], position: bigint) => Promise<void> {
@@ -28,7 +29,10 @@ export function createPositionWaiter(deps: PositionWaiterDeps): (projections: re
       if (runner?.state === 'failed') {
         throw new AppError('UNAVAILABLE', `the ${name} read model is stopped on a poison event; an operator must rebuild it`);
       }
-      if (runner?.position === undefined || runner.position < position) remote.push(name);
+      if (runner?.position !== undefined && runner.position >= position) continue;
+      // This process applies it: its progress wakes the waiter, the table has nothing newer to say.
+      if (runner?.state === 'running') return false;
+      remote.push(name);
     }
     if (remote.length === 0) return true;
     const { rows } = await deps.pool.query<{ name: string; position: string | null }>(
@@ -43,7 +47,7 @@ export function createPositionWaiter(deps: PositionWaiterDeps): (projections: re
 
   return async (names, position) => {
     const deadline = Date.now() + deps.timeoutMs;
-    const listeners: { runner: ProjectionRunner; listener: () => void }[] = [];
+    const listeners: { runner: ProjectionLane; listener: () => void }[] = [];
     try {
       while (!(await reached(names, position))) {
         const left = deadline - Date.now();

@@ -166,7 +166,9 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
 /** Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection. */
 export async function createPglitePool(dataDir?: string): Promise<SqlPool> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: (value: string) => value } });
+  // pg_trgm: the trigram indexes of list searches (migration 027).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const db = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: (value: string) => value }, extensions: { pg_trgm } });
   return pglitePool(db);
 }
 

@@ -151,6 +151,57 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       });
     });
 
+    describe('when 32 writers append while a reader pages through $all', () => {
+      it('never lets the reader pass an event that commits later: it sees every event, in strictly increasing position', async () => {
+        const tag = randomUUID();
+        const shared = stream();
+        const start = await store.headPosition();
+        const writers = { running: true };
+        const seen: RecordedEvent[] = [];
+        // The reader walks $all with its own cursor as fast as it can while the writers run, then drains.
+        const reader = (async () => {
+          let after = start;
+          for (;;) {
+            const finished = !writers.running;
+            const page = await store.readAll({ after, limit: 100 });
+            assertStrictlyIncreasing(page);
+            if (page.length > 0 && after !== undefined && (page[0]?.position ?? 0n) <= after) throw new Error(`the reader went back: ${page[0]?.position} after ${after}`);
+            for (const e of page) if (e.data.tag === tag) seen.push(e);
+            after = page.at(-1)?.position ?? after;
+            if (finished && page.length === 0) return;
+          }
+        })();
+        try {
+          await Promise.all(
+            Array.from({ length: 32 }, async (_, writer) => {
+              const own = stream();
+              for (let i = 0; i < 40; i++) {
+                // Every fifth append also adds to one stream all writers share, as `any` (reference records do).
+                const events = Array.from({ length: 1 + (i % 3) }, (_, k) => event('Counted', { tag, writer, i, k }));
+                const writes = [{ streamId: own, expectedRevision: i === 0 ? ('no_stream' as const) : ('stream_exists' as const), events }];
+                if (i % 5 === 0) writes.push({ streamId: shared, expectedRevision: 'any' as const, events: [event('Shared', { tag, writer, i })] } as never);
+                await store.appendMany(writes);
+              }
+            }),
+          );
+        } finally {
+          writers.running = false;
+        }
+        await reader;
+        const all: RecordedEvent[] = [];
+        for (let after = start; ; ) {
+          const page = await store.readAll({ after, limit: 1000 });
+          if (page.length === 0) break;
+          all.push(...page.filter((e) => e.data.tag === tag));
+          after = page.at(-1)?.position;
+        }
+        // Per writer: 1 + (i % 3) own events per append (79 over 40 appends) and 8 shared ones.
+        expect(all.length).toBe(32 * (79 + 8));
+        expect(seen.map((e) => e.eventId)).toEqual(all.map((e) => e.eventId));
+        expect((await store.readStream(shared)).map((e) => e.streamRevision)).toEqual(Array.from({ length: 32 * 8 }, (_, i) => BigInt(i)));
+      });
+    });
+
     describe('when a subscription handler fails', () => {
       it('ends the subscription with that error', async () => {
         const subscription = store.subscribe({

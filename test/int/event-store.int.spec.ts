@@ -1,5 +1,7 @@
-import { describe, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { createEventStoreDbStore } from '../../src/events/store/eventstoredb.js';
+import type { RecordedEvent } from '../../src/events/store/port.js';
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import { databaseTargets } from '../support/databases.js';
 import { describeEventStoreContract } from './event-store.contract.js';
@@ -15,6 +17,68 @@ for (const target of databaseTargets()) {
         await db.close();
       },
     };
+  });
+}
+
+for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
+  describe('event store on postgres: an older transaction still open', () => {
+    it('holds later appends back from readers until it ends, then delivers them without another append', async () => {
+      const db = await target.create();
+      const store = createPostgresEventStore({ pool: db.pool, pollIntervalMs: 60_000 });
+      const blocker = await db.pool.connect();
+      try {
+        const head = await store.headPosition();
+        // Any write transaction takes a transaction id; this one stays open while an append commits after it.
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT pg_current_xact_id()');
+        const eventId = randomUUID();
+        const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
+        expect(await store.headPosition()).toBe(head);
+        expect(await store.countAfter(head, 10)).toBe(0);
+        const delivered = new Promise<RecordedEvent[]>((resolve) => {
+          const subscription = store.subscribe({
+            after: head,
+            onBatch: async (events) => {
+              resolve([...events]);
+              await Promise.resolve();
+              void subscription.stop();
+            },
+          });
+        });
+        // Not an append: no wake-up follows, and the poll interval is a minute. The reader looks again on its own.
+        await blocker.query('COMMIT');
+        const events = await delivered;
+        expect(events.map((e) => e.eventId)).toEqual([eventId]);
+        expect(events[0]?.position).toBe(appended.position);
+        expect(await store.countAfter(head, 10)).toBe(1);
+      } finally {
+        blocker.release();
+        await store.close();
+        await db.close();
+      }
+    });
+
+    it('does not wait for transactions of another database on the same server', async () => {
+      const db = await target.create();
+      const elsewhere = await target.create({ migrate: false });
+      const store = createPostgresEventStore({ pool: db.pool });
+      const blocker = await elsewhere.pool.connect();
+      try {
+        const head = await store.headPosition();
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT pg_current_xact_id()');
+        const eventId = randomUUID();
+        await store.append(`elsewhere-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
+        await blocker.query('COMMIT');
+      } finally {
+        blocker.release();
+        await store.close();
+        await elsewhere.close();
+        await db.close();
+      }
+    });
   });
 }
 

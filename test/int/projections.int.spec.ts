@@ -1,86 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { executeCommand } from '../../src/commands/handler.js';
-import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../../src/storage/pool.js';
+import { withTransaction, type SqlPool } from '../../src/storage/pool.js';
 import { dropAbandonedRebuilds, rebuildProjection } from '../../src/projections/rebuild.js';
 import { applyEvents, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
 
 const TABLES = templatesProjection.tables;
-const FIXED_START = Date.parse('2026-01-01T00:00:00Z');
-
-/** A realistic history: creates, renames, relinks, disables and deletes across 40 templates. */
-async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise<bigint> {
-  let tick = 0;
-  const run = async (id: string, command: TemplateCommand) =>
-    executeCommand(spine.deps, templateAggregate, id, command, { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + tick++ * 1000) });
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    ids.push(id);
-    await run(id, {
-      type: 'Create',
-      data: {
-        id,
-        name: `${prefix} template ${i}`,
-        template: `${prefix}_template_${i}`,
-        description: `number ${i}`,
-        labels: [`group-${i % 3}`],
-        abstract: i % 5 === 0,
-        cloudResourceTypes: ['aws_s3_bucket'],
-        configuration: { size: i },
-        documentationUrl: null,
-        executorIds: [],
-        parentIds: i > 0 && i % 4 === 0 ? [ids[i - 1] ?? id] : [],
-        status: 'enabled',
-      },
-    });
-  }
-  let last = 0n;
-  for (const [i, id] of ids.entries()) {
-    if (i % 2 === 0) last = (await run(id, { type: 'Update', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
-    if (i % 3 === 0) last = (await run(id, { type: 'Disable' })).position ?? last;
-    // Templates that are another's parent (i + 1 divisible by 4) cannot be deleted.
-    if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'Delete' })).position ?? last;
-  }
-  return last;
-}
-
 /** Starts a runner and resolves once it has applied everything up to `position`. */
 async function catchUp(runner: ProjectionRunner, position: bigint): Promise<void> {
   runner.start();
   while (runner.position === undefined || runner.position < position) {
     await new Promise<void>((resolve) => runner.progress.once('position', () => resolve()));
   }
-}
-
-/** A pool whose n-th COMMIT fails, as if the process died just before committing that batch. */
-function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => void): SqlPool {
-  let commits = 0;
-  return {
-    ...pool,
-    dialect: pool.dialect,
-    query: (text, params) => pool.query(text, params),
-    async connect() {
-      const client = await pool.connect();
-      const wrapped: SqlClient = {
-        async query(text, params) {
-          if (text === 'COMMIT' && ++commits === failOnCommit) {
-            await client.query('ROLLBACK');
-            onDeath();
-            throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
-          }
-          return client.query(text, params);
-        },
-        release: (destroy) => client.release(destroy),
-      };
-      return wrapped;
-    },
-  };
 }
 
 for (const target of databaseTargets()) {

@@ -11,13 +11,14 @@ export interface CatchUpLag {
 /** Everything this process's runners applied, summed: it grows whenever any projection moves. */
 const progressOf = (services: Services): bigint => services.runners.reduce((sum, r) => sum + (r.position ?? 0n), 0n);
 
-function slowest(services: Services, position: bigint): CatchUpLag {
-  let lag: CatchUpLag = { projection: '-', behind: 0n };
+/** The projection furthest behind, and how many events it has still to apply (positions are not dense). */
+async function slowest(services: Services, position: bigint): Promise<CatchUpLag> {
+  let last: { name: string; position: bigint | undefined } | undefined;
   for (const runner of services.runners) {
-    const behind = position - (runner.position ?? 0n);
-    if (behind > lag.behind) lag = { projection: runner.projection.name, behind };
+    if (last === undefined || (runner.position ?? -1n) < (last.position ?? -1n)) last = { name: runner.projection.name, position: runner.position };
   }
-  return lag;
+  if (!last || (last.position ?? -1n) >= position) return { projection: '-', behind: 0n };
+  return { projection: last.name, behind: BigInt(await services.store.countAfter(last.position, 10_000_000)) };
 }
 
 /**
@@ -41,11 +42,11 @@ export async function waitForProjections(services: Services, position: bigint | 
       }
       const now = progressOf(services);
       if (now === seen) {
-        const lag = slowest(services, position);
+        const lag = await slowest(services, position);
         throw new SeedError(`the writes are stored, but the projections stopped catching up (${lag.projection} is ${lag.behind} behind position ${position})`, { cause: error });
       }
       seen = now;
-      onWaiting?.(slowest(services, position));
+      onWaiting?.(await slowest(services, position));
     }
   }
 }

@@ -214,24 +214,31 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
     }
   }
 
+  async function readStream(streamId: string): Promise<RecordedEvent[]> {
+    try {
+      const events: RecordedEvent[] = [];
+      for await (const resolved of client.readStream(streamId)) {
+        const event = toRecordedEvent(resolved);
+        if (event) events.push(event);
+      }
+      return events;
+    } catch (error) {
+      // A stream that never existed, was soft-deleted or was tombstoned reads as empty.
+      if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return [];
+      throw translateError(error, 'read stream');
+    }
+  }
+
   return {
     kind: 'eventstoredb',
     atomicMultiStream: false,
     append: (streamId, events, { expectedRevision }) => appendMany([{ streamId, expectedRevision, events }]),
     appendMany,
-    async readStream(streamId) {
-      try {
-        const events: RecordedEvent[] = [];
-        for await (const resolved of client.readStream(streamId)) {
-          const event = toRecordedEvent(resolved);
-          if (event) events.push(event);
-        }
-        return events;
-      } catch (error) {
-        // A stream that never existed, was soft-deleted or was tombstoned reads as empty.
-        if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return [];
-        throw translateError(error, 'read stream');
-      }
+    readStream,
+    async readStreams(streamIds) {
+      const unique = [...new Set(streamIds)];
+      const read = await Promise.all(unique.map(async (id) => [id, await readStream(id)] as const));
+      return new Map(read);
     },
     async readAll({ after, limit }) {
       const events: RecordedEvent[] = [];
@@ -262,6 +269,11 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
         return false;
       });
       return head;
+    },
+    async countAfter(after, limit) {
+      let count = 0;
+      if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), () => ++count < limit);
+      return count;
     },
     subscribe(subscribeOptions) {
       const subscription = batchedSubscription(

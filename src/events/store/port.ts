@@ -3,7 +3,8 @@ import { AppError } from '../../errors.js';
 /**
  * The event store port: one contract, two adapters (PostgreSQL/PGlite and EventStoreDB).
  * Revisions are per stream and zero-based (the first event of a stream is revision 0n).
- * Positions are global, strictly increasing in the order events become visible to readers.
+ * Positions are global, strictly increasing in the order events become visible to readers, and not
+ * dense: the distance between two positions says nothing about the events between them.
  */
 export type ExpectedRevision =
   | 'any' // append whatever the stream holds
@@ -80,10 +81,17 @@ export interface EventStore {
   readonly atomicMultiStream: boolean;
   /** Every event of a stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Several streams at once (one round trip where the store can): each stream's events, [] for a missing one. */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in position order. Gap-free: never passes an event that may still commit. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest visible event, or undefined when the store is empty. */
   headPosition(): Promise<bigint | undefined>;
+  /**
+   * How many visible events follow `after` (all of them when undefined), counting at most `limit`:
+   * how far a reader at `after` is behind. Positions are not dense (they need not count events).
+   */
+  countAfter(after: bigint | undefined, limit: number): Promise<number>;
   /** Catch-up then live delivery of `$all`, in position order, each event exactly once. */
   subscribe(options: SubscribeOptions): Subscription;
   /**

@@ -10,15 +10,14 @@ import {
   type RecordedEvent,
   type StreamWrite,
 } from './port.js';
-import { pollingSubscription } from './subscription.js';
+import { pollingSubscription, type ReadPage } from './subscription.js';
 
 /*
- * Gap-free `$all`: every append (the `infraledger_append` function, migration 003) takes one
- * transaction-scoped advisory lock before positions are allocated and holds it until commit.
- * Positions therefore become visible in allocation order: a reader that sees position p has seen
- * every committed position below p, and no transaction still in flight can commit a lower one. (The
- * lock is released after the commit is visible in the proc array, so the next appender cannot
- * overtake it.) The append is one statement, so the serial section is one round trip plus the commit.
+ * Gap-free `$all` without a serial section (migration 026, docs/decisions/0006-concurrent-append.md):
+ * an event's position is its transaction's id times 65,536 plus its ordinal in that transaction, so
+ * positions follow transaction ids. Every transaction whose id is below the snapshot's xmin has ended,
+ * so a reader that stops below `xmin × 65,536` has seen every event that will ever hold a lower
+ * position: it never passes one that could still commit, whichever append commits first.
  */
 const CHANNEL = 'infraledger_events';
 
@@ -45,6 +44,40 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
 });
 
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
+
+/**
+ * `readable.below`: every position below it is final, as this statement's snapshot sees the log. First
+ * the snapshot's xmin (every transaction below it has ended); when committed events wait at or beyond
+ * that bound after $1, the bound is refined: in-progress transactions that are running in another
+ * database of the server cannot append here, so they are left out (a transaction that ended since
+ * the snapshot, or one whose database cannot be seen, still holds the bound back).
+ */
+const READABLE = `snapshot AS MATERIALIZED (
+  SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
+), readable AS MATERIALIZED (
+  SELECT 65536 * CASE
+    WHEN (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, snapshot.xmin * 65536) ORDER BY global_position LIMIT 1) IS NULL
+      THEN snapshot.xmin
+    ELSE coalesce((
+      SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
+       WHERE x::text::bigint % 4294967296 NOT IN (
+         SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) AS a
+          WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))
+    ), snapshot.xmax) END AS below
+  FROM snapshot
+)`;
+
+/**
+ * A page of readable events after $1, plus one marker row when committed events wait beyond the
+ * readable bound (both parts see the same snapshot, so the marker is exact for it). The probes beyond
+ * the bound start at the greater of the two lower bounds, as one index condition: with two separate
+ * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
+ */
+const READ_PAGE = `WITH ${READABLE}
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) ORDER BY global_position LIMIT $2)
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable
+ WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below) ORDER BY global_position LIMIT 1) IS NOT NULL`;
 
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
@@ -105,10 +138,38 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       throw new StreamRevisionConflictError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
     });
     appended.emit('append');
+    notifyOthers();
     return result;
   }
 
-  /** One statement (see migration 003): lock, check revisions, insert, notify. Zero-event writes only assert. */
+  // Other processes learn of appends by NOTIFY, sent after the commit in a statement of its own (a
+  // notifying transaction holds a server-wide lock through its commit) and at most one at a time:
+  // appends that commit while one is on its way are covered by the next.
+  let notifying: 'idle' | 'sending' | 'again' = 'idle';
+  function notifyOthers(): void {
+    if (pool.dialect !== 'postgres') return;
+    if (notifying !== 'idle') {
+      notifying = 'again';
+      return;
+    }
+    notifying = 'sending';
+    const send = (): void => {
+      pool
+        .query('SELECT pg_notify($1, $2)', [CHANNEL, ''])
+        .catch((error: unknown) => log?.warn({ err: error }, 'NOTIFY failed; other processes find the events by polling'))
+        .finally(() => {
+          if (notifying === 'again') {
+            notifying = 'sending';
+            send();
+          } else {
+            notifying = 'idle';
+          }
+        });
+    };
+    send();
+  }
+
+  /** One statement (see migration 026): lock the streams, check revisions, insert, notify. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
     const { rows } = await pool.query<{ conflict_stream: string | null; conflict_actual: string | null; last_position: string | null; heads: string[] | null }>(
@@ -135,13 +196,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
 
-  async function readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
-    const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [
-      String(after ?? 0n),
-      limit,
-    ]);
-    return rows.map(toRecorded);
+  async function readPage({ after, limit }: ReadAllOptions): Promise<ReadPage> {
+    const { rows } = await pool.query<EventRow & { held: boolean }>(READ_PAGE, [String(after ?? 0n), limit]);
+    const held = rows.at(-1)?.held === true;
+    return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
   }
+
+  const readAll = async (options: ReadAllOptions): Promise<RecordedEvent[]> => (await readPage(options)).events;
 
   return {
     kind: pool.dialect,
@@ -152,15 +213,32 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId]);
       return rows.map(toRecorded);
     },
+    async readStreams(streamIds) {
+      const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+      if (streamIds.length === 0) return streams;
+      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision`, [[...new Set(streamIds)]]);
+      for (const row of rows) streams.get(row.stream_id)?.push(toRecorded(row));
+      return streams;
+    },
     readAll,
     async headPosition() {
-      const { rows } = await pool.query<{ position: string | null }>('SELECT max(global_position)::text AS position FROM events');
+      const { rows } = await pool.query<{ position: string | null }>(
+        `WITH ${READABLE} SELECT max(global_position)::text AS position FROM events WHERE global_position < (SELECT below FROM readable)`,
+        ['0'],
+      );
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
+    },
+    async countAfter(after, limit) {
+      const { rows } = await pool.query<{ n: number }>(
+        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) LIMIT $2) AS ahead`,
+        [String(after ?? 0n), limit],
+      );
+      return rows[0]?.n ?? 0;
     },
     subscribe(subscribeOptions) {
       ensureListening();
       return pollingSubscription({
-        readAll,
+        readPage,
         wakeUps: appended,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
         ...subscribeOptions,

@@ -1,17 +1,33 @@
 import type { EventEmitter } from 'node:events';
 import type { ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
 
+/** A page of `$all`, and whether committed events wait beyond it for older transactions to end. */
+export interface ReadPage {
+  readonly events: RecordedEvent[];
+  /**
+   * True when events after the page are committed but not yet readable (an older transaction is
+   * still open): they become readable without any further append, so the reader must look again
+   * soon instead of waiting for a wake-up.
+   */
+  readonly held: boolean;
+}
+
 /** A polling subscription's reader and wake-ups. */
 export interface PollingSubscriptionOptions extends SubscribeOptions {
-  readonly readAll: (options: ReadAllOptions) => Promise<RecordedEvent[]>;
+  readonly readPage: (options: ReadAllOptions) => Promise<ReadPage>;
   /** Emits 'append' whenever new events may be visible; polling covers any missed wake-up. */
   readonly wakeUps: EventEmitter;
   readonly pollIntervalMs: number;
 }
 
+/** The first and the longest wait before looking again at events held back by an open transaction. */
+const HELD_RETRY_MIN_MS = 1;
+const HELD_RETRY_MAX_MS = 50;
+
 /**
- * Catch-up then live delivery built on a gap-free `readAll`: read a batch after the last delivered
- * position, hand it over, repeat; when caught up, wait for a wake-up or the poll interval.
+ * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
+ * position, hand it over, repeat; when caught up, wait for a wake-up or the poll interval. Events held
+ * back by an older open transaction are looked for again after a short, growing delay.
  */
 export function pollingSubscription(options: PollingSubscriptionOptions): Subscription {
   const batchSize = options.batchSize ?? 500;
@@ -25,30 +41,38 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
   };
   options.wakeUps.on('append', onAppend);
 
-  const waitForWakeUp = (): Promise<void> =>
+  const waitForWakeUp = (ms: number, wakeable: boolean): Promise<void> =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(() => finish(), options.pollIntervalMs);
+      const timer = setTimeout(() => finish(), ms);
       const finish = (): void => {
         clearTimeout(timer);
         wake = undefined;
         resolve();
       };
       wake = finish;
-      if (pending || stopped) finish();
+      if ((wakeable && pending) || stopped) finish();
     });
 
   const loop = async (): Promise<void> => {
+    let heldRetryMs = HELD_RETRY_MIN_MS;
     try {
       while (!stopped) {
         pending = false;
-        const events = await options.readAll({ after, limit: batchSize });
+        const { events, held } = await options.readPage({ after, limit: batchSize });
         // stop() may have been called while reading (TypeScript cannot see that across the await).
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (stopped) break;
         if (events.length === 0) {
-          await waitForWakeUp();
+          if (held) {
+            // Not a wake-up's business: the events are there, an older transaction has to end first.
+            await waitForWakeUp(heldRetryMs, false);
+            heldRetryMs = Math.min(heldRetryMs * 2, HELD_RETRY_MAX_MS);
+          } else {
+            await waitForWakeUp(options.pollIntervalMs, true);
+          }
           continue;
         }
+        heldRetryMs = HELD_RETRY_MIN_MS;
         await options.onBatch(events);
         after = events[events.length - 1]?.position;
       }

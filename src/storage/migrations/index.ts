@@ -17,6 +17,8 @@ import { sql as templateDocumentationUrl } from './016-template-documentation-ur
 import { sql as idempotencyKeys } from './017-idempotency-keys.js';
 import { sql as runs } from './020-runs.js';
 import { sql as signInRetention } from './024-sign-in-retention.js';
+import { sql as concurrentAppend } from './026-concurrent-append.js';
+import { sql as trigramSearch } from './027-trigram-search.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -45,4 +47,6 @@ export const migrations: readonly Migration[] = [
   { id: '017-idempotency-keys', sql: idempotencyKeys },
   { id: '020-runs', sql: runs },
   { id: '024-sign-in-retention', sql: signInRetention },
+  { id: '026-concurrent-append', sql: concurrentAppend },
+  { id: '027-trigram-search', sql: trigramSearch },
 ];

@@ -1,0 +1,448 @@
+import { EventEmitter } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isTransientDatabaseError } from '../storage/errors.js';
+import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
+import type { DecodedEvent, EventCodec } from '../events/codec.js';
+import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
+import type { Logger } from '../log.js';
+import type { Projection } from './projection.js';
+import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
+
+/** What a projection is doing in this process. */
+export type RunnerState = 'starting' | 'running' | 'standby' | 'stopped' | 'failed';
+
+/**
+ * One projection as this process runs it: its state, how far its tables are (applied and committed,
+ * or nothing to apply up to there) and a `progress` emitter ('position' after each advance,
+ * 'failed' on a poison event). Read-your-writes, `/readyz` and the CLI read these.
+ */
+export interface ProjectionLane {
+  readonly projection: Projection;
+  readonly progress: EventEmitter;
+  readonly state: RunnerState;
+  readonly position: bigint | undefined;
+}
+
+/** What a projection hub needs. */
+export interface RunnerDeps {
+  readonly pool: SqlPool;
+  readonly store: EventStore;
+  readonly codec: EventCodec;
+  readonly log: Logger;
+  readonly batchSize: number;
+  /** How long a hub that lost its store, or whose projections another process holds, waits before trying again. */
+  readonly retryDelayMs?: number;
+  /** How long a checkpoint moved without a transaction (nothing to apply) may stay unwritten (default 250 ms). */
+  readonly idleFlushMs?: number;
+}
+
+/** The checkpoint moved under us (another replica, or a rebuild swapped tables): resubscribe from it. */
+class Resync extends Error {}
+
+/** Another process holds a projection's lock: back off, then resubscribe from the checkpoints. */
+class Standby extends Error {}
+
+/** A projector threw in the all-at-once attempt: the batch is applied again projection by projection. */
+class ProjectorFailed extends Error {}
+
+class Lane implements ProjectionLane {
+  readonly progress = new EventEmitter();
+  state: RunnerState = 'starting';
+  position: bigint | undefined;
+  /** The checkpoint row as this process last read or wrote it. */
+  persisted: bigint | undefined;
+  readonly lockKey: number;
+
+  constructor(readonly projection: Projection) {
+    this.progress.setMaxListeners(0);
+    this.lockKey = projectionLockKey(projection.name);
+  }
+
+  advance(position: bigint): void {
+    if (this.position !== undefined && this.position >= position) return;
+    this.position = position;
+    this.progress.emit('position', position);
+  }
+}
+
+interface CheckpointRow {
+  name: string;
+  position: string | null;
+  status: string;
+  error: string | null;
+}
+
+/** A projection name as an SQL literal; names are plain identifiers (checked when the hub is built). */
+const literal = (name: string): string => `'${name}'`;
+const SAFE_NAME = /^[a-z][a-z0-9_]*$/;
+
+/** node-postgres answers a text of several statements with one result each; PGlite's pool with the last. */
+const lastResult = <R>(result: SqlResult<R> | SqlResult<R>[]): SqlResult<R> =>
+  Array.isArray(result) ? (result.at(-1) as SqlResult<R>) : result;
+
+const asPosition = (value: string | null | undefined): bigint | undefined => (value == null ? undefined : BigInt(value));
+const before = (a: bigint | undefined, b: bigint | undefined): boolean => (a ?? -1n) < (b ?? -1n);
+
+/** What one projection does in a batch transaction. */
+interface LanePlan {
+  readonly lane: Lane;
+  /** Its events of the batch (after its position, of the types it handles). */
+  readonly events: readonly RecordedEvent[];
+  /** Every event of the batch after its position: a poison event's predecessor is found here. */
+  readonly after: readonly RecordedEvent[];
+}
+
+/** What a batch transaction did to one lane. */
+interface LaneOutcome {
+  readonly lane: Lane;
+  readonly reached: bigint | undefined;
+  readonly poison?: PoisonEvent;
+}
+
+/**
+ * Runs every projection of the service from one reader of `$all`. Each batch is read once; the
+ * projections it concerns are applied in one transaction that also moves every checkpoint (the idle
+ * projections' too, in the same statement), under each projection's advisory lock and after checking
+ * its checkpoint is where this process left it, so several replicas can run the hub safely and a
+ * batch is applied exactly once. A batch that concerns no projection moves the positions in memory
+ * at once and writes the checkpoints shortly after, in one statement. A poison event stops only its
+ * projection, keeping everything before it.
+ */
+export class ProjectionHub {
+  private readonly lanes: Lane[];
+  private readonly byName: Map<string, Lane>;
+  private subscription: Subscription | undefined;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  /** Serialises everything that writes checkpoints: batches, idle flushes, checks. */
+  private exclusive: Promise<unknown> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private checkTimer: NodeJS.Timeout | undefined;
+  private resyncRequested = false;
+
+  constructor(
+    projections: readonly Projection[],
+    private readonly deps: RunnerDeps,
+  ) {
+    this.lanes = projections.map((p) => new Lane(p));
+    this.byName = new Map(this.lanes.map((l) => [l.projection.name, l]));
+    if (this.byName.size !== this.lanes.length) throw new TypeError('a projection hub takes each projection once');
+    const unsafe = this.lanes.find((l) => !SAFE_NAME.test(l.projection.name));
+    if (unsafe) throw new TypeError(`projection name ${unsafe.projection.name} is not a plain identifier`);
+  }
+
+  /** Every projection's lane, in the order given. */
+  get projections(): readonly ProjectionLane[] {
+    return this.lanes;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.checkTimer);
+    clearTimeout(this.flushTimer);
+    await this.subscription?.stop();
+    await this.loop;
+    await this.serially(() => this.flushIdle()).catch((error: unknown) =>
+      this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'),
+    );
+    for (const lane of this.lanes) if (lane.state !== 'failed') lane.state = 'stopped';
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.exclusive.then(work, work);
+    this.exclusive = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(): Promise<void> {
+    const { log } = this.deps;
+    const retryMs = this.deps.retryDelayMs ?? 1000;
+    this.checkTimer = setInterval(() => void this.serially(() => this.checkRows()).catch(() => undefined), retryMs);
+    this.checkTimer.unref();
+    while (!this.stopping) {
+      try {
+        this.resyncRequested = false;
+        await this.loadCheckpoints();
+        const active = this.lanes.filter((l) => l.state !== 'failed');
+        // stop() may have run during the await above: subscribing now would leave a subscription nobody stops.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        if (this.stopping) return;
+        if (active.length === 0) {
+          await delay(retryMs);
+          continue;
+        }
+        const from = active.reduce<bigint | undefined>((min, l) => (before(l.position, min) ? l.position : min), active[0]?.position);
+        this.subscription = this.deps.store.subscribe({
+          after: from,
+          batchSize: this.deps.batchSize,
+          onBatch: (events) => this.serially(() => this.applyBatch(events)),
+        });
+        await this.subscription.done;
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        if (this.stopping) return;
+        if (error instanceof Resync) continue;
+        if (error instanceof Standby) {
+          log.debug('another process is running some projections; standing by');
+        } else {
+          log.warn({ err: error }, 'projections interrupted; resuming from their checkpoints');
+        }
+        await delay(retryMs);
+      }
+    }
+  }
+
+  private async loadCheckpoints(): Promise<void> {
+    const names = this.lanes.map((l) => l.projection.name);
+    await this.deps.pool.query('INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING', [
+      names,
+    ]);
+    const { rows } = await this.deps.pool.query<CheckpointRow>(
+      'SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [names],
+    );
+    for (const row of rows) {
+      const lane = this.byName.get(row.name);
+      if (!lane) continue;
+      lane.persisted = asPosition(row.position);
+      // A rebuild may have moved the checkpoint back: the tables now hold exactly that much.
+      lane.position = lane.persisted;
+      if (row.status === 'failed') {
+        if (lane.state !== 'failed')
+          this.deps.log.error({ projection: row.name, error: row.error }, 'projection is stopped on a poison event; rebuild it');
+        lane.state = 'failed';
+      } else {
+        lane.state = 'running';
+        if (lane.position !== undefined) lane.progress.emit('position', lane.position);
+      }
+    }
+  }
+
+  /** Looks for checkpoints moved by someone else while no batch came (a rebuild, a reset failure). */
+  private async checkRows(): Promise<void> {
+    if (this.stopping || !this.subscription) return;
+    const { rows } = await this.deps.pool.query<CheckpointRow>(
+      'SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [this.lanes.map((l) => l.projection.name)],
+    );
+    const moved = rows.some((row) => {
+      const lane = this.byName.get(row.name);
+      if (!lane) return false;
+      if (lane.state === 'failed') return row.status !== 'failed';
+      return asPosition(row.position) !== lane.persisted || row.status === 'failed';
+    });
+    if (moved) this.requestResync();
+  }
+
+  private requestResync(): void {
+    if (this.resyncRequested) return;
+    this.resyncRequested = true;
+    // Not awaited: the subscription's current batch may be waiting behind whoever calls this.
+    void this.subscription?.stop();
+  }
+
+  /** What each projection would do with the batch. */
+  private plan(events: readonly RecordedEvent[]): LanePlan[] {
+    return this.lanes
+      .filter((lane) => lane.state === 'running' || lane.state === 'standby')
+      .flatMap((lane) => {
+        // A lane already past the batch (it adopted a newer checkpoint) has nothing to do with it.
+        const after = lane.position === undefined ? events : events.filter((e) => e.position > (lane.position ?? -1n));
+        return after.length === 0 ? [] : [{ lane, after, events: after.filter((e) => lane.projection.handles.has(e.type)) }];
+      });
+  }
+
+  private async applyBatch(events: readonly RecordedEvent[]): Promise<void> {
+    const last = events.at(-1);
+    if (!last || this.stopping || this.resyncRequested) return;
+    const plans = this.plan(events);
+    if (plans.every((p) => p.events.length === 0)) {
+      // Nothing to apply: the tables are already complete up to `last`. The checkpoints follow shortly.
+      for (const { lane } of plans) lane.advance(last.position);
+      this.scheduleFlush();
+      return;
+    }
+    let outcomes: LaneOutcome[];
+    let standby: Lane[];
+    let resync: boolean;
+    try {
+      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, false));
+    } catch (error) {
+      if (!(error instanceof ProjectorFailed)) throw error;
+      // One projector threw: find out which, event by event, keeping everything else of the batch.
+      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, true));
+    }
+    // Only now is the batch visible to other connections: read-your-writes waiters trust these values.
+    for (const outcome of outcomes) {
+      outcome.lane.persisted = outcome.reached;
+      if (outcome.reached !== undefined) outcome.lane.advance(outcome.reached);
+      if (outcome.poison) this.markFailed(outcome.lane, outcome.poison);
+    }
+    for (const lane of standby) lane.state = 'standby';
+    if (standby.length > 0) throw new Standby();
+    if (resync) throw new Resync();
+  }
+
+  /**
+   * The batch transaction: lock and check every checkpoint at once (sent with BEGIN), apply each
+   * projection's events, move every checkpoint in one statement (sent with COMMIT). `careful` applies
+   * each projection under a savepoint, event by event after a failure, to name a poison event;
+   * otherwise a projector error aborts the transaction (ProjectorFailed) so the caller can run it
+   * carefully. The lock and checkpoint statements carry their values inline (projection names are
+   * checked identifiers, keys and positions numbers) so that each rides with BEGIN or COMMIT in one
+   * round trip.
+   */
+  private async applyInTransaction(
+    plans: readonly LanePlan[],
+    last: bigint,
+    careful: boolean,
+  ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean }> {
+    const tx = await this.deps.pool.connect();
+    let broken = false;
+    try {
+      const keys = plans.map((p) => `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)})`).join(', ');
+      const begun = await tx.query<CheckpointRow>(
+        `BEGIN; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off;
+         SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
+          WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
+      );
+      const result = await this.applyLocked(tx, lastResult(begun).rows, plans, last, careful);
+      await tx.query([...result.statements, 'COMMIT'].join(';\n'));
+      return result;
+    } catch (error) {
+      try {
+        await tx.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection is unusable; let the pool discard it
+      }
+      throw error;
+    } finally {
+      tx.release(broken);
+    }
+  }
+
+  private async applyLocked(
+    tx: SqlClient,
+    rows: readonly CheckpointRow[],
+    plans: readonly LanePlan[],
+    last: bigint,
+    careful: boolean,
+  ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean; statements: string[] }> {
+    const locked = new Map(rows.map((r) => [r.name, r]));
+    const standby: Lane[] = [];
+    let resync = false;
+    const ready: LanePlan[] = [];
+    for (const plan of plans) {
+      const row = locked.get(plan.lane.projection.name);
+      if (!row) standby.push(plan.lane);
+      else if (row.status === 'failed' || asPosition(row.position) !== plan.lane.persisted) resync = true;
+      else ready.push(plan);
+    }
+    const outcomes: LaneOutcome[] = [];
+    const decoded = new Map<RecordedEvent, DecodedEvent>();
+    for (const plan of ready) {
+      if (plan.events.length === 0) {
+        outcomes.push({ lane: plan.lane, reached: last });
+      } else if (careful) {
+        outcomes.push(await this.applyCarefully(tx, plan, last));
+      } else {
+        try {
+          await plan.lane.projection.applyBatch(
+            tx,
+            plan.events.map((e) => {
+              let d = decoded.get(e);
+              if (!d) decoded.set(e, (d = this.deps.codec.decode(e)));
+              return d;
+            }),
+          );
+        } catch (error) {
+          if (isTransientDatabaseError(error)) throw error;
+          throw new ProjectorFailed(`projection ${plan.lane.projection.name} failed`, { cause: error });
+        }
+        outcomes.push({ lane: plan.lane, reached: last });
+      }
+    }
+    const moved = outcomes.filter((o) => o.reached !== undefined && o.reached !== o.lane.persisted);
+    const statements =
+      moved.length === 0
+        ? []
+        : [
+            `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
+               FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')}) AS v(name, position) WHERE c.name = v.name`,
+          ];
+    for (const { lane, poison } of outcomes) {
+      if (!poison) continue;
+      await tx.query(
+        "UPDATE projection_checkpoints SET status = 'failed', error = $2, failed_event_id = $3, updated_at = now() WHERE name = $1",
+        [lane.projection.name, poison.message, poison.event.eventId],
+      );
+    }
+    return { outcomes, standby, resync, statements };
+  }
+
+  private async applyCarefully(tx: SqlClient, plan: LanePlan, last: bigint): Promise<LaneOutcome> {
+    try {
+      await applyEvents(tx, plan.lane.projection, this.deps.codec, plan.after);
+      return { lane: plan.lane, reached: last };
+    } catch (error) {
+      if (!(error instanceof PoisonEvent)) throw error;
+      // Keep what came before the poison event: commit it, and stop exactly there.
+      return { lane: plan.lane, reached: error.before ?? plan.lane.position, poison: error };
+    }
+  }
+
+  private markFailed(lane: Lane, error: PoisonEvent): void {
+    lane.state = 'failed';
+    this.deps.log.error(
+      {
+        projection: lane.projection.name,
+        eventId: error.event.eventId,
+        eventType: error.event.type,
+        position: String(error.event.position),
+        err: error.reason,
+      },
+      'projection stopped on a poison event',
+    );
+    lane.progress.emit('failed', error);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.serially(() => this.flushIdle()).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'),
+      );
+    }, this.deps.idleFlushMs ?? 250);
+    this.flushTimer.unref();
+  }
+
+  /**
+   * Writes the checkpoints that moved without a transaction, in one statement, each only if it is
+   * still where this process left it (otherwise someone else moved it: resubscribe from there).
+   */
+  private async flushIdle(): Promise<void> {
+    const moved = this.lanes.filter(
+      (l) => (l.state === 'running' || l.state === 'stopped') && l.position !== l.persisted && l.position !== undefined,
+    );
+    if (moved.length === 0) return;
+    const { rows } = await this.deps.pool.query<{ name: string }>(
+      `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS v(name, expected, position)
+        WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.expected AND c.status = 'running'
+        RETURNING c.name`,
+      [
+        moved.map((l) => l.projection.name),
+        moved.map((l) => (l.persisted === undefined ? null : String(l.persisted))),
+        moved.map((l) => String(l.position)),
+      ],
+    );
+    const written = new Set(rows.map((r) => r.name));
+    for (const lane of moved) if (written.has(lane.projection.name)) lane.persisted = lane.position;
+    if (written.size < moved.length && !this.stopping) this.requestResync();
+  }
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../src/commands/handler.js';
+import { integrationAggregate } from '../../src/commands/integration.js';
+import { ProjectionHub, type ProjectionLane } from '../../src/projections/hub.js';
+import { rebuildProjection } from '../../src/projections/rebuild.js';
+import { allProjections } from '../../src/projections/registry.js';
+import { createPositionWaiter } from '../../src/projections/waiter.js';
+import { integrationFixtures } from '../../src/cli/seed/fixtures.js';
+import type { SqlPool } from '../../src/storage/pool.js';
+import { databaseTargets } from '../support/databases.js';
+import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
+
+/** Resolves once every lane has applied everything up to `position`. */
+async function allReached(lanes: readonly ProjectionLane[], position: bigint): Promise<void> {
+  for (const lane of lanes) {
+    while (lane.position === undefined || lane.position < position) {
+      await new Promise<void>((resolve) => lane.progress.once('position', () => resolve()));
+    }
+  }
+}
+
+/** A pool that counts the transactions begun through it. */
+function countingPool(pool: SqlPool): { pool: SqlPool; transactions: () => number } {
+  let begun = 0;
+  return {
+    transactions: () => begun,
+    pool: {
+      ...pool,
+      dialect: pool.dialect,
+      query: (text, params) => pool.query(text, params),
+      async connect() {
+        const client = await pool.connect();
+        return {
+          query(text, params) {
+            if (text.startsWith('BEGIN')) begun++;
+            return client.query(text, params);
+          },
+          release: (destroy) => client.release(destroy),
+        };
+      },
+    },
+  };
+}
+
+for (const target of databaseTargets()) {
+  describe(`the projection hub on ${target.name}`, () => {
+    let spine: Spine;
+    beforeEach(async () => {
+      spine = await openSpine(target);
+    });
+    afterEach(async () => spine.close());
+
+    const hubOn = (pool: SqlPool, batchSize = 7) =>
+      new ProjectionHub(allProjections, { pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize, retryDelayMs: 10, idleFlushMs: 10 });
+
+    /** Templates and integrations (two projections plus the audit log), interleaved. */
+    async function writeMixedHistory(): Promise<bigint> {
+      let last = await writeHistory(spine, 12);
+      for (const [i, fields] of integrationFixtures(`hub-${randomUUID().slice(0, 6)}`).entries()) {
+        const id = randomUUID();
+        const result = await executeCommand(spine.deps, integrationAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } }, {
+          actorId: null,
+          correlationId: randomUUID(),
+          causationId: null,
+          now: new Date(FIXED_START + i * 1000),
+        });
+        last = result.position ?? last;
+      }
+      await writeHistory(spine, 12, 'second');
+      return (await spine.store.headPosition()) ?? last;
+    }
+
+    const everyTable = allProjections.flatMap((p) => p.tables);
+
+    describe('when the process dies in the middle of a shared batch', () => {
+      it('restarts every projection from its checkpoint and ends with the tables of a rebuild of each', async () => {
+        const head = await writeMixedHistory();
+        let died!: () => void;
+        const death = new Promise<void>((resolve) => (died = resolve));
+        const doomed = hubOn(dyingPool(spine.pool, 3, () => died()));
+        doomed.start();
+        await death;
+        await doomed.stop();
+        const { rows } = await spine.pool.query<{ position: string | null }>("SELECT position FROM projection_checkpoints WHERE name = 'templates'");
+        expect(BigInt(rows[0]?.position ?? '0')).toBeLessThan(head);
+
+        const restarted = hubOn(spine.pool);
+        restarted.start();
+        await allReached(restarted.projections, head);
+        await restarted.stop();
+        const afterRestart = await dumpTables(spine.pool, everyTable);
+        for (const projection of allProjections) {
+          await rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50 }, projection);
+        }
+        expect(await dumpTables(spine.pool, everyTable)).toEqual(afterRestart);
+        expect((afterRestart.templates ?? []).length).toBe(24);
+        expect((afterRestart.integrations ?? []).length).toBe(integrationFixtures('x').length);
+      });
+    });
+
+    describe('when commands run while the hub runs', () => {
+      it('answers read-your-writes exactly: each write is in its table the moment the waiter lets it through', async () => {
+        const hub = hubOn(spine.pool, 50);
+        hub.start();
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, writer) => {
+            for (let i = 0; i < 5; i++) {
+              const id = randomUUID();
+              const [fields] = integrationFixtures(`w${writer}-${i}`);
+              if (!fields) throw new Error('no integration fixture');
+              const { position } = await executeCommand(
+                spine.deps,
+                integrationAggregate,
+                id,
+                { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+                { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START) },
+              );
+              if (position === undefined) throw new Error('the create wrote nothing');
+              await waitFor(['integrations'], position);
+              const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM integrations WHERE id = $1', [id]);
+              expect(rows[0]?.n).toBe(1);
+            }
+          }),
+        );
+        await hub.stop();
+      });
+
+      it('waits only on the projections named: a stopped one does not hold the others back', async () => {
+        const hub = hubOn(spine.pool, 50);
+        hub.start();
+        const head = await writeHistory(spine, 3);
+        await allReached(hub.projections, head);
+        // A poison event (written around the codec) stops templates and the audit log; users and sessions go on.
+        await spine.store.append(`template-${randomUUID()}`, [{ eventId: randomUUID(), type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
+          expectedRevision: 'no_stream',
+        });
+        const more = await writeHistory(spine, 2, 'later');
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
+        await waitFor(['users', 'sessions'], more);
+        await expect(waitFor(['templates'], more)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        await hub.stop();
+      });
+    });
+
+    describe('when events concern only some projections', () => {
+      it('moves every checkpoint with one transaction per batch, and the idle ones without a transaction of their own', async () => {
+        const counting = countingPool(spine.pool);
+        const hub = hubOn(counting.pool, 1000);
+        const head = await writeHistory(spine, 10);
+        const events = await spine.store.countAfter(undefined, 10_000);
+        hub.start();
+        await allReached(hub.projections, head);
+        await hub.stop();
+        // One batch of everything: at most one transaction (plus none per idle projection).
+        expect(events).toBeGreaterThan(10);
+        expect(counting.transactions()).toBe(1);
+        const { rows } = await spine.pool.query<{ name: string; position: string | null }>('SELECT name, position FROM projection_checkpoints ORDER BY name');
+        expect(rows.map((r) => r.name)).toEqual(allProjections.map((p) => p.name).sort());
+        for (const row of rows) expect(row.position).toBe(String(head));
+      });
+
+      it('moves the positions of a batch no projection handles at once, and writes the checkpoints in one statement', async () => {
+        const counting = countingPool(spine.pool);
+        const hub = hubOn(counting.pool, 1000);
+        hub.start();
+        const head = await writeHistory(spine, 2);
+        await allReached(hub.projections, head);
+        const before = counting.transactions();
+        const { position } = await spine.store.append(`nothing-${randomUUID()}`, [{ eventId: randomUUID(), type: 'NothingToProject', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        await allReached(hub.projections, position);
+        // The checkpoints follow without a transaction (one UPDATE a moment later).
+        const checkpoints = async () => (await spine.pool.query<{ position: string }>('SELECT position FROM projection_checkpoints')).rows.map((r) => r.position);
+        while ((await checkpoints()).some((p) => p !== String(position))) await new Promise((resolve) => setImmediate(resolve));
+        expect(counting.transactions()).toBe(before);
+        await hub.stop();
+      });
+    });
+  });
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { executeCommand } from '../../src/commands/handler.js';
+import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
+import type { SqlClient, SqlPool } from '../../src/storage/pool.js';
+import type { Spine } from './spine.js';
+
+/** The clock of written histories: one second per command from here. */
+export const FIXED_START = Date.parse('2026-01-01T00:00:00Z');
+
+/** A realistic history: creates, renames, relinks, disables and deletes across 40 templates. */
+export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise<bigint> {
+  let tick = 0;
+  const run = async (id: string, command: TemplateCommand) =>
+    executeCommand(spine.deps, templateAggregate, id, command, { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + tick++ * 1000) });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    await run(id, {
+      type: 'Create',
+      data: {
+        id,
+        name: `${prefix} template ${i}`,
+        template: `${prefix}_template_${i}`,
+        description: `number ${i}`,
+        labels: [`group-${i % 3}`],
+        abstract: i % 5 === 0,
+        cloudResourceTypes: ['aws_s3_bucket'],
+        configuration: { size: i },
+        documentationUrl: null,
+        executorIds: [],
+        parentIds: i > 0 && i % 4 === 0 ? [ids[i - 1] ?? id] : [],
+        status: 'enabled',
+      },
+    });
+  }
+  let last = 0n;
+  for (const [i, id] of ids.entries()) {
+    if (i % 2 === 0) last = (await run(id, { type: 'Update', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
+    if (i % 3 === 0) last = (await run(id, { type: 'Disable' })).position ?? last;
+    // Templates that are another's parent (i + 1 divisible by 4) cannot be deleted.
+    if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'Delete' })).position ?? last;
+  }
+  return last;
+}
+
+/** A pool whose n-th COMMIT fails, as if the process died just before committing that batch. */
+export function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => void): SqlPool {
+  let commits = 0;
+  return {
+    ...pool,
+    dialect: pool.dialect,
+    query: (text, params) => pool.query(text, params),
+    async connect() {
+      const client = await pool.connect();
+      const wrapped: SqlClient = {
+        async query(text, params) {
+          if (/\bCOMMIT$/.test(text) && ++commits === failOnCommit) {
+            await client.query('ROLLBACK');
+            onDeath();
+            throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+          }
+          return client.query(text, params);
+        },
+        release: (destroy) => client.release(destroy),
+      };
+      return wrapped;
+    },
+  };
+}
+
