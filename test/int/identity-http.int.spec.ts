@@ -253,7 +253,7 @@ for (const target of databaseTargets()) {
       exp: nowSeconds() + 600,
     });
     const signedWithServiceKey = (claims: Body): Promise<string> =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' }).sign(signingKey.privateKey);
+      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'at+jwt' }).sign(signingKey.privateKey);
 
     // ---- the tests -----------------------------------------------------------------------------
 
@@ -351,7 +351,7 @@ for (const target of databaseTargets()) {
       it("refuses a token signed by another key that claims the service key's kid", async () => {
         const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
         const forged = await new SignJWT(adminClaims())
-          .setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' })
+          .setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'at+jwt' })
           .sign(privateKey);
         expectUnauthenticated(await as(forged, { method: 'GET', url: '/api/auth/me' }), 'invalid token signature');
       });
@@ -391,6 +391,11 @@ for (const target of databaseTargets()) {
         );
       });
 
+      it('refuses a token typed JWT instead of at+jwt, signed with the service key with valid claims', async () => {
+        const typedJwt = await new SignJWT(adminClaims()).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' }).sign(signingKey.privateKey);
+        expectUnauthenticated(await withHeader(`Bearer ${typedJwt}`), 'token type not accepted: an access token says typ at+jwt');
+      });
+
       it('refuses an unsigned token (alg none)', async () => {
         const unsigned = `${json({ alg: 'none', typ: 'JWT' })}.${json(adminClaims())}.`;
         expectUnauthenticated(await as(unsigned, { method: 'GET', url: '/api/auth/me' }), 'token algorithm not allowed');
@@ -404,7 +409,7 @@ for (const target of databaseTargets()) {
           new TextEncoder().encode(String(signingJwk.x)),
         ]) {
           const forged = await new SignJWT(adminClaims())
-            .setProtectedHeader({ alg: 'HS256', kid: signingKey.kid, typ: 'JWT' })
+            .setProtectedHeader({ alg: 'HS256', kid: signingKey.kid, typ: 'at+jwt' })
             .sign(secret);
           expectUnauthenticated(await as(forged, { method: 'GET', url: '/api/auth/me' }), 'token algorithm not allowed');
         }
