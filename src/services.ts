@@ -16,7 +16,7 @@ import type { Logger } from './log.js';
 import { allProjections } from './projections/registry.js';
 import { dropAbandonedRebuilds } from './projections/rebuild.js';
 import { ProjectionRunner } from './projections/runner.js';
-import { createPositionWaiter } from './projections/waiter.js';
+import { createPositionWaiter, type PositionWaiter } from './projections/waiter.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
@@ -35,7 +35,7 @@ export interface Services {
   readonly codec: EventCodec;
   readonly runners: readonly ProjectionRunner[];
   /** Read-your-writes: resolves when the named projections reached the position. */
-  readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
+  readonly waitFor: PositionWaiter;
   readonly newId: () => string;
   readonly now: () => Date;
   readonly tokens: TokenService;
@@ -113,7 +113,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // Before the store closes (closers run in reverse).
     closers.push(() => changes.close());
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    const waitFor = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS, head: () => store.headPosition() });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL);
     const now = options.now ?? (() => new Date());

@@ -125,6 +125,11 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
+    // GraphQL answers carry callers' data and, for serviceAccountToken and createPersonalAccessToken,
+    // a token: none may be kept by a cache. (GraphiQL's page and assets set their own Cache-Control.)
+    scope.addHook('onSend', async (request, reply) => {
+      if (request.routeOptions.url === GRAPHQL_PATH && !reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
+    });
     const subscriptions = buildSubscriptions(services, loadUserById);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),

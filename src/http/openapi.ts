@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
+import { selfOnlyPolicy } from '../edge/built-pages.js';
 import type { Services } from '../services.js';
 import type { RouteAuthConfig } from './auth-hook.js';
 import { catalogPaths } from './openapi/catalog-paths.js';
@@ -18,6 +19,9 @@ export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
 
 const PUBLIC: OpenAPIV3_1.SecurityRequirementObject[] = [];
+
+/** The Content-Security-Policy of every `/api/docs` answer: the service's own origin only, never framed. */
+export const API_DOCS_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:' });
 
 /** Liveness, readiness and the document itself: public, outside the entity tags. */
 function servicePaths(): Paths {
@@ -79,8 +83,14 @@ export async function registerApiDocs(app: FastifyInstance, services: Pick<Servi
     // Static mode serves the document as is; the plugin's types only know OpenAPI 2 and 3.0 documents.
     const staticDocument = document as unknown as OpenAPIV3.Document;
     await docs.register(fastifySwagger, { mode: 'static', specification: { document: staticDocument } });
+    // Swagger UI's page has no inline script or style (its csp.json lists no hashes); its icons are data: URLs.
+    // frame-ancestors 'none' (and X-Frame-Options for older browsers): the page cannot be framed.
+    docs.addHook('onSend', async (_request, reply) => {
+      void reply.header('X-Frame-Options', 'DENY');
+    });
     await docs.register(fastifySwaggerUi, {
       routePrefix: DOCS_PREFIX,
+      staticCSP: API_DOCS_CSP,
       // No badge from validator.swagger.io: the docs must work offline.
       validatorUrl: false,
       uiConfig: { deepLinking: true, persistAuthorization: false, displayRequestDuration: true },
