@@ -55,6 +55,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: positiveInt.default(50_000),
   GRAPHQL_MAX_ALIASES: positiveInt.default(30),
   GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
+  // An answer larger than this is replaced by an error naming the setting (src/graphql/limits.ts).
+  GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(10_000_000),
+  // Documents answered without a valid token (introspection, enabledAuthProviders, serviceAccountToken):
+  // one full introspection fits (about 36,000 with every option), two do not.
+  GRAPHQL_PUBLIC_MAX_COST: positiveInt.default(40_000),
+  GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES: positiveInt.default(1_000_000),
   // GraphQL subscriptions (src/graphql/subscriptions.ts): per caller, and how far one may fall behind.
   SUBSCRIPTION_MAX_CONNECTIONS: positiveInt.default(10),
   SUBSCRIPTION_MAX_PER_CALLER: positiveInt.default(20),
