@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { passwordProblem } from './password-policy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -36,7 +37,13 @@ const envSchema = z.object({
     .optional(),
   SECRET_KEY: z.string().min(1).optional(),
   SECRET_KEYS_PREVIOUS: z.string().optional(),
-  INITIAL_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  INITIAL_ADMIN_PASSWORD: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = passwordProblem(value);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem.startsWith('is ') ? problem : `must be ${problem}` });
+    })
+    .optional(),
   /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(900),

@@ -20,7 +20,7 @@ import { createPositionWaiter, type PositionWaiter } from './projections/waiter.
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
-import { SignInLimiter } from './auth/rate-limit.js';
+import { createSignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
 import { createTokenService, loadOrCreateEmbeddedSigningKey, signingKeyFromText, type SigningKey, type TokenService } from './auth/tokens.js';
@@ -124,7 +124,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       log,
       db,
       tokens,
-      limiter: new SignInLimiter(),
+      limiter: createSignInLimiter({ pool, log }),
       waitFor,
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,

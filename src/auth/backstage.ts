@@ -5,6 +5,7 @@ import type { CommandContext } from '../events/define.js';
 import type { ProviderConfiguration } from '../commands/auth-provider-config.js';
 import { recordSignIn, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
 import type { LoadedProvider, ProviderConfigurations } from './sso/providers.js';
+import { issuedBeforeRevocation } from './revocation.js';
 import { findOrCreateUser } from './sso/users.js';
 
 /** The `typ` header of a Backstage user identity token. */
@@ -63,7 +64,12 @@ interface Verified {
   readonly provider: LoadedProvider<'backstage'>;
   readonly subject: string;
   readonly expiresAt: Date;
+  /** The token's `iat`, when it has one. */
+  readonly issuedAt: Date | undefined;
 }
+
+/** docs/contract.md §5: revoke_sessions, a password change and deactivation end Backstage tokens issued before them. */
+const REVOKED = "Backstage token revoked: the user's sessions were revoked after it was issued; sign in at the developer portal again";
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
 
@@ -142,7 +148,7 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
     }
     const subject = payload.sub ?? '';
     if (!USER_ENTITY_REF.test(subject)) throw unauthenticated('invalid Backstage token: sub must be a user entity reference such as user:default/jane');
-    return { provider, subject, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+    return { provider, subject, expiresAt: new Date((payload.exp ?? 0) * 1000), issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : undefined };
   }
 
   async function verify(token: string, now: Date): Promise<Verified> {
@@ -172,9 +178,13 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
 
   return {
     async userOf(token, now) {
-      const { provider, subject } = await verify(token, now);
+      const { provider, subject, issuedAt } = await verify(token, now);
       const row = await userRow(provider.key, subject);
-      if (row) return row;
+      if (row) {
+        // A deactivated user is refused as such by the authenticator, which says so.
+        if (!row.deactivated && issuedBeforeRevocation(issuedAt, row.sessions_revoked_before)) throw unauthenticated(REVOKED);
+        return row;
+      }
       const context = { actorId: null, correlationId: signIn.newId(), causationId: null, now };
       const { position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
       if (position !== undefined) await signIn.waitFor(['users'], position);
@@ -184,7 +194,8 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
     },
 
     async exchange(token, address, context) {
-      signIn.limiter.check(address, 'backstage', context.now.getTime());
+      // A signed portal token is no guess at an identifier: only the address counts.
+      await signIn.limiter.admit(address, undefined, context.now);
       let verified: Verified;
       try {
         verified = await verify(token, context.now);
@@ -196,12 +207,14 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
         }
         throw refused;
       }
-      const { provider, subject, expiresAt } = verified;
+      const { provider, subject, expiresAt, issuedAt } = verified;
       const { user, position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
-      if (user.deactivated) {
-        await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: user.id, method: 'backstage', provider: provider.key, identifier: user.identifier, reason: 'user_deactivated' } }, context);
-        throw unauthenticated('user deactivated');
-      }
+      const refuse = async (reason: string, message: string): Promise<never> => {
+        await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: user.id, method: 'backstage', provider: provider.key, identifier: user.identifier, reason } }, context);
+        throw unauthenticated(message);
+      };
+      if (user.deactivated) return refuse('user_deactivated', 'user deactivated');
+      if (issuedBeforeRevocation(issuedAt, user.sessionsRevokedBefore)) return refuse('token_revoked', REVOKED);
       if (position !== undefined) await signIn.waitFor(['users'], position);
       // The session token outlives neither the service's access-token lifetime nor the portal's token.
       const ttlSeconds = Math.max(1, Math.min(signIn.accessTokenTtlSeconds, Math.floor((expiresAt.getTime() - context.now.getTime()) / 1000)));

@@ -440,13 +440,14 @@ for (const target of databaseTargets()) {
 
         expectUnauthenticated(await as(token, { method: 'GET', url: '/api/auth/me' }), 'user deactivated');
         expectUnauthenticated(await as(token, { method: 'GET', url: '/api/templates' }), 'user deactivated');
-        expectUnauthenticated(await signIn('leaving-bot', passwordOf('leaving-bot')), 'user deactivated');
+        // Its right password answers as a wrong one would (L6): no oracle for a deactivated account's password.
+        expectUnauthenticated(await signIn('leaving-bot', passwordOf('leaving-bot')), 'invalid identifier or password');
       });
 
       it('lets a reactivated user sign in again', async () => {
         const { user } = await serviceAccount('returning-bot', ['default']);
         expect((await userAction(user.id, 'deactivate')).statusCode).toBe(200);
-        expectUnauthenticated(await signIn('returning-bot', passwordOf('returning-bot')), 'user deactivated');
+        expectUnauthenticated(await signIn('returning-bot', passwordOf('returning-bot')), 'invalid identifier or password');
 
         const reactivated = await userAction(user.id, 'reactivate');
         expect(reactivated.statusCode, reactivated.body).toBe(200);
@@ -715,13 +716,17 @@ for (const target of databaseTargets()) {
         expectUnauthenticated(await as('ilpat_short', { method: 'GET', url: '/api/templates' }), 'malformed personal access token');
       });
 
-      it('refuses every token while the provider is disabled, and accepts them again once it is enabled', async () => {
+      it('revokes every token when the provider is disabled: enabling it again revives none (L3)', async () => {
         const valid = await newPat('provider switch');
         expect((await as(valid, { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
         await providerAction(patProvider.id, 'disable');
-        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access tokens are disabled');
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
         await providerAction(patProvider.id, 'enable');
-        expect((await as(valid, { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
+        const listed = await as(owner.token, { method: 'GET', url: '/api/personal_access_tokens' });
+        expect(listed.json<PersonalAccessTokenView[]>().find((t) => t.name === 'provider switch')?.revokedAt).toMatch(ISO);
+        // A token made after the re-enable works.
+        expect((await as(await newPat('after the switch'), { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
       });
 
       it("refuses a deactivated owner's token", async () => {

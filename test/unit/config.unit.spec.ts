@@ -126,6 +126,8 @@ describe('loadConfig', () => {
       ['DATABASE_URL comes without TOKEN_SIGNING_KEY', { DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }, 'TOKEN_SIGNING_KEY'],
       ['APPROVAL_FLOW is neither true nor false', { APPROVAL_FLOW: 'maybe' }, 'APPROVAL_FLOW'],
       ['MAX_PAGE_SIZE is zero', { MAX_PAGE_SIZE: '0' }, 'MAX_PAGE_SIZE'],
+      ['INITIAL_ADMIN_PASSWORD is short', { INITIAL_ADMIN_PASSWORD: 'short-one' }, 'INITIAL_ADMIN_PASSWORD'],
+      ['INITIAL_ADMIN_PASSWORD is a common password', { INITIAL_ADMIN_PASSWORD: 'Password1234' }, 'INITIAL_ADMIN_PASSWORD'],
     ];
 
     it.each(cases)('fails with a ConfigError naming the variable when %s', (_, env, variable) => {
@@ -143,6 +145,13 @@ describe('loadConfig', () => {
       );
       expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }).message).toBe(
         'Invalid configuration:\n  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
+      );
+    });
+
+    it('says why an initial admin password is refused', () => {
+      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'short-one' }).message).toBe('Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: must be at least 12 characters');
+      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'password1234' }).message).toBe(
+        'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words',
       );
     });
 

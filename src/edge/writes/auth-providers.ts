@@ -15,11 +15,14 @@ import type { Services } from '../../services.js';
 import { zodIssues } from '../../validation.js';
 import { authorize } from '../authorize.js';
 import { CATALOG_ACTIONS, parseAction } from './catalog.js';
+import { revokePersonalAccessTokens } from './personal-access-tokens.js';
 import { runCommand, commandDeps, type WriteCall, type WriteOperations, type Written } from './write.js';
 
 const PROJECTIONS = ['auth_providers'] as const;
 const ADMIN = 'auth_provider:admin';
 const AUTH_PROVIDER_ACTIONS = CATALOG_ACTIONS;
+/** The reason every personal access token gets when their provider goes away. */
+const PATS_ENDED = 'personal access tokens disabled';
 
 /** What the log says each time a write leaves a guest provider enabled (docs/contract.md §5: the log warns). */
 export const GUEST_WARNING = 'guest provider enabled: insecure, for development only';
@@ -127,6 +130,12 @@ export function authProviderWrites(services: Services): WriteOperations & { read
   const run = (call: WriteCall, id: string, command: AuthProviderCommand, expectedRevision = call.expectedRevision): Promise<Written> =>
     runCommand(services, call, authProviderAggregate, PROJECTIONS, id, command, { expectedRevision });
 
+  /** The provider if it is the personal_access_token one (its disable revokes every PAT: docs/contract.md §5). */
+  const personalAccessTokenProvider = async (id: string): Promise<{ enabled: boolean } | undefined> => {
+    const { state } = await loadAggregate(deps, authProviderAggregate, id);
+    return state.status === 'active' && state.fields.type === 'personal_access_token' ? { enabled: state.enabled } : undefined;
+  };
+
   const warnIfGuest = async (call: WriteCall, id: string): Promise<void> => {
     const view = await findAuthProvider(services.db, id, services.config.BASE_URL);
     if (view?.type === 'guest' && view.enabled)
@@ -139,6 +148,8 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async create(call, body) {
       authorize(call.request, ADMIN);
       const data = parseCreate(body ?? {});
+      // Tokens a deleted provider left unrevoked must not revive with a new one.
+      if (data.type === 'personal_access_token') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const id = services.newId();
       const written = await run(call, id, { type: 'CreateAuthProvider', data: { id, ...data } });
       await warnIfGuest(call, id);
@@ -165,17 +176,25 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async act(call, id, name) {
       authorize(call.request, ADMIN);
       const action = parseAction(AUTH_PROVIDER_ACTIONS, name);
+      const pats = await personalAccessTokenProvider(id);
+      // Enabling a disabled one revokes first whatever its disable left (a crash between its two
+      // steps): none revives. (Enabling an enabled one changes nothing, and revokes nothing.)
+      if (pats && !pats.enabled && action === 'enable') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const command: AuthProviderCommand =
         action === 'enable'
           ? { type: 'EnableAuthProvider' }
           : { type: 'DisableAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } };
       const written = await run(call, id, command);
       if (action === 'enable') await warnIfGuest(call, id);
+      if (pats && action === 'disable') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       return written;
     },
     async remove(call, id) {
       authorize(call.request, ADMIN);
-      return run(call, id, { type: 'DeleteAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } });
+      const pats = await personalAccessTokenProvider(id);
+      const written = await run(call, id, { type: 'DeleteAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } });
+      if (pats) await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
+      return written;
     },
   };
 }
