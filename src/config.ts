@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { passwordProblem } from './password-policy.js';
@@ -11,6 +12,16 @@ const positiveInt = z
   .regex(/^\d+$/, 'must be a positive whole number')
   .transform(Number)
   .refine((n) => n > 0, 'must be a positive whole number');
+
+/** A TRUSTED_PROXIES entry: an address, a CIDR range, or one of proxy-addr's named ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 /** Environment variables of docs/contract.md §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
@@ -54,6 +65,17 @@ const envSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
   PROJECTION_BATCH_SIZE: positiveInt.default(500),
   READY_MAX_LAG: positiveInt.default(10_000),
+  // Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): the client address is then the
+  // first one no trusted proxy added. Unset: the socket's address, X-Forwarded-For ignored.
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((text) => text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .superRefine((entries, context) => {
+      for (const entry of entries) {
+        if (!isProxyEntry(entry)) context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal` });
+      }
+    })
+    .optional(),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
   BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),

@@ -57,11 +57,12 @@ export function slidingCount(previous: number, current: number, elapsedMs: numbe
 export function addressRetryAfterMs(previous: number, current: number, elapsedMs: number, limit: number, windowMs = WINDOW_MS): number {
   if (current + 1 <= limit && previous > 0) {
     const waitInWindow = windowMs * (1 - (limit - current - 1) / previous) - elapsedMs;
-    if (waitInWindow < windowMs - elapsedMs) return Math.max(0, waitInWindow);
+    // Whole milliseconds, rounded up: never a moment too early.
+    if (waitInWindow < windowMs - elapsedMs) return Math.max(0, Math.ceil(waitInWindow - 1e-6));
   }
   // In the next window this one is the previous: its weight must fall so one attempt fits.
   const intoNext = current <= 0 ? 0 : Math.max(0, windowMs * (1 - (limit - 1) / current));
-  return windowMs - elapsedMs + intoNext;
+  return windowMs - elapsedMs + Math.ceil(intoNext - 1e-6);
 }
 
 /** The wait after the `attempts`-th attempt of a run of failures: none for the free ones, then 1 s doubling, capped. */

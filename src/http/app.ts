@@ -40,6 +40,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // request.ip is the client's address behind the proxies TRUSTED_PROXIES names (sign-in limits, logs).
+    trustProxy: services.config.TRUSTED_PROXIES !== undefined && services.config.TRUSTED_PROXIES.length > 0 ? services.config.TRUSTED_PROXIES : false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.addHook('onSend', async (request, reply) => {
