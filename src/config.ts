@@ -78,6 +78,8 @@ const envSchema = z.object({
     .optional(),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
+  // A Backstage jwksUrl on a private, loopback or link-local address (refused by default: SSRF).
+  SSO_ALLOW_PRIVATE_JWKS: bool.default(false),
   BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),
   // GraphQL limits, each checked before execution (src/graphql/limits.ts).
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),

@@ -6,6 +6,7 @@ import type { ProviderConfiguration } from '../commands/auth-provider-config.js'
 import { recordSignIn, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
 import type { LoadedProvider, ProviderConfigurations } from './sso/providers.js';
 import { issuedBeforeRevocation } from './revocation.js';
+import { PrivateAddressRefused, type JwksFetch } from './sso/guarded-fetch.js';
 import { findOrCreateUser } from './sso/users.js';
 
 /** The `typ` header of a Backstage user identity token. */
@@ -58,6 +59,8 @@ export interface BackstageDeps {
   readonly providers: ProviderConfigurations;
   /** jose's refetch cooldown for an unknown `kid` (default 30 s). */
   readonly jwksCooldownMs?: number;
+  /** How key sets are fetched: refusing private addresses unless SSO_ALLOW_PRIVATE_JWKS (./sso/guarded-fetch.ts). */
+  readonly fetchJwks: JwksFetch;
 }
 
 interface Verified {
@@ -76,6 +79,9 @@ const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTIC
 /** jose's failures in words a caller can act on; nothing about keys or internals. */
 function explain(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof PrivateAddressRefused) {
+    return new AppError('UNAVAILABLE', `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator may allow it with SSO_ALLOW_PRIVATE_JWKS=true`);
+  }
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('Backstage token expired');
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return unauthenticated(`Backstage token was not issued for the audience ${BACKSTAGE_AUDIENCE}`);
@@ -115,7 +121,7 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
     let keySet = keySets.get(cacheKey);
     if (!keySet) {
       for (const key of keySets.keys()) if (key.startsWith(`${provider.id} `)) keySets.delete(key);
-      keySet = jose.createRemoteJWKSet(new URL(url), { cooldownDuration: deps.jwksCooldownMs ?? 30_000, timeoutDuration: 5000 });
+      keySet = jose.createRemoteJWKSet(new URL(url), { cooldownDuration: deps.jwksCooldownMs ?? 30_000, timeoutDuration: 5000, [jose.customFetch]: deps.fetchJwks });
       keySets.set(cacheKey, keySet);
     }
     return keySet;
@@ -144,7 +150,12 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
       payload = verified;
     } else {
       if (configuration.jwksUrl === undefined) throw unauthenticated('Backstage token algorithm not allowed');
-      payload = (await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] })).payload;
+      payload = (
+        await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] }).catch((error: unknown) => {
+          if (error instanceof PrivateAddressRefused) signIn.log.warn({ provider: provider.key, address: error.address }, 'refused to fetch a Backstage JWKS from a private address (SSO_ALLOW_PRIVATE_JWKS)');
+          throw error;
+        })
+      ).payload;
     }
     const subject = payload.sub ?? '';
     if (!USER_ENTITY_REF.test(subject)) throw unauthenticated('invalid Backstage token: sub must be a user entity reference such as user:default/jane');

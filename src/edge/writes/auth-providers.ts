@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasPrivateAddressLiteral } from '../../auth/sso/private-addresses.js';
 import { leavesSuperSignIn } from '../../auth/super-sign-in.js';
 import { checkFilterByDomain, checkProviderConfiguration, invalid } from '../../commands/auth-provider-config.js';
 import {
@@ -99,6 +100,22 @@ function parseCreate(input: unknown): AuthProviderFields & { readonly enabled: b
   };
 }
 
+/**
+ * A backstage `jwksUrl` written as a private, loopback or link-local address is refused when it is
+ * set, unless SSO_ALLOW_PRIVATE_JWKS (host names are checked on the addresses they resolve to, at
+ * every fetch: ../../auth/sso/guarded-fetch.ts).
+ */
+function refusePrivateJwksUrl(configuration: Readonly<Record<string, unknown>> | undefined, allowPrivate: boolean): void {
+  const url = configuration?.jwksUrl;
+  if (allowPrivate || typeof url !== 'string' || !hasPrivateAddressLiteral(url)) return;
+  throw invalid([
+    {
+      field: 'configuration.jwksUrl',
+      message: 'is a private, loopback or link-local address, which the service does not fetch from (set SSO_ALLOW_PRIVATE_JWKS=true to allow it)',
+    },
+  ]);
+}
+
 function parsePatch(input: unknown, state: Active): Changes {
   const body = patchAuthProviderBody.safeParse(input);
   const issues = body.success ? [] : zodIssues(body.error);
@@ -148,6 +165,7 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async create(call, body) {
       authorize(call.request, ADMIN);
       const data = parseCreate(body ?? {});
+      if (data.type === 'backstage') refusePrivateJwksUrl(data.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
       // Tokens a deleted provider left unrevoked must not revive with a new one.
       if (data.type === 'personal_access_token') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const id = services.newId();
@@ -163,6 +181,7 @@ export function authProviderWrites(services: Services): WriteOperations & { read
         const { state, revision } = await loadAggregate(deps, authProviderAggregate, id);
         if (state.status !== 'active') throw notFound('auth provider not found');
         const changes = parsePatch(body, state);
+        if (state.fields.type === 'backstage') refusePrivateJwksUrl(changes.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
         // Restored secrets are right only at the revision they were read at: pin it, and re-read on a race.
         const pinned = call.expectedRevision ?? (changes.configuration === undefined ? undefined : revision);
         const written = await run(call, id, { type: 'UpdateAuthProvider', data: { changes } }, pinned).catch((error: unknown) => {
