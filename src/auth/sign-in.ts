@@ -132,7 +132,7 @@ export async function serviceAccountToken(deps: SignInDeps, input: { identifier:
   if (ttl === undefined) return fail(found?.id ?? null, 'provider_disabled', 'service account sign-in is disabled');
   if (!found || !valid) return fail(found?.id ?? null, 'invalid_credentials', INVALID_CREDENTIALS);
   // A deactivated account answers as a wrong password would, right password or not: no oracle for
-  // its password (docs/decisions/0006-deactivated-sign-in.md). The audit log keeps the reason.
+  // its password (docs/decisions/0007-deactivated-sign-in.md). The audit log keeps the reason.
   if (found.state.deactivated) return fail(found.id, 'user_deactivated', INVALID_CREDENTIALS);
   await deps.limiter.succeeded(input.identifier);
   if (hash !== null && needsRehash(hash)) await rehashPassword(deps, found.id, hash, input.password, context);
