@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { StreamWrite } from '../../events/store/port.js';
 import { parseGrant, ROLES } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
-import { passwordProblem } from '../../password-policy.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../../password-policy.js';
 import { parseInput } from '../../validation.js';
 import { authorize } from '../authorize.js';
 import { parseAction } from './catalog.js';
@@ -22,10 +22,16 @@ const grants = z
   .max(100)
   .refine((g) => new Set(g).size === g.length, 'must not repeat a grant');
 // docs/contract.md §5: at least 12 characters and not a common password (src/password-policy.ts).
-const password = z.string().superRefine((value, context) => {
-  const problem = passwordProblem(value);
-  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
-});
+// The lengths are zod's too, so the OpenAPI document shows them; the policy adds the rest.
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
+  .superRefine((value, context) => {
+    if (value.length < MIN_PASSWORD_LENGTH || value.length > MAX_PASSWORD_LENGTH) return; // said above
+    const problem = passwordProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
 const optionalText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable();
 
 /** A new user: only service accounts are created here (people arrive through sign-in). */
