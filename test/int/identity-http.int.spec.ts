@@ -729,10 +729,12 @@ for (const target of databaseTargets()) {
         expect((await as(await newPat('after the switch'), { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
       });
 
-      it("refuses a deactivated owner's token", async () => {
+      it("revokes a deactivated owner's tokens: reactivation revives none", async () => {
         const valid = await newPat('owner leaves');
         expect((await userAction(owner.user.id, 'deactivate')).statusCode).toBe(200);
-        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'user deactivated');
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
+        expect((await userAction(owner.user.id, 'reactivate')).statusCode).toBe(200);
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
       });
     });
 
