@@ -20,8 +20,15 @@ export const DOCS_PREFIX = '/api/docs';
 
 const PUBLIC: OpenAPIV3_1.SecurityRequirementObject[] = [];
 
+/**
+ * The one inline style Swagger UI applies: the `<style>` inside its SVG logo (`.logo_small_svg__cls-2{fill:#fff}…`),
+ * allowed by its hash (the e2e test in test/e2e/graphiql.e2e.spec.ts fails if an upgrade of
+ * @fastify/swagger-ui changes it: take the new hash from the browser's console message).
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
 /** The Content-Security-Policy of every `/api/docs` answer: the service's own origin only, never framed. */
-export const API_DOCS_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:' });
+export const API_DOCS_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:', 'style-src': SWAGGER_LOGO_STYLE });
 
 /** Liveness, readiness and the document itself: public, outside the entity tags. */
 function servicePaths(): Paths {
