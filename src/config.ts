@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { passwordProblem } from './password-policy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -28,6 +30,15 @@ const jwkArray = z.string().transform((text, context) => {
   }
   return parsed as Record<string, unknown>[];
 });
+/** A TRUSTED_PROXIES entry: an address, a CIDR range, or one of proxy-addr's named ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 /** Environment variables of docs/contract.md §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
@@ -54,7 +65,13 @@ const envSchema = z.object({
     .optional(),
   SECRET_KEY: z.string().min(1).optional(),
   SECRET_KEYS_PREVIOUS: z.string().optional(),
-  INITIAL_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  INITIAL_ADMIN_PASSWORD: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = passwordProblem(value);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem.startsWith('is ') ? problem : `must be ${problem}` });
+    })
+    .optional(),
   /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
   /** More Ed25519 JWKs that still verify (and are published in the JWKS) during a key rotation; never sign. */
@@ -79,14 +96,33 @@ const envSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
   PROJECTION_BATCH_SIZE: positiveInt.default(500),
   READY_MAX_LAG: positiveInt.default(10_000),
+  // Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): the client address is then the
+  // first one no trusted proxy added. Unset: the socket's address, X-Forwarded-For ignored.
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((text) => text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .superRefine((entries, context) => {
+      for (const entry of entries) {
+        if (!isProxyEntry(entry)) context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal` });
+      }
+    })
+    .optional(),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
+  // A Backstage jwksUrl on a private, loopback or link-local address (refused by default: SSRF).
+  SSO_ALLOW_PRIVATE_JWKS: bool.default(false),
   BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),
   // GraphQL limits, each checked before execution (src/graphql/limits.ts).
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),
   GRAPHQL_MAX_COST: positiveInt.default(50_000),
   GRAPHQL_MAX_ALIASES: positiveInt.default(30),
   GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
+  // An answer larger than this is replaced by an error naming the setting (src/graphql/limits.ts).
+  GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(10_000_000),
+  // Documents answered without a valid token (introspection, enabledAuthProviders, serviceAccountToken):
+  // one full introspection fits (about 36,000 with every option), two do not.
+  GRAPHQL_PUBLIC_MAX_COST: positiveInt.default(40_000),
+  GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES: positiveInt.default(1_000_000),
   // GraphQL subscriptions (src/graphql/subscriptions.ts): per caller, and how far one may fall behind.
   SUBSCRIPTION_MAX_CONNECTIONS: positiveInt.default(10),
   SUBSCRIPTION_MAX_PER_CALLER: positiveInt.default(20),

@@ -15,14 +15,14 @@ import type { Logger } from './log.js';
 import { allProjections } from './projections/registry.js';
 import { dropAbandonedRebuilds } from './projections/rebuild.js';
 import { ProjectionHub, type ProjectionLane } from './projections/hub.js';
-import { createPositionWaiter } from './projections/waiter.js';
+import { createPositionWaiter, type PositionWaiter } from './projections/waiter.js';
 import { ChangeFeed } from './read/change-feed.js';
 import { RunLogFeed } from './read/run-log-feed.js';
 import { deleteRunLogsBefore } from './read/run-logs.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
-import { SignInLimiter } from './auth/rate-limit.js';
+import { createSignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
 import {
@@ -35,13 +35,12 @@ import {
   type TokenService,
 } from './auth/tokens.js';
 import type { JWK } from 'jose';
-import { countingRefusals, signInCounter } from './auth/sign-in-metrics.js';
+import { signInCounter } from './auth/sign-in-metrics.js';
 import { startRetention } from './auth/retention.js';
 import { instrumentEventStore } from './events/store/instrumented.js';
 import { timedProjection } from './projections/instrumented.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { inSpan } from './spans.js';
-
 
 /** Metrics count a projection's lag up to this many events (a scrape stays cheap however far behind it is). */
 const PROJECTION_LAG_COUNT_LIMIT = 100_000;
@@ -57,7 +56,7 @@ export interface Services {
   /** Each projection's state and position in this process (all run by one hub: projections/hub.ts). */
   readonly runners: readonly ProjectionLane[];
   /** Read-your-writes: resolves when the named projections reached the position. */
-  readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
+  readonly waitFor: PositionWaiter;
   readonly newId: () => string;
   readonly now: () => Date;
   readonly tokens: TokenService;
@@ -205,10 +204,13 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
     if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS });
+    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS, head: () => store.headPosition() });
     // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
-    const waitFor = (projections: readonly string[], position: bigint): Promise<void> =>
-      inSpan('wait for projections', () => waitForPosition(projections, position), { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) });
+    const waitFor: PositionWaiter = (projections, position, waitOptions) =>
+      inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), {
+        'infraledger.projections': projections.join(','),
+        'infraledger.position': String(position),
+      });
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));
     const now = options.now ?? (() => new Date());
@@ -219,7 +221,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       log,
       db,
       tokens,
-      limiter: countingRefusals(new SignInLimiter(), metrics),
+      limiter: createSignInLimiter({ pool, log }, { onRefused: () => metrics.rateLimitRefusals.inc({ limiter: 'sign_in' }) }),
       waitFor,
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,

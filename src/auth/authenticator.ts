@@ -7,6 +7,7 @@ import { isBackstageToken, type BackstageAuth } from './backstage.js';
 import { verifyPersonalAccessToken } from './personal-access-tokens.js';
 import { effectivePermissions } from '../model/permissions.js';
 import type { AuthMethod, Principal } from '../model/principal.js';
+import { issuedBeforeRevocation } from './revocation.js';
 import type { TokenService, VerifiedToken } from './tokens.js';
 
 /** Resolves a bearer token (service, personal access or Backstage token) to the caller it stands for, or refuses it with the reason. */
@@ -150,11 +151,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
     // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.
     if (row.deactivated) throw unauthenticated('user deactivated');
-    // iat has one-second resolution: a token from the same second as the revocation is refused too,
-    // so none issued just before it can slip through.
-    if (row.sessions_revoked_before !== null && verified.issuedAt.getTime() <= Math.floor(new Date(row.sessions_revoked_before).getTime() / 1000) * 1000) {
-      throw unauthenticated("token revoked: the user's sessions were revoked");
-    }
+    if (issuedBeforeRevocation(verified.issuedAt, row.sessions_revoked_before)) throw unauthenticated("token revoked: the user's sessions were revoked");
     return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
   }
 
@@ -183,7 +180,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
   }
 
   async function viaPersonalAccessToken(token: string, now: Date): Promise<Principal> {
-    const { tokenId, userId } = await verifyPersonalAccessToken(db, token, now);
+    const { tokenId, userId, createdAt } = await verifyPersonalAccessToken(db, token, now);
     const enabled = await db
       .selectFrom('auth_providers')
       .select('id')
@@ -198,7 +195,14 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       .where('id', '=', userId)
       .executeTakeFirst();
     if (!user) throw unauthenticated('unknown personal access token');
-    return principalFrom(user, 'personal_access_token', { tokenId });
+    const principal = principalFrom(user, 'personal_access_token', { tokenId });
+    // Revoking a user's sessions (or changing their password, or deactivating them) ends their tokens
+    // too, atomically with that event: the tokens' own revocation events follow, for the list and the
+    // audit log, but are not what this check relies on. Compared to the millisecond, as both are ours.
+    if (user.sessions_revoked_before !== null && createdAt.getTime() <= new Date(user.sessions_revoked_before).getTime()) {
+      throw unauthenticated('personal access token revoked');
+    }
+    return principal;
   }
 
   return {

@@ -5,6 +5,8 @@ import type { CommandContext } from '../events/define.js';
 import type { ProviderConfiguration } from '../commands/auth-provider-config.js';
 import { recordSignIn, startSession, type IssuedToken, type SignInDeps } from './sign-in.js';
 import type { LoadedProvider, ProviderConfigurations } from './sso/providers.js';
+import { issuedBeforeRevocation } from './revocation.js';
+import { PrivateAddressRefused, type JwksFetch } from './sso/guarded-fetch.js';
 import { findOrCreateUser } from './sso/users.js';
 
 /** The `typ` header of a Backstage user identity token. */
@@ -57,19 +59,29 @@ export interface BackstageDeps {
   readonly providers: ProviderConfigurations;
   /** jose's refetch cooldown for an unknown `kid` (default 30 s). */
   readonly jwksCooldownMs?: number;
+  /** How key sets are fetched: refusing private addresses unless SSO_ALLOW_PRIVATE_JWKS (./sso/guarded-fetch.ts). */
+  readonly fetchJwks: JwksFetch;
 }
 
 interface Verified {
   readonly provider: LoadedProvider<'backstage'>;
   readonly subject: string;
   readonly expiresAt: Date;
+  /** The token's `iat`, when it has one. */
+  readonly issuedAt: Date | undefined;
 }
+
+/** docs/contract.md §5: revoke_sessions, a password change and deactivation end Backstage tokens issued before them. */
+const REVOKED = "Backstage token revoked: the user's sessions were revoked after it was issued; sign in at the developer portal again";
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
 
 /** jose's failures in words a caller can act on; nothing about keys or internals. */
 function explain(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof PrivateAddressRefused) {
+    return new AppError('UNAVAILABLE', `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator may allow it with SSO_ALLOW_PRIVATE_JWKS=true`);
+  }
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('Backstage token expired');
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return unauthenticated(`Backstage token was not issued for the audience ${BACKSTAGE_AUDIENCE}`);
@@ -109,7 +121,7 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
     let keySet = keySets.get(cacheKey);
     if (!keySet) {
       for (const key of keySets.keys()) if (key.startsWith(`${provider.id} `)) keySets.delete(key);
-      keySet = jose.createRemoteJWKSet(new URL(url), { cooldownDuration: deps.jwksCooldownMs ?? 30_000, timeoutDuration: 5000 });
+      keySet = jose.createRemoteJWKSet(new URL(url), { cooldownDuration: deps.jwksCooldownMs ?? 30_000, timeoutDuration: 5000, [jose.customFetch]: deps.fetchJwks });
       keySets.set(cacheKey, keySet);
     }
     return keySet;
@@ -138,11 +150,16 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
       payload = verified;
     } else {
       if (configuration.jwksUrl === undefined) throw unauthenticated('Backstage token algorithm not allowed');
-      payload = (await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] })).payload;
+      payload = (
+        await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] }).catch((error: unknown) => {
+          if (error instanceof PrivateAddressRefused) signIn.log.warn({ provider: provider.key, address: error.address }, 'refused to fetch a Backstage JWKS from a private address (SSO_ALLOW_PRIVATE_JWKS)');
+          throw error;
+        })
+      ).payload;
     }
     const subject = payload.sub ?? '';
     if (!USER_ENTITY_REF.test(subject)) throw unauthenticated('invalid Backstage token: sub must be a user entity reference such as user:default/jane');
-    return { provider, subject, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+    return { provider, subject, expiresAt: new Date((payload.exp ?? 0) * 1000), issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : undefined };
   }
 
   async function verify(token: string, now: Date): Promise<Verified> {
@@ -172,9 +189,13 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
 
   return {
     async userOf(token, now) {
-      const { provider, subject } = await verify(token, now);
+      const { provider, subject, issuedAt } = await verify(token, now);
       const row = await userRow(provider.key, subject);
-      if (row) return row;
+      if (row) {
+        // A deactivated user is refused as such by the authenticator, which says so.
+        if (!row.deactivated && issuedBeforeRevocation(issuedAt, row.sessions_revoked_before)) throw unauthenticated(REVOKED);
+        return row;
+      }
       const context = { actorId: null, correlationId: signIn.newId(), causationId: null, now };
       const { position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
       if (position !== undefined) await signIn.waitFor(['users'], position);
@@ -184,7 +205,8 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
     },
 
     async exchange(token, address, context) {
-      signIn.limiter.check(address, 'backstage', context.now.getTime());
+      // A signed portal token is no guess at an identifier: only the address counts.
+      await signIn.limiter.admit(address, undefined, context.now);
       let verified: Verified;
       try {
         verified = await verify(token, context.now);
@@ -196,12 +218,14 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
         }
         throw refused;
       }
-      const { provider, subject, expiresAt } = verified;
+      const { provider, subject, expiresAt, issuedAt } = verified;
       const { user, position } = await findOrCreateUser(signIn, provider.key, { subject, email: null, displayName: displayNameOf(subject) }, [subject], context);
-      if (user.deactivated) {
-        await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: user.id, method: 'backstage', provider: provider.key, identifier: user.identifier, reason: 'user_deactivated' } }, context);
-        throw unauthenticated('user deactivated');
-      }
+      const refuse = async (reason: string, message: string): Promise<never> => {
+        await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: user.id, method: 'backstage', provider: provider.key, identifier: user.identifier, reason } }, context);
+        throw unauthenticated(message);
+      };
+      if (user.deactivated) return refuse('user_deactivated', 'user deactivated');
+      if (issuedBeforeRevocation(issuedAt, user.sessionsRevokedBefore)) return refuse('token_revoked', REVOKED);
       if (position !== undefined) await signIn.waitFor(['users'], position);
       // The session token outlives neither the service's access-token lifetime nor the portal's token.
       const ttlSeconds = Math.max(1, Math.min(signIn.accessTokenTtlSeconds, Math.floor((expiresAt.getTime() - context.now.getTime()) / 1000)));

@@ -1,14 +1,26 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt is memory-hard: N=2^15, r=8 needs 32 MiB per hash, which is what makes offline guessing
-// of a stolen hash expensive. About 50–100 ms per hash on the CI machine.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
-const KEY_LENGTH = 32;
-const MAX_MEMORY = 64 * 1024 * 1024;
+/** scrypt's parameters: the cost N, the block size r and the parallelism p. */
+interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
 
-const derive = (password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> =>
+// scrypt is memory-hard: N=2^17, r=8 needs 128 MiB per hash (OWASP's minimum today, 2^17/8/1),
+// which is what makes offline guessing of a stolen hash expensive. About 0.3 s per hash on the CI
+// machine; Node runs at most four at once (its thread pool), so sign-in bursts stay within 512 MiB.
+const PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+/** Hashes stored with a cost above this are not ours: refused rather than allowed to take the memory. */
+const MAX_N = 2 ** 20;
+
+/** scrypt needs 128·N·r bytes; Node refuses to start one above `maxmem`. */
+const memoryFor = ({ N, r }: ScryptParams): number => 128 * N * r + 1024 * 1024;
+
+const derive = (password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> =>
   new Promise((resolve, reject) => {
-    const options: ScryptOptions = { ...params, maxmem: MAX_MEMORY };
+    const options: ScryptOptions = { ...params, maxmem: memoryFor(params) };
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
   });
 
@@ -17,6 +29,28 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS);
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+interface StoredHash extends ScryptParams {
+  readonly salt: Buffer;
+  readonly hash: Buffer;
+}
+
+function parseStored(stored: string): StoredHash | undefined {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return undefined;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (![params.N, params.r, params.p].every(Number.isSafeInteger) || params.N > MAX_N || params.r > 32 || params.p > 16) return undefined;
+  return { ...params, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
+}
+
+/**
+ * Whether a stored hash was made with weaker parameters than today's: the next successful sign-in,
+ * which has the password in hand, stores a new hash (the transparent rehash, src/auth/sign-in.ts).
+ */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseStored(stored);
+  return parsed !== undefined && (parsed.N < PARAMS.N || parsed.r < PARAMS.r || parsed.p < PARAMS.p);
 }
 
 /** A hash of a random password: verifying against it costs the same as against a real one. */
@@ -28,9 +62,8 @@ let decoy: Promise<string> | undefined;
  */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   decoy ??= hashPassword(randomBytes(24).toString('base64'));
-  const [scheme, n, r, p, salt, hash] = (stored ?? (await decoy)).split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected) && stored !== null;
+  const parsed = parseStored(stored ?? (await decoy));
+  if (!parsed) return false;
+  const actual = await derive(password, parsed.salt, parsed);
+  return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash) && stored !== null;
 }

@@ -9,7 +9,7 @@ import type { CommandContext } from '../events/define.js';
 import type { SignInEvent } from '../events/identity.js';
 import type { UniqueValueEvent } from '../events/unique.js';
 import type { Logger } from '../log.js';
-import { verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { AuthMethod } from '../model/principal.js';
 import type { SignInLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';
@@ -118,10 +118,9 @@ async function serviceAccountTtl(db: Db): Promise<number | undefined> {
  * and the deprecated REST endpoint. Rate-limited; every outcome is an audit fact.
  */
 export async function serviceAccountToken(deps: SignInDeps, input: { identifier: string; password: string; address: string }, context: CommandContext): Promise<IssuedToken> {
-  const now = context.now.getTime();
-  deps.limiter.check(input.address, input.identifier, now);
+  // Counted before anything is checked: an attempt is a failure until it succeeds.
+  await deps.limiter.admit(input.address, input.identifier, context.now);
   const fail = async (userId: string | null, reason: string, message: string): Promise<never> => {
-    deps.limiter.failed(input.identifier, now);
     await recordSignIn(deps, { type: 'SignInFailed', data: { userId, method: 'service_account', provider: 'svc_service_account', identifier: input.identifier, reason } }, context);
     throw unauthenticated(message);
   };
@@ -131,8 +130,28 @@ export async function serviceAccountToken(deps: SignInDeps, input: { identifier:
   // Always spend the same work, whether or not the identifier exists.
   const valid = await verifyPassword(input.password, hash);
   if (ttl === undefined) return fail(found?.id ?? null, 'provider_disabled', 'service account sign-in is disabled');
-  if (!found || !valid) return fail(found?.id ?? null, 'invalid_credentials', 'invalid identifier or password');
-  if (found.state.deactivated) return fail(found.id, 'user_deactivated', 'user deactivated');
-  deps.limiter.succeeded(input.identifier);
+  if (!found || !valid) return fail(found?.id ?? null, 'invalid_credentials', INVALID_CREDENTIALS);
+  // A deactivated account answers as a wrong password would, right password or not: no oracle for
+  // its password (docs/decisions/0010-deactivated-sign-in.md). The audit log keeps the reason.
+  if (found.state.deactivated) return fail(found.id, 'user_deactivated', INVALID_CREDENTIALS);
+  await deps.limiter.succeeded(input.identifier);
+  if (hash !== null && needsRehash(hash)) await rehashPassword(deps, found.id, hash, input.password, context);
   return startSession(deps, { userId: found.id, identifier: input.identifier, method: 'service_account', provider: 'svc_service_account', ttlSeconds: ttl, browser: false }, context);
+}
+
+/** The one answer to a failed password sign-in, whatever failed: unknown identifier, wrong password, deactivated account. */
+export const INVALID_CREDENTIALS = 'invalid identifier or password';
+
+/**
+ * The transparent rehash: a hash made with weaker parameters than today's is replaced, while the
+ * password is in hand. Only if the hash is still the one just verified (a concurrent password change
+ * wins); a failure is logged and the sign-in goes on, the next one tries again.
+ */
+async function rehashPassword(deps: SignInDeps, userId: string, previousHash: string, password: string, context: CommandContext): Promise<void> {
+  try {
+    const passwordHash = await hashPassword(password);
+    await executeCommand(deps, userAggregate, userId, { type: 'RehashPassword', data: { previousHash, passwordHash } }, { ...context, actorId: userId });
+  } catch (error) {
+    deps.log.warn({ err: error, userId }, 'could not store the rehashed password; the next sign-in tries again');
+  }
 }

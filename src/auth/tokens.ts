@@ -9,6 +9,11 @@ import { Lru } from '../lru.js';
 export const TOKEN_ALGORITHM = 'EdDSA';
 /** The `aud` of every token the service issues. */
 export const TOKEN_AUDIENCE = 'infraledger';
+/**
+ * The `typ` header of the service's access tokens (RFC 9068; RFC 8725 §3.11): a JWT of another type
+ * signed with the same key (an ID token, a future refresh or logout token) is never taken for one.
+ */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /** Whatever jose signs with (a WebCrypto key); named from jose so no DOM lib is needed. */
 type PrivateKey = Parameters<jose.SignJWT['sign']>[0];
@@ -44,6 +49,7 @@ const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTIC
 function explain(error: unknown): AppError {
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('token expired');
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
+    if (error.claim === 'typ') return unauthenticated(`token type not accepted: an access token says typ ${ACCESS_TOKEN_TYPE}`);
     return error.claim === 'iss' || error.claim === 'aud' ? unauthenticated('token was not issued for this service') : unauthenticated(`invalid token: ${error.claim} claim`);
   }
   if (error instanceof jose.errors.JOSEAlgNotAllowed || error instanceof jose.errors.JOSENotSupported) return unauthenticated('token algorithm not allowed');
@@ -84,7 +90,7 @@ export function createTokenService(key: SigningKey, issuer: string, previous: re
       const tokenId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);
       const token = await new jose.SignJWT({ sid: sessionId })
-        .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
+        .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: ACCESS_TOKEN_TYPE })
         .setIssuer(issuer)
         .setAudience(TOKEN_AUDIENCE)
         .setSubject(userId)
@@ -107,6 +113,7 @@ export function createTokenService(key: SigningKey, issuer: string, previous: re
       try {
         const { payload } = await jose.jwtVerify(token, keySet, {
           algorithms: [TOKEN_ALGORITHM],
+          typ: ACCESS_TOKEN_TYPE,
           issuer,
           audience: TOKEN_AUDIENCE,
           requiredClaims: ['sub', 'jti', 'iat', 'exp'],

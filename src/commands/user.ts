@@ -23,6 +23,8 @@ export type UserCommand =
   | { readonly type: 'CreateUser'; readonly data: UserFields & { readonly id: string } }
   | { readonly type: 'UpdateUser'; readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> } }
   | { readonly type: 'ChangePassword'; readonly data: { readonly passwordHash: string } }
+  /** Replaces `previousHash` by a stronger hash of the same password; nothing when the hash has changed since. */
+  | { readonly type: 'RehashPassword'; readonly data: { readonly previousHash: string; readonly passwordHash: string } }
   | { readonly type: 'DeactivateUser' }
   | { readonly type: 'ReactivateUser' }
   | { readonly type: 'RevokeSessions'; readonly data: { readonly before: string } };
@@ -65,6 +67,10 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (user.fields.kind !== 'service_account') throw field('password', 'only service accounts sign in with a password');
       return [{ type: 'UserPasswordChanged', data: { passwordHash: command.data.passwordHash } }];
     }
+    case 'RehashPassword': {
+      const user = requireUser(state);
+      return user.fields.passwordHash === command.data.previousHash ? [{ type: 'UserPasswordRehashed', data: { passwordHash: command.data.passwordHash } }] : [];
+    }
     case 'DeactivateUser':
       return requireUser(state).deactivated ? [] : [{ type: 'UserDeactivated', data: {} }];
     case 'ReactivateUser':
@@ -89,6 +95,7 @@ function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserUpdated':
       return { ...state, fields: { ...state.fields, ...event.data.changes } };
     case 'UserPasswordChanged':
+    case 'UserPasswordRehashed':
       return { ...state, fields: { ...state.fields, passwordHash: event.data.passwordHash } };
     case 'UserDeactivated':
       return { ...state, deactivated: true };

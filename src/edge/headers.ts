@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import type { PositionWaiter } from '../projections/waiter.js';
 
 /**
  * `If-Match: <revision>` (also `"3"` and `W/"3"`, as ETags are sent back) → the stream revision the
@@ -16,12 +17,11 @@ export function parseIfMatch(request: FastifyRequest): bigint | undefined {
   return BigInt(revision - 1);
 }
 
-/** `X-Min-Position: <position>` on a read waits (bounded) until the read model has reached it. */
-export async function awaitMinPosition(
-  request: FastifyRequest,
-  services: { waitFor: (projections: readonly string[], position: bigint) => Promise<void> },
-  projections: readonly string[],
-): Promise<void> {
+/**
+ * `X-Min-Position: <position>` on a read waits (bounded) until the read model has reached it. A
+ * position beyond the event log's head is no write's answer: 400 naming the head, not a 5 s park.
+ */
+export async function awaitMinPosition(request: FastifyRequest, services: { waitFor: PositionWaiter }, projections: readonly string[]): Promise<void> {
   const header = request.headers['x-min-position'];
   if (header === undefined) return;
   if (typeof header !== 'string' || !/^\d{1,19}$/.test(header.trim())) {
@@ -29,5 +29,12 @@ export async function awaitMinPosition(
       errors: [{ field: 'X-Min-Position', message: 'must be a non-negative integer' }],
     });
   }
-  await services.waitFor(projections, BigInt(header.trim()));
+  const position = BigInt(header.trim());
+  await services.waitFor(projections, position, {
+    beyondHead: (head) =>
+      new AppError('VALIDATION', `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header returned`, {
+        errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${head}` }],
+        details: { head: String(head) },
+      }),
+  });
 }

@@ -36,6 +36,11 @@ export const UserUpdated = defineEvent(
 );
 /** A user's password changed (the hash is encrypted in the store). */
 export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
+/**
+ * A service account's password hash was remade with today's parameters at a successful sign-in (the
+ * password is the same; nothing ends). Encrypted in the store like every hash.
+ */
+export const UserPasswordRehashed = defineEvent('UserPasswordRehashed', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
 /** A user was deactivated. */
 export const UserDeactivated = defineEvent('UserDeactivated', z.object({}));
 /** A user was reactivated. */
@@ -48,6 +53,7 @@ export type UserEvent =
   | EventOf<typeof UserCreated>
   | EventOf<typeof UserUpdated>
   | EventOf<typeof UserPasswordChanged>
+  | EventOf<typeof UserPasswordRehashed>
   | EventOf<typeof UserDeactivated>
   | EventOf<typeof UserReactivated>
   | EventOf<typeof UserSessionsRevoked>;
@@ -130,6 +136,7 @@ export const identityEvents = [
   UserCreated,
   UserUpdated,
   UserPasswordChanged,
+  UserPasswordRehashed,
   UserDeactivated,
   UserReactivated,
   UserSessionsRevoked,

@@ -1,13 +1,22 @@
 import {
   getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
   isListType,
   isNonNullType,
   isObjectType,
+  isUnionType,
   Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
   OperationTypeNode,
   valueFromASTUntyped,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLOutputType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -23,6 +32,11 @@ export interface GraphLimits {
   readonly maxAliases: number;
   readonly maxDocumentBytes: number;
   readonly defaultPageSize: number;
+  /** The largest answer, in bytes (GRAPHQL_MAX_RESPONSE_BYTES). */
+  readonly maxResponseBytes: number;
+  /** What a document answered without a valid token may cost and weigh (GRAPHQL_PUBLIC_MAX_*). */
+  readonly publicMaxCost: number;
+  readonly publicMaxResponseBytes: number;
 }
 
 /** What one list relation (template executors, resource parents, …) is assumed to hold when costing a query. */
@@ -36,10 +50,69 @@ export interface DocumentMeasure {
 }
 
 interface Walk {
+  readonly schema: GraphQLSchema;
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly defaultPageSize: number;
   aliases: number;
+}
+
+/**
+ * How many rows each list field of the introspection types answers on average in this schema
+ * (`__Schema.types`: every type; `__Type.fields`: fields per type; `__Field.args`: arguments per
+ * field; …), so that introspection is costed like any list: `__schema { types { fields { name } } }`
+ * costs about what it answers. Keyed `Type.field`; computed once per schema.
+ */
+const introspectionRowsBySchema = new WeakMap<GraphQLSchema, ReadonlyMap<string, number>>();
+
+function introspectionRows(schema: GraphQLSchema): ReadonlyMap<string, number> {
+  const known = introspectionRowsBySchema.get(schema);
+  if (known) return known;
+  const types = Object.values(schema.getTypeMap());
+  const directives = schema.getDirectives();
+  let fields = 0;
+  let fieldArgs = 0;
+  let inputFields = 0;
+  let enumValues = 0;
+  let interfaces = 0;
+  let possibleTypes = 0;
+  for (const type of types) {
+    if (isObjectType(type) || isInterfaceType(type)) {
+      for (const field of Object.values(type.getFields())) {
+        fields += 1;
+        fieldArgs += field.args.length;
+      }
+      interfaces += type.getInterfaces().length;
+    }
+    if (isInterfaceType(type) || isUnionType(type)) possibleTypes += schema.getPossibleTypes(type).length;
+    if (isInputObjectType(type)) inputFields += Object.keys(type.getFields()).length;
+    if (isEnumType(type)) enumValues += type.getValues().length;
+  }
+  const perType = (total: number): number => Math.max(1, Math.ceil(total / Math.max(1, types.length)));
+  const rows = new Map<string, number>([
+    ['__Schema.types', types.length],
+    ['__Schema.directives', Math.max(1, directives.length)],
+    ['__Type.fields', perType(fields)],
+    ['__Type.interfaces', perType(interfaces)],
+    ['__Type.possibleTypes', perType(possibleTypes)],
+    ['__Type.enumValues', perType(enumValues)],
+    ['__Type.inputFields', perType(inputFields)],
+    ['__Field.args', Math.max(1, Math.ceil(fieldArgs / Math.max(1, fields)))],
+    ['__Directive.args', Math.max(1, Math.ceil(directives.reduce((n, d) => n + d.args.length, 0) / Math.max(1, directives.length)))],
+  ]);
+  introspectionRowsBySchema.set(schema, rows);
+  return rows;
+}
+
+/** The definition of a selected field: the parent's own, or one of the introspection meta fields. */
+function fieldOf(selection: FieldNode, parent: GraphQLObjectType, walk: Walk): GraphQLField<unknown, unknown> | undefined {
+  const name = selection.name.value;
+  if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
+  if (parent === walk.schema.getQueryType()) {
+    if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
+    if (name === TypeMetaFieldDef.name) return TypeMetaFieldDef;
+  }
+  return parent.getFields()[name];
 }
 
 function isList(type: GraphQLOutputType): boolean {
@@ -56,8 +129,10 @@ function pageSize(args: readonly { name: { value: string }; value: Parameters<ty
 
 /**
  * Depth and cost of a selection set. Each field costs 1 plus its children; a list multiplies its
- * children by the rows it may return (root lists: their page size; relation lists: an estimate).
- * Introspection fields are free and flat: GraphiQL's schema query is deep by nature and bounded.
+ * children by the rows it may return (root lists: their page size; relation lists: an estimate;
+ * introspection lists: what they hold in this schema). Introspection is costed and its aliases
+ * counted like any selection, so a document cannot multiply `__schema` for free; only its depth is
+ * exempt (GraphiQL's schema query is deep by nature, and graphql-js bounds introspection nesting).
  */
 function measure(
   selectionSet: SelectionSetNode,
@@ -78,10 +153,10 @@ function measure(
       cost += inner.cost;
       continue;
     }
-    if (selection.name.value.startsWith('__')) continue;
     if (selection.alias) walk.aliases += 1;
-    const field = parent.getFields()[selection.name.value];
+    const field = fieldOf(selection, parent, walk);
     if (!field) continue;
+    const introspective = selection.name.value.startsWith('__') || parent.name.startsWith('__');
     const target = getNamedType(field.type);
     let childDepth = 0;
     let childCost = 0;
@@ -93,10 +168,12 @@ function measure(
     const rows =
       !isList(field.type) || !isObjectType(target)
         ? 1
-        : field.args.some((a) => a.name === 'range')
-          ? pageSize(selection.arguments ?? [], walk)
-          : RELATION_LIST_ESTIMATE;
-    depth = Math.max(depth, 1 + childDepth);
+        : introspective
+          ? (introspectionRows(walk.schema).get(`${parent.name}.${field.name}`) ?? RELATION_LIST_ESTIMATE)
+          : field.args.some((a) => a.name === 'range')
+            ? pageSize(selection.arguments ?? [], walk)
+            : RELATION_LIST_ESTIMATE;
+    if (!introspective) depth = Math.max(depth, 1 + childDepth);
     cost += 1 + rows * childCost;
   }
   return { depth, cost };
@@ -109,7 +186,7 @@ export function measureDocument(
   variables: Readonly<Record<string, unknown>>,
   defaultPageSize: number,
 ): DocumentMeasure {
-  const walk: Walk = { fragments: fragmentsOf(document), variables, defaultPageSize, aliases: 0 };
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, defaultPageSize, aliases: 0 };
   let depth = 0;
   let cost = 0;
   for (const definition of document.definitions) {
@@ -130,13 +207,16 @@ export function measureDocument(
 
 const refuse = (message: string, limit: string): AppError => new AppError('VALIDATION', message, { details: { limit } });
 
-/** Refuses a document over a bound before anything runs, naming the bound and the setting that moves it. */
+/**
+ * Refuses a document over a bound before anything runs, naming the bound and the setting that moves
+ * it; answers what it measured, for `enforcePublicLimits` once the caller is known.
+ */
 export function enforceLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Readonly<Record<string, unknown>>,
   limits: GraphLimits,
-): void {
+): DocumentMeasure {
   const measured = measureDocument(schema, document, variables, limits.defaultPageSize);
   if (measured.depth > limits.maxDepth) {
     throw refuse(`query depth ${measured.depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH)`, 'depth');
@@ -150,6 +230,36 @@ export function enforceLimits(
       'cost',
     );
   }
+  return measured;
+}
+
+/**
+ * A document answered without a valid token (introspection, `enabledAuthProviders`,
+ * `serviceAccountToken`) gets the tighter public budget: anyone can send one, so it must not buy
+ * seconds of work. Checked before execution, after authentication.
+ */
+export function enforcePublicLimits(measured: DocumentMeasure, limits: GraphLimits): void {
+  if (measured.cost > limits.publicMaxCost) {
+    throw refuse(
+      `query cost ${measured.cost} exceeds the maximum of ${limits.publicMaxCost} for a request without a valid token (GRAPHQL_PUBLIC_MAX_COST); sign in, or ask for less (one introspection at a time)`,
+      'public_cost',
+    );
+  }
+}
+
+/** The largest answer this request may send: the public bound when it carried no valid token. */
+export const maxResponseBytes = (limits: GraphLimits, signedIn: boolean): number =>
+  signedIn ? limits.maxResponseBytes : Math.min(limits.maxResponseBytes, limits.publicMaxResponseBytes);
+
+/**
+ * What replaces an answer larger than the bound: execution has run, but the answer is not sent
+ * (it would cost the service its bandwidth and the client its memory). A GraphQL answer with
+ * `data: null` and one error naming the size, the bound and the setting.
+ */
+export function tooLargeAnswer(bytes: number, limit: number, signedIn: boolean): string {
+  const setting = signedIn ? 'GRAPHQL_MAX_RESPONSE_BYTES' : 'GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES';
+  const message = `the answer is ${bytes} bytes; the maximum is ${limit} (${setting}); ask for fewer fields, smaller pages or fewer aliases`;
+  return JSON.stringify({ data: null, errors: [{ message, extensions: { code: 'BAD_USER_INPUT', limit: 'response_size' } }] });
 }
 
 /** Refuses an oversized document before it is parsed. */

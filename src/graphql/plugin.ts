@@ -3,13 +3,13 @@ import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type Executio
 import fastifyWebsocket from '@fastify/websocket';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
-import { NOT_AUTHENTICATED, setPrincipal } from '../edge/authorize.js';
+import { NOT_AUTHENTICATED, principalOf, setPrincipal } from '../edge/authorize.js';
 import { awaitMinPosition } from '../edge/headers.js';
 import { allProjections } from '../projections/registry.js';
 import type { Services } from '../services.js';
 import { formatErrors } from './errors.js';
 import { registerGraphiql, type GraphiqlOptions } from './graphiql.js';
-import { enforceDocumentSize, enforceLimits, type GraphLimits } from './limits.js';
+import { enforceDocumentSize, enforceLimits, enforcePublicLimits, maxResponseBytes, tooLargeAnswer, type GraphLimits } from './limits.js';
 import { isPublicDocument } from './operation.js';
 import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
 import { buildSubscriptions } from './subscriptions.js';
@@ -122,12 +122,29 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     maxAliases: services.config.GRAPHQL_MAX_ALIASES,
     maxDocumentBytes: services.config.GRAPHQL_MAX_DOCUMENT_BYTES,
     defaultPageSize: Math.min(100, services.config.MAX_PAGE_SIZE),
+    maxResponseBytes: services.config.GRAPHQL_MAX_RESPONSE_BYTES,
+    publicMaxCost: services.config.GRAPHQL_PUBLIC_MAX_COST,
+    publicMaxResponseBytes: services.config.GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES,
   };
   await app.register(async (scope) => {
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
     observeOperations(scope, GRAPHQL_PATH, services.metrics);
+    // GraphQL answers carry callers' data and, for serviceAccountToken and createPersonalAccessToken,
+    // a token: none may be kept by a cache. (GraphiQL's page and assets set their own Cache-Control.)
+    // An answer over its bound (public requests have the tighter one) is replaced by an error naming it.
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (request.routeOptions.url !== GRAPHQL_PATH) return payload;
+      if (!reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      const signedIn = principalOf(request) !== undefined;
+      const limit = maxResponseBytes(limits, signedIn);
+      const bytes = Buffer.byteLength(payload);
+      if (bytes <= limit) return payload;
+      request.log.warn({ bytes, limit, signedIn }, 'GraphQL answer over the size bound replaced by an error');
+      return tooLargeAnswer(bytes, limit, signedIn);
+    });
     const subscriptions = buildSubscriptions(services, loadUserById);
     // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
     // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")
@@ -176,8 +193,9 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       noteOperation(graphContext.request, document, operationNameOf(graphContext.request));
       refuseInvalidVariables(schema, document, variables, operationNameOf(graphContext.request));
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
-      enforceLimits(schema, document, { ...variables }, limits);
+      const measured = enforceLimits(schema, document, { ...variables }, limits);
       await authenticate(services, graphContext, document);
+      if (!graphContext.principal) enforcePublicLimits(measured, limits);
       if (graphContext.speculation) {
         graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
       }

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
 import { registerIdempotency } from './idempotency-hook.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { registerApiDocs } from './openapi.js';
 import { registerGraphql } from '../graphql/plugin.js';
 import { auditLogRoutes } from './routes/audit-log.js';
@@ -42,6 +43,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // request.ip is the client's address behind the proxies TRUSTED_PROXIES names (sign-in limits, logs).
+    trustProxy: services.config.TRUSTED_PROXIES !== undefined && services.config.TRUSTED_PROXIES.length > 0 ? services.config.TRUSTED_PROXIES : false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   // Tracing's plugin first, so it sees every route and hook registered after it.
@@ -50,6 +53,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  registerSecurityHeaders(app, services.config.BASE_URL);
   app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
 

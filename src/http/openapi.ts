@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
+import { selfOnlyPolicy } from '../edge/built-pages.js';
 import type { Services } from '../services.js';
 import type { RouteAuthConfig } from './auth-hook.js';
 import { catalogPaths } from './openapi/catalog-paths.js';
@@ -19,6 +20,16 @@ export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
 
 const PUBLIC: OpenAPIV3_1.SecurityRequirementObject[] = [];
+
+/**
+ * The one inline style Swagger UI applies: the `<style>` inside its SVG logo (`.logo_small_svg__cls-2{fill:#fff}…`),
+ * allowed by its hash (the e2e test in test/e2e/graphiql.e2e.spec.ts fails if an upgrade of
+ * @fastify/swagger-ui changes it: take the new hash from the browser's console message).
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/** The Content-Security-Policy of every `/api/docs` answer: the service's own origin only, never framed. */
+export const API_DOCS_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'data:', 'style-src': SWAGGER_LOGO_STYLE });
 
 /** Liveness, readiness and the document itself: public, outside the entity tags. */
 function servicePaths(): Paths {
@@ -92,8 +103,14 @@ export async function registerApiDocs(app: FastifyInstance, services: Pick<Servi
     // Static mode serves the document as is; the plugin's types only know OpenAPI 2 and 3.0 documents.
     const staticDocument = document as unknown as OpenAPIV3.Document;
     await docs.register(fastifySwagger, { mode: 'static', specification: { document: staticDocument } });
+    // Swagger UI's page has no inline script or style (its csp.json lists no hashes); its icons are data: URLs.
+    // frame-ancestors 'none' (and X-Frame-Options for older browsers): the page cannot be framed.
+    docs.addHook('onSend', async (_request, reply) => {
+      void reply.header('X-Frame-Options', 'DENY');
+    });
     await docs.register(fastifySwaggerUi, {
       routePrefix: DOCS_PREFIX,
+      staticCSP: API_DOCS_CSP,
       // No badge from validator.swagger.io: the docs must work offline.
       validatorUrl: false,
       uiConfig: { deepLinking: true, persistAuthorization: false, displayRequestDuration: true },

@@ -12,7 +12,7 @@ export type UserRow = Omit<Selectable<UsersTable>, 'sessions_revoked_before' | '
   updated_at: string;
 };
 
-const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPasswordChanged', 'UserDeactivated', 'UserReactivated', 'UserSessionsRevoked']);
+const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPasswordChanged', 'UserPasswordRehashed', 'UserDeactivated', 'UserReactivated', 'UserSessionsRevoked']);
 
 function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
   const event = decoded.event as UserEvent;
@@ -47,6 +47,7 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
       };
     }
     case 'UserPasswordChanged':
+    case 'UserPasswordRehashed':
       return next;
     case 'UserDeactivated':
       return { ...next, deactivated: true };

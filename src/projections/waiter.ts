@@ -10,7 +10,22 @@ export interface PositionWaiterDeps {
   readonly timeoutMs: number;
   /** How often the checkpoint table is read, for projections another replica runs. */
   readonly pollMs?: number;
+  /** The newest position of the event log, for refusing a wait for a position that does not exist yet. */
+  readonly head?: () => Promise<bigint | undefined>;
 }
+
+/** How one wait treats a position beyond the event log's head. */
+export interface WaitOptions {
+  /**
+   * Called with the head when the position is beyond it (checked only once the read model has not
+   * reached the position at first look, so a caught-up read costs nothing); its error is thrown
+   * instead of waiting for a position no write has produced. Without it such a wait ends in 503.
+   */
+  readonly beyondHead?: (head: bigint) => Error;
+}
+
+/** Resolves once the named projections have applied everything up to the position (see createPositionWaiter). */
+export type PositionWaiter = (projections: readonly string[], position: bigint, options?: WaitOptions) => Promise<void>;
 
 /**
  * Read-your-writes: resolves once the named projections have applied everything up to `position`.
@@ -18,7 +33,7 @@ export interface PositionWaiterDeps {
  * (standing by while another replica applies them, or not run here) the checkpoints are polled.
  * Past the bound it answers 503 rather than a stale read.
  */
-export function createPositionWaiter(deps: PositionWaiterDeps): (projections: readonly string[], position: bigint) => Promise<void> {
+export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
   const pollMs = deps.pollMs ?? 25;
   const local = new Map(deps.runners.map((r) => [r.projection.name, r]));
 
@@ -45,11 +60,17 @@ export function createPositionWaiter(deps: PositionWaiterDeps): (projections: re
     });
   };
 
-  return async (names, position) => {
+  return async (names, position, options = {}) => {
     const deadline = Date.now() + deps.timeoutMs;
     const listeners: { runner: ProjectionLane; listener: () => void }[] = [];
+    let headChecked = false;
     try {
       while (!(await reached(names, position))) {
+        if (!headChecked && options.beyondHead && deps.head) {
+          headChecked = true;
+          const head = (await deps.head()) ?? 0n;
+          if (position > head) throw options.beyondHead(head);
+        }
         const left = deadline - Date.now();
         if (left <= 0) {
           throw new AppError('UNAVAILABLE', `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`, {

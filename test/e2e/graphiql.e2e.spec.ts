@@ -138,4 +138,18 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(session.externalRequests).toEqual([]);
     expect(session.pageErrors).toEqual([]);
   });
+
+  // Not GraphiQL, but the other page served under /api: the same browser, the same service.
+  it('renders the REST API docs (/api/docs) under their Content-Security-Policy, with no violation', async () => {
+    const { page } = session;
+    const response = await page.goto(`${service.baseUrl}/api/docs/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await page.locator('.swagger-ui .opblock-tag').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(10);
+    expect(session.externalRequests).toEqual([]);
+    // A CSP violation is reported as a console error ("Refused to …").
+    expect(session.pageErrors).toEqual([]);
+  });
 });

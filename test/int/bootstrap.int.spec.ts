@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/auth/bootstrap.js';
-import { SignInLimiter } from '../../src/auth/rate-limit.js';
+import { createSignInLimiter } from '../../src/auth/rate-limit.js';
 import { findUserByIdentifier, serviceAccountToken, type SignInDeps } from '../../src/auth/sign-in.js';
 import { createTokenService, generateSigningJwk, importSigningKey } from '../../src/auth/tokens.js';
 import { createDb } from '../../src/storage/kysely.js';
@@ -27,7 +27,7 @@ for (const target of databaseTargets()) {
         log: spine.log,
         db: createDb(spine.pool),
         tokens,
-        limiter: new SignInLimiter(),
+        limiter: createSignInLimiter({ pool: spine.pool }),
         waitFor: createPositionWaiter({ pool: spine.pool, runners, timeoutMs: 10_000 }),
         accessTokenTtlSeconds: 900,
         sessionTtlHours: 1,

@@ -253,7 +253,7 @@ for (const target of databaseTargets()) {
       exp: nowSeconds() + 600,
     });
     const signedWithServiceKey = (claims: Body): Promise<string> =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' }).sign(signingKey.privateKey);
+      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'at+jwt' }).sign(signingKey.privateKey);
 
     // ---- the tests -----------------------------------------------------------------------------
 
@@ -351,7 +351,7 @@ for (const target of databaseTargets()) {
       it("refuses a token signed by another key that claims the service key's kid", async () => {
         const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
         const forged = await new SignJWT(adminClaims())
-          .setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' })
+          .setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'at+jwt' })
           .sign(privateKey);
         expectUnauthenticated(await as(forged, { method: 'GET', url: '/api/auth/me' }), 'invalid token signature');
       });
@@ -391,6 +391,11 @@ for (const target of databaseTargets()) {
         );
       });
 
+      it('refuses a token typed JWT instead of at+jwt, signed with the service key with valid claims', async () => {
+        const typedJwt = await new SignJWT(adminClaims()).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' }).sign(signingKey.privateKey);
+        expectUnauthenticated(await withHeader(`Bearer ${typedJwt}`), 'token type not accepted: an access token says typ at+jwt');
+      });
+
       it('refuses an unsigned token (alg none)', async () => {
         const unsigned = `${json({ alg: 'none', typ: 'JWT' })}.${json(adminClaims())}.`;
         expectUnauthenticated(await as(unsigned, { method: 'GET', url: '/api/auth/me' }), 'token algorithm not allowed');
@@ -404,7 +409,7 @@ for (const target of databaseTargets()) {
           new TextEncoder().encode(String(signingJwk.x)),
         ]) {
           const forged = await new SignJWT(adminClaims())
-            .setProtectedHeader({ alg: 'HS256', kid: signingKey.kid, typ: 'JWT' })
+            .setProtectedHeader({ alg: 'HS256', kid: signingKey.kid, typ: 'at+jwt' })
             .sign(secret);
           expectUnauthenticated(await as(forged, { method: 'GET', url: '/api/auth/me' }), 'token algorithm not allowed');
         }
@@ -435,13 +440,14 @@ for (const target of databaseTargets()) {
 
         expectUnauthenticated(await as(token, { method: 'GET', url: '/api/auth/me' }), 'user deactivated');
         expectUnauthenticated(await as(token, { method: 'GET', url: '/api/templates' }), 'user deactivated');
-        expectUnauthenticated(await signIn('leaving-bot', passwordOf('leaving-bot')), 'user deactivated');
+        // Its right password answers as a wrong one would (L6): no oracle for a deactivated account's password.
+        expectUnauthenticated(await signIn('leaving-bot', passwordOf('leaving-bot')), 'invalid identifier or password');
       });
 
       it('lets a reactivated user sign in again', async () => {
         const { user } = await serviceAccount('returning-bot', ['default']);
         expect((await userAction(user.id, 'deactivate')).statusCode).toBe(200);
-        expectUnauthenticated(await signIn('returning-bot', passwordOf('returning-bot')), 'user deactivated');
+        expectUnauthenticated(await signIn('returning-bot', passwordOf('returning-bot')), 'invalid identifier or password');
 
         const reactivated = await userAction(user.id, 'reactivate');
         expect(reactivated.statusCode, reactivated.body).toBe(200);
@@ -710,19 +716,25 @@ for (const target of databaseTargets()) {
         expectUnauthenticated(await as('ilpat_short', { method: 'GET', url: '/api/templates' }), 'malformed personal access token');
       });
 
-      it('refuses every token while the provider is disabled, and accepts them again once it is enabled', async () => {
+      it('revokes every token when the provider is disabled: enabling it again revives none (L3)', async () => {
         const valid = await newPat('provider switch');
         expect((await as(valid, { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
         await providerAction(patProvider.id, 'disable');
-        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access tokens are disabled');
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
         await providerAction(patProvider.id, 'enable');
-        expect((await as(valid, { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
+        const listed = await as(owner.token, { method: 'GET', url: '/api/personal_access_tokens' });
+        expect(listed.json<PersonalAccessTokenView[]>().find((t) => t.name === 'provider switch')?.revokedAt).toMatch(ISO);
+        // A token made after the re-enable works.
+        expect((await as(await newPat('after the switch'), { method: 'GET', url: '/api/templates' })).statusCode).toBe(200);
       });
 
-      it("refuses a deactivated owner's token", async () => {
+      it("revokes a deactivated owner's tokens: reactivation revives none", async () => {
         const valid = await newPat('owner leaves');
         expect((await userAction(owner.user.id, 'deactivate')).statusCode).toBe(200);
-        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'user deactivated');
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
+        expect((await userAction(owner.user.id, 'reactivate')).statusCode).toBe(200);
+        expectUnauthenticated(await as(valid, { method: 'GET', url: '/api/templates' }), 'personal access token revoked');
       });
     });
 

@@ -77,7 +77,7 @@ for (const target of databaseTargets()) {
       it('resolves to the token and its owner and records when it was used', async () => {
         const pat = await issue();
         await project();
-        expect(await verifyPersonalAccessToken(db, pat.token, NOW)).toEqual({ tokenId: pat.id, userId: pat.userId });
+        expect(await verifyPersonalAccessToken(db, pat.token, NOW)).toEqual({ tokenId: pat.id, userId: pat.userId, createdAt: expect.any(Date) as unknown });
         expect((await usage(pat.id)).lastUsedAt).toBe(NOW.toISOString());
       });
 
@@ -111,7 +111,7 @@ for (const target of databaseTargets()) {
       it('says a token is expired from the moment its expiry is reached', async () => {
         const pat = await issue(60);
         await project();
-        expect(await verifyPersonalAccessToken(db, pat.token, seconds(59))).toEqual({ tokenId: pat.id, userId: pat.userId });
+        expect(await verifyPersonalAccessToken(db, pat.token, seconds(59))).toEqual({ tokenId: pat.id, userId: pat.userId, createdAt: expect.any(Date) as unknown });
         expect(await refusal(verifyPersonalAccessToken(db, pat.token, seconds(60)))).toEqual({ code: 'UNAUTHENTICATED', message: 'personal access token expired' });
       });
 

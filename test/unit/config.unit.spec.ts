@@ -59,6 +59,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATA_DIR: 'var/il' }).DATA_DIR).toBe(path.resolve('var/il'));
     });
 
+    it('reads TRUSTED_PROXIES as a list of addresses, ranges and named ranges', () => {
+      expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+      expect(loadConfig({}).TRUSTED_PROXIES).toBeUndefined();
+    });
+
     it('reads APPROVAL_FLOW=false as false', () => {
       expect(loadConfig({ APPROVAL_FLOW: 'false' }).APPROVAL_FLOW).toBe(false);
     });
@@ -126,6 +131,10 @@ describe('loadConfig', () => {
       ['DATABASE_URL comes without TOKEN_SIGNING_KEY', { DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }, 'TOKEN_SIGNING_KEY'],
       ['APPROVAL_FLOW is neither true nor false', { APPROVAL_FLOW: 'maybe' }, 'APPROVAL_FLOW'],
       ['MAX_PAGE_SIZE is zero', { MAX_PAGE_SIZE: '0' }, 'MAX_PAGE_SIZE'],
+      ['INITIAL_ADMIN_PASSWORD is short', { INITIAL_ADMIN_PASSWORD: 'short-one' }, 'INITIAL_ADMIN_PASSWORD'],
+      ['TRUSTED_PROXIES names a host, not an address', { TRUSTED_PROXIES: 'proxy.internal' }, 'TRUSTED_PROXIES'],
+      ['TRUSTED_PROXIES has a prefix too long for IPv4', { TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES'],
+      ['INITIAL_ADMIN_PASSWORD is a common password', { INITIAL_ADMIN_PASSWORD: 'Password1234' }, 'INITIAL_ADMIN_PASSWORD'],
     ];
 
     it.each(cases)('fails with a ConfigError naming the variable when %s', (_, env, variable) => {
@@ -143,6 +152,19 @@ describe('loadConfig', () => {
       );
       expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }).message).toBe(
         'Invalid configuration:\n  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
+      );
+    });
+
+    it('says why an initial admin password is refused', () => {
+      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'short-one' }).message).toBe('Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: must be at least 12 characters');
+      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'password1234' }).message).toBe(
+        'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words',
+      );
+    });
+
+    it('names the TRUSTED_PROXIES entry it cannot read', () => {
+      expect(configErrorFor({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }).message).toBe(
+        'Invalid configuration:\n  TRUSTED_PROXIES: "proxy.internal" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal',
       );
     });
 

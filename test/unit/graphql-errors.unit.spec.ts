@@ -71,10 +71,25 @@ describe('GraphQL document analysis', () => {
     expect(measureDocument(schema, parse('{ templates { id } }'), {}, 100).cost).toBe(101);
   });
 
-  it('counts depth and aliases through fragments, and ignores introspection', () => {
+  it('counts depth and aliases through fragments', () => {
     const measured = measureDocument(schema, parse('{ a: templates { ...F } } fragment F on Template { b: executors { c: id } }'), {}, 100);
     expect(measured).toMatchObject({ depth: 3, aliases: 3 });
-    expect(measureDocument(schema, parse('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }'), {}, 100)).toEqual({ depth: 0, aliases: 0, cost: 0 });
+  });
+
+  it("costs introspection by what it answers in this schema and counts its aliases, but not its depth", () => {
+    const types = Object.keys(schema.getTypeMap()).length;
+    // __schema 1 + types 1 + one name per type.
+    expect(measureDocument(schema, parse('{ __schema { types { name } } }'), {}, 100)).toEqual({ depth: 0, aliases: 0, cost: 2 + types });
+    expect(measureDocument(schema, parse('{ a: __schema { types { name } } b: __schema { types { name } } c: __typename }'), {}, 100)).toEqual({
+      depth: 0,
+      aliases: 3,
+      cost: 2 * (2 + types) + 1,
+    });
+    const deep = measureDocument(schema, parse('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }'), {}, 100);
+    expect(deep.depth).toBe(0);
+    expect(deep.cost).toBeGreaterThan(types * 4);
+    // Beside an ordinary selection, introspection adds its cost but not its depth.
+    expect(measureDocument(schema, parse('{ templates { id __typename } }'), {}, 100)).toEqual({ depth: 2, aliases: 0, cost: 1 + 100 * 2 });
   });
 
   it('treats only introspection, enabledAuthProviders and serviceAccountToken as public', () => {

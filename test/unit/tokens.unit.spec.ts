@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenService, generateSigningJwk, importSigningKey } from '../../src/auth/tokens.js';
+import { decodeProtectedHeader, SignJWT } from 'jose';
+import { createTokenService, generateSigningJwk, importSigningKey, TOKEN_AUDIENCE } from '../../src/auth/tokens.js';
 
 const ISSUER = 'http://localhost:8080';
 const USER = '00000000-0000-4000-8000-000000000001';
@@ -43,5 +44,31 @@ describe('token service: remembered verifications', () => {
     const other = await service();
     const second = await other.issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now: issuedAt });
     await expect(other.verify(second.token, at(65))).rejects.toThrow('token expired');
+  });
+});
+
+describe('token service: the access token type (RFC 9068, RFC 8725 §3.11)', () => {
+  const now = new Date('2025-01-01T00:00:00.000Z');
+
+  it('types the tokens it issues at+jwt', async () => {
+    const tokens = await service();
+    const { token } = await tokens.issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now });
+    expect(decodeProtectedHeader(token).typ).toBe('at+jwt');
+    expect((await tokens.verify(token, now)).userId).toBe(USER);
+  });
+
+  it('refuses a token of another type, or of none, signed with its own key and carrying valid claims', async () => {
+    const jwk = await generateSigningJwk();
+    const key = await importSigningKey(jwk);
+    const tokens = createTokenService(key, ISSUER);
+    const iat = Math.floor(now.getTime() / 1000);
+    const claims = { sid: SESSION, sub: USER, jti: 'a-token-id', iss: ISSUER, aud: TOKEN_AUDIENCE, iat, exp: iat + 60 };
+    const typed = (typ: string | undefined) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, ...(typ === undefined ? {} : { typ }) }).sign(key.privateKey);
+    expect((await tokens.verify(await typed('at+jwt'), now)).sessionId).toBe(SESSION);
+    expect((await tokens.verify(await typed('application/at+jwt'), now)).sessionId).toBe(SESSION);
+    for (const typ of ['JWT', 'id_token+jwt', 'logout+jwt', undefined]) {
+      await expect(tokens.verify(await typed(typ), now), String(typ)).rejects.toThrow('token type not accepted: an access token says typ at+jwt');
+    }
   });
 });

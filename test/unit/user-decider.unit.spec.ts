@@ -196,6 +196,29 @@ describe("when a user's password is changed", () => {
   });
 });
 
+describe("when a service account's password is rehashed at sign-in", () => {
+  const rehash = (previousHash: string): UserCommand => ({ type: 'RehashPassword', data: { previousHash, passwordHash: 'scrypt$131072$stronger' } });
+
+  it('records the stronger hash while the stored one is the one the sign-in verified', () => {
+    spec
+      .given([created])
+      .when(rehash(HASH))
+      .then([{ type: 'UserPasswordRehashed', data: { passwordHash: 'scrypt$131072$stronger' } }]);
+  });
+
+  it('records nothing when the password changed since: the change wins', () => {
+    spec
+      .given([created, { type: 'UserPasswordChanged', data: { passwordHash: 'scrypt$changed' } }])
+      .when(rehash(HASH))
+      .then([]);
+  });
+
+  it('keeps the new hash as the password from then on', () => {
+    const state = fold(userAggregate, [created, { type: 'UserPasswordRehashed', data: { passwordHash: 'scrypt$131072$stronger' } }]);
+    expect(state.status === 'active' && state.fields.passwordHash).toBe('scrypt$131072$stronger');
+  });
+});
+
 describe('when a user is deactivated or reactivated', () => {
   it('records the deactivation of an active user', () => {
     spec.given([created]).when(deactivate).then([deactivated]);

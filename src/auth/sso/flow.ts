@@ -109,7 +109,7 @@ export function createSsoService(deps: SsoDeps): SsoService {
   return {
     async start(key, address, context) {
       const provider = await ssoProvider(key);
-      signIn.limiter.check(address, `sso:${key}`, context.now.getTime());
+      await signIn.limiter.admit(address, undefined, context.now);
       if (!provider.enabled) throw new SsoError('provider_disabled', `provider ${key} is disabled`);
       const checks = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier: client.randomPKCECodeVerifier() };
       const location = await adapterOf(provider).authorizationUrl(checks);
@@ -127,7 +127,7 @@ export function createSsoService(deps: SsoDeps): SsoService {
 
     async complete(key, query, cookie, address, context) {
       const provider = await ssoProvider(key);
-      signIn.limiter.check(address, `sso:${key}`, context.now.getTime());
+      await signIn.limiter.admit(address, undefined, context.now);
       if (!provider.enabled) throw new SsoError('provider_disabled', `provider ${key} is disabled`);
       const checks = await transaction(provider, query, cookie, context.now, context);
       if (typeof query.error === 'string') {

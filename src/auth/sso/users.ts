@@ -9,6 +9,8 @@ export interface ExternalUser {
   readonly id: string;
   readonly identifier: string;
   readonly deactivated: boolean;
+  /** Credentials issued at or before this instant are refused (revoke_sessions, deactivation). */
+  readonly sessionsRevokedBefore: string | null;
   /** Whether this call created the user (first sign-in). */
   readonly created: boolean;
 }
@@ -50,7 +52,8 @@ export async function findOrCreateUser(
       Object.keys(changes).length > 0 && !existing.state.deactivated
         ? await executeCommand(deps, userAggregate, existing.id, { type: 'UpdateUser', data: { changes } }, { ...context, actorId: existing.id })
         : undefined;
-    return { user: { id: existing.id, identifier: fields.identifier, deactivated: existing.state.deactivated, created: false }, position: result?.position };
+    const { deactivated, sessionsRevokedBefore } = existing.state;
+    return { user: { id: existing.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false }, position: result?.position };
   }
   const candidates = [...new Set([...identifiers, `${provider}:${identity.subject}`])];
   for (const identifier of candidates) {
@@ -66,12 +69,15 @@ export async function findOrCreateUser(
         },
         { ...context, actorId: id },
       );
-      return { user: { id, identifier, deactivated: false, created: true }, position: result.position };
+      return { user: { id, identifier, deactivated: false, sessionsRevokedBefore: null, created: true }, position: result.position };
     } catch (error) {
       if (conflictOn(error, 'subject')) {
         // A concurrent first sign-in of the same person created it: use that one.
         const raced = await findUserBySubject(deps, provider, identity.subject);
-        if (raced) return { user: { id: raced.id, identifier: raced.state.fields.identifier, deactivated: raced.state.deactivated, created: false }, position: undefined };
+        if (raced) {
+          const { deactivated, sessionsRevokedBefore, fields } = raced.state;
+          return { user: { id: raced.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false }, position: undefined };
+        }
       }
       if (!conflictOn(error, 'identifier')) throw error;
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasPrivateAddressLiteral } from '../../auth/sso/private-addresses.js';
 import { leavesSuperSignIn } from '../../auth/super-sign-in.js';
 import { checkFilterByDomain, checkProviderConfiguration, invalid } from '../../commands/auth-provider-config.js';
 import {
@@ -15,11 +16,14 @@ import type { Services } from '../../services.js';
 import { zodIssues } from '../../validation.js';
 import { authorize } from '../authorize.js';
 import { CATALOG_ACTIONS, parseAction } from './catalog.js';
+import { revokePersonalAccessTokens } from './personal-access-tokens.js';
 import { runCommand, commandDeps, type WriteCall, type WriteOperations, type Written } from './write.js';
 
 const PROJECTIONS = ['auth_providers'] as const;
 const ADMIN = 'auth_provider:admin';
 const AUTH_PROVIDER_ACTIONS = CATALOG_ACTIONS;
+/** The reason every personal access token gets when their provider goes away. */
+const PATS_ENDED = 'personal access tokens disabled';
 
 /** What the log says each time a write leaves a guest provider enabled (docs/contract.md §5: the log warns). */
 export const GUEST_WARNING = 'guest provider enabled: insecure, for development only';
@@ -96,6 +100,22 @@ function parseCreate(input: unknown): AuthProviderFields & { readonly enabled: b
   };
 }
 
+/**
+ * A backstage `jwksUrl` written as a private, loopback or link-local address is refused when it is
+ * set, unless SSO_ALLOW_PRIVATE_JWKS (host names are checked on the addresses they resolve to, at
+ * every fetch: ../../auth/sso/guarded-fetch.ts).
+ */
+function refusePrivateJwksUrl(configuration: Readonly<Record<string, unknown>> | undefined, allowPrivate: boolean): void {
+  const url = configuration?.jwksUrl;
+  if (allowPrivate || typeof url !== 'string' || !hasPrivateAddressLiteral(url)) return;
+  throw invalid([
+    {
+      field: 'configuration.jwksUrl',
+      message: 'is a private, loopback or link-local address, which the service does not fetch from (set SSO_ALLOW_PRIVATE_JWKS=true to allow it)',
+    },
+  ]);
+}
+
 function parsePatch(input: unknown, state: Active): Changes {
   const body = patchAuthProviderBody.safeParse(input);
   const issues = body.success ? [] : zodIssues(body.error);
@@ -127,6 +147,12 @@ export function authProviderWrites(services: Services): WriteOperations & { read
   const run = (call: WriteCall, id: string, command: AuthProviderCommand, expectedRevision = call.expectedRevision): Promise<Written> =>
     runCommand(services, call, authProviderAggregate, PROJECTIONS, id, command, { expectedRevision });
 
+  /** The provider if it is the personal_access_token one (its disable revokes every PAT: docs/contract.md §5). */
+  const personalAccessTokenProvider = async (id: string): Promise<{ enabled: boolean } | undefined> => {
+    const { state } = await loadAggregate(deps, authProviderAggregate, id);
+    return state.status === 'active' && state.fields.type === 'personal_access_token' ? { enabled: state.enabled } : undefined;
+  };
+
   const warnIfGuest = async (call: WriteCall, id: string): Promise<void> => {
     const view = await findAuthProvider(services.db, id, services.config.BASE_URL);
     if (view?.type === 'guest' && view.enabled)
@@ -139,6 +165,9 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async create(call, body) {
       authorize(call.request, ADMIN);
       const data = parseCreate(body ?? {});
+      if (data.type === 'backstage') refusePrivateJwksUrl(data.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
+      // Tokens a deleted provider left unrevoked must not revive with a new one.
+      if (data.type === 'personal_access_token') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const id = services.newId();
       const written = await run(call, id, { type: 'CreateAuthProvider', data: { id, ...data } });
       await warnIfGuest(call, id);
@@ -152,6 +181,7 @@ export function authProviderWrites(services: Services): WriteOperations & { read
         const { state, revision } = await loadAggregate(deps, authProviderAggregate, id);
         if (state.status !== 'active') throw notFound('auth provider not found');
         const changes = parsePatch(body, state);
+        if (state.fields.type === 'backstage') refusePrivateJwksUrl(changes.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
         // Restored secrets are right only at the revision they were read at: pin it, and re-read on a race.
         const pinned = call.expectedRevision ?? (changes.configuration === undefined ? undefined : revision);
         const written = await run(call, id, { type: 'UpdateAuthProvider', data: { changes } }, pinned).catch((error: unknown) => {
@@ -165,17 +195,25 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async act(call, id, name) {
       authorize(call.request, ADMIN);
       const action = parseAction(AUTH_PROVIDER_ACTIONS, name);
+      const pats = await personalAccessTokenProvider(id);
+      // Enabling a disabled one revokes first whatever its disable left (a crash between its two
+      // steps): none revives. (Enabling an enabled one changes nothing, and revokes nothing.)
+      if (pats && !pats.enabled && action === 'enable') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const command: AuthProviderCommand =
         action === 'enable'
           ? { type: 'EnableAuthProvider' }
           : { type: 'DisableAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } };
       const written = await run(call, id, command);
       if (action === 'enable') await warnIfGuest(call, id);
+      if (pats && action === 'disable') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       return written;
     },
     async remove(call, id) {
       authorize(call.request, ADMIN);
-      return run(call, id, { type: 'DeleteAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } });
+      const pats = await personalAccessTokenProvider(id);
+      const written = await run(call, id, { type: 'DeleteAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } });
+      if (pats) await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
+      return written;
     },
   };
 }

@@ -29,7 +29,7 @@ export interface WriteTarget<C, S> {
  */
 export interface BodyParsers<Created, F> {
   readonly parseCreate: (body: unknown, call: WriteCall) => Created | Promise<Created>;
-  readonly parsePatch: (body: unknown, current: F) => Partial<F> | Promise<Partial<F>>;
+  readonly parsePatch: (body: unknown, current: F, call: WriteCall) => Partial<F> | Promise<Partial<F>>;
 }
 
 /** An entity state with current fields (both kits' states are such). */
@@ -76,7 +76,7 @@ export function catalogWrites<F extends Record<string, unknown>>(
     },
     async update(call, id, body) {
       authorize(call.request, `${target.resource}:write`);
-      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id));
+      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id), call);
       return run(call, id, { type: 'Update', data: { changes } });
     },
     async act(call, id, action) {
@@ -160,7 +160,7 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
     },
     async update(call, id, body) {
       await authorizeWrite(call, id);
-      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id));
+      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id), call);
       return run(call, id, { type: 'Update', data: { changes } });
     },
     // REST also takes `delete` as an action path (POST .../actions/delete), as it always has.

@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { generatePersonalAccessToken } from '../../auth/pat-format.js';
-import { loadAggregate } from '../../commands/handler.js';
+import { executeCommand, loadAggregate } from '../../commands/handler.js';
 import { personalAccessTokenAggregate } from '../../commands/personal-access-token.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { allows } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
 import { parseInput } from '../../validation.js';
 import { authorize } from '../authorize.js';
+import { commandContext } from '../context.js';
 import { commandDeps, runCommand, type WriteCall, type Written } from './write.js';
 
 const PROJECTIONS = ['personal_access_tokens'] as const;
@@ -30,6 +31,28 @@ export async function patMaxLifetimeDays(services: Pick<Services, 'db'>): Promis
   // A configuration that cannot be read falls back to the default rather than blocking every token.
   const limits = rows.map((r) => providerConfiguration.safeParse(r.configuration).data?.maxLifetimeDays ?? DEFAULT_PAT_MAX_LIFETIME_DAYS);
   return Math.min(...limits);
+}
+
+/**
+ * Revokes every live personal access token of one user (or of everyone), each with its own
+ * `PersonalAccessTokenRevoked` event and `reason`, and waits until the list shows them revoked. A
+ * user's are revoked when their sessions are revoked, their password changes or they are
+ * deactivated (the authenticator already refuses them from that event on: this makes it permanent
+ * and visible); everyone's when the personal_access_token provider is disabled, deleted, or enabled
+ * or created again (so none a disable left behind revives).
+ */
+export async function revokePersonalAccessTokens(services: Services, call: WriteCall, scope: { readonly userId?: string }, reason: string): Promise<void> {
+  const now = services.now();
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM personal_access_tokens
+     WHERE revoked_at IS NULL AND expires_at > ${now.toISOString()}::timestamptz
+       AND (${scope.userId ?? null}::uuid IS NULL OR user_id = ${scope.userId ?? null}::uuid)`.execute(services.db);
+  let last: bigint | undefined;
+  for (const { id } of rows) {
+    const result = await executeCommand(commandDeps(services), personalAccessTokenAggregate, id, { type: 'RevokePersonalAccessToken', data: { reason } }, commandContext(call.request, services.now()));
+    last = result.position ?? last;
+  }
+  if (last !== undefined) await services.waitFor(PROJECTIONS, last);
 }
 
 /** A new token's body; the upper bound on the lifetime comes from the provider. */

@@ -4,10 +4,10 @@ import { resourceAggregate } from '../../commands/resource.js';
 import { sourceCodeVersionAggregate } from '../../commands/source-code-version.js';
 import { withLineage } from '../../commands/resource-lineage.js';
 import { templateAggregate } from '../../commands/template.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, notFound, type FieldIssue } from '../../errors.js';
 import type { ResourceFields } from '../../events/resource.js';
 import type { LifecycleAction } from '../../model/lifecycle.js';
-import { allows } from '../../model/permissions.js';
+import { allows, type Permission, type PermissionResource } from '../../model/permissions.js';
 import type { Principal } from '../../model/principal.js';
 import { resourceEntity, type ResourceVariable } from '../../model/resource.js';
 import { checkVariables } from '../../model/variable-values.js';
@@ -19,6 +19,11 @@ import { RUNS_PROJECTION } from './run-logs.js';
 import { commandDeps, type WriteCall, type WriteOperations } from './write.js';
 
 const input = entityInput(resourceEntity);
+
+/** The reference fields of a resource (`templateId`, `parentIds`, `secretIds`, …), from its declaration. */
+const REFERENCE_FIELDS: readonly (readonly [keyof ResourceFields, { readonly target: string }])[] = Object.entries(resourceEntity.fields).flatMap(([name, field]) =>
+  field.kind === 'id' || field.kind === 'idList' ? [[name as keyof ResourceFields, { target: field.target }] as const] : [],
+);
 
 /**
  * The writes of resources (docs/contract.md §2, §6). Unlike storages and executors, who may write
@@ -56,6 +61,44 @@ export function resourceWrites(services: Services): WriteOperations {
     });
   }
 
+  /**
+   * docs/contract.md §2 (references on a request): naming a resource as parent needs the right to act
+   * on it (its creator, or `resource:write`); naming any other entity needs the right to read its kind
+   * (`secret:read` for `secretIds`, …). Only what the write adds is checked: references a privileged
+   * caller set earlier may stay. Refused with 403 naming each field; references to nothing are left
+   * to the reference check's 422.
+   */
+  async function authorizeReferences(principal: Principal, fields: Partial<ResourceFields>, current?: ResourceFields): Promise<void> {
+    const issues: FieldIssue[] = [];
+    for (const [name, declared] of REFERENCE_FIELDS) {
+      const value: unknown = fields[name];
+      if (value === undefined || value === null) continue;
+      const before: readonly unknown[] = current === undefined ? [] : [current[name]].flat();
+      // Ids are strings here: the input schema has parsed them (as UUIDs).
+      const ids = (Array.isArray(value) ? value : [value]) as readonly string[];
+      const added = ids.map((id, index) => ({ id, index })).filter(({ id }) => !before.includes(id));
+      if (added.length === 0) continue;
+      const fieldOf = (index: number): string => (Array.isArray(value) ? `${name}[${index}]` : name);
+      if (declared.target === 'resource') {
+        if (allows(principal.permissions, 'resource:write')) continue;
+        for (const { id, index } of added) {
+          const { state } = await loadAggregate(deps, resourceAggregate, id);
+          if (state.status === 'active' && state.fields.creatorId !== principal.userId) {
+            issues.push({ field: fieldOf(index), message: `resource ${id} is not yours: a parent must be a resource you may act on (yours, or any with resource:write)` });
+          }
+        }
+        continue;
+      }
+      const permission: Permission = `${declared.target as PermissionResource}:read`;
+      if (!allows(principal.permissions, permission)) {
+        for (const { index } of added) issues.push({ field: fieldOf(index), message: `missing permission ${permission}: only what you may read can be referenced` });
+      }
+    }
+    if (issues.length > 0) {
+      throw new AppError('FORBIDDEN', `may not reference: ${issues.map((issue) => issue.field).join(', ')}`, { errors: issues });
+    }
+  }
+
   return lifecycleWrites<ResourceFields>(
     services,
     target,
@@ -65,6 +108,7 @@ export function resourceWrites(services: Services): WriteOperations {
         const principal = authorize(call.request, 'resource:read');
         // A masked "********" value can stand for nothing yet: refused (400) with the body's other faults.
         const parsed = input.parseCreate(body);
+        await authorizeReferences(principal, parsed);
         const template = (await loadAggregate(deps, templateAggregate, parsed.templateId)).state;
         if (template.status !== 'active') {
           const message = `template ${parsed.templateId} does not exist`;
@@ -73,8 +117,9 @@ export function resourceWrites(services: Services): WriteOperations {
         await checkDeclaredVariables(parsed.sourceCodeVersionId, parsed.variables);
         return { ...parsed, abstract: template.fields.abstract, creatorId: principal.userId };
       },
-      async parsePatch(body, current) {
+      async parsePatch(body, current, call) {
         const changes = input.parsePatch(body, current);
+        await authorizeReferences(authorize(call.request, 'resource:read'), changes, current);
         // Only a change of the variables or the version is judged: older resources stay editable.
         if (changes.variables !== undefined || changes.sourceCodeVersionId !== undefined) {
           const versionId = changes.sourceCodeVersionId !== undefined ? changes.sourceCodeVersionId : current.sourceCodeVersionId;

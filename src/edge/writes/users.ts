@@ -6,9 +6,11 @@ import { AppError } from '../../errors.js';
 import type { StreamWrite } from '../../events/store/port.js';
 import { parseGrant, ROLES } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../../password-policy.js';
 import { parseInput } from '../../validation.js';
 import { authorize } from '../authorize.js';
 import { parseAction } from './catalog.js';
+import { revokePersonalAccessTokens } from './personal-access-tokens.js';
 import { commandDeps, runCommand, type WriteCall, type WriteOperations, type Written } from './write.js';
 
 const roles = z
@@ -19,7 +21,17 @@ const grants = z
   .array(z.string().refine((g) => parseGrant(g) !== undefined, 'must be {entity}:{read|write|admin} with a known entity'))
   .max(100)
   .refine((g) => new Set(g).size === g.length, 'must not repeat a grant');
-const password = z.string().min(12, 'at least 12 characters').max(1024, 'at most 1024 characters');
+// docs/contract.md §5: at least 12 characters and not a common password (src/password-policy.ts).
+// The lengths are zod's too, so the OpenAPI document shows them; the policy adds the rest.
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
+  .superRefine((value, context) => {
+    if (value.length < MIN_PASSWORD_LENGTH || value.length > MAX_PASSWORD_LENGTH) return; // said above
+    const problem = passwordProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
 const optionalText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable();
 
 /** A new user: only service accounts are created here (people arrive through sign-in). */
@@ -120,8 +132,13 @@ export function userWrites(services: Services): WriteOperations {
       const { password: newPassword, ...changes } = parseInput(patchUserBody, input === undefined ? {} : input, 'body');
       const demotes = changes.roles !== undefined && !changes.roles.includes('super') && (await find(id))?.roles.includes('super') === true;
       const commands: UserCommand[] = [{ type: 'UpdateUser', data: { changes } }];
-      if (newPassword !== undefined) commands.push({ type: 'ChangePassword', data: { passwordHash: await hashPassword(newPassword) } });
-      return run(call, id, commands, demotes ? keepsASuper(id) : undefined);
+      // A new password ends every credential issued with the old one: sessions, tokens, PATs.
+      if (newPassword !== undefined) {
+        commands.push({ type: 'ChangePassword', data: { passwordHash: await hashPassword(newPassword) } }, { type: 'RevokeSessions', data: { before: services.now().toISOString() } });
+      }
+      const written = await run(call, id, commands, demotes ? keepsASuper(id) : undefined);
+      if (newPassword !== undefined) await revokePersonalAccessTokens(services, call, { userId: id }, 'password changed');
+      return written;
     },
     async act(call, id, name) {
       authorize(call.request, 'user:admin');
@@ -130,14 +147,19 @@ export function userWrites(services: Services): WriteOperations {
       if (action === 'deactivate') {
         const isSuper = (await find(id))?.roles.includes('super') === true;
         // Deactivation also revokes every token issued so far: reactivating must not revive them.
-        return run(
+        const written = await run(
           call,
           id,
           [{ type: 'DeactivateUser' }, { type: 'RevokeSessions', data: { before: now } }],
           isSuper ? keepsASuper(id) : undefined,
         );
+        await revokePersonalAccessTokens(services, call, { userId: id }, 'user deactivated');
+        return written;
       }
-      return run(call, id, [action === 'reactivate' ? { type: 'ReactivateUser' } : { type: 'RevokeSessions', data: { before: now } }]);
+      if (action === 'reactivate') return run(call, id, [{ type: 'ReactivateUser' }]);
+      const written = await run(call, id, [{ type: 'RevokeSessions', data: { before: now } }]);
+      await revokePersonalAccessTokens(services, call, { userId: id }, 'sessions revoked');
+      return written;
     },
   };
 }

@@ -15,6 +15,7 @@ import { sql as executors } from './014-executors.js';
 import { sql as resources } from './015-resources.js';
 import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
 import { sql as idempotencyKeys } from './017-idempotency-keys.js';
+import { sql as signInLimits } from './018-sign-in-limits.js';
 import { sql as runs } from './020-runs.js';
 import { sql as signInRetention } from './024-sign-in-retention.js';
 import { sql as concurrentAppend } from './026-concurrent-append.js';
@@ -45,6 +46,7 @@ export const migrations: readonly Migration[] = [
   { id: '015-resources', sql: resources },
   { id: '016-template-documentation-url', sql: templateDocumentationUrl },
   { id: '017-idempotency-keys', sql: idempotencyKeys },
+  { id: '018-sign-in-limits', sql: signInLimits },
   { id: '020-runs', sql: runs },
   { id: '024-sign-in-retention', sql: signInRetention },
   { id: '026-concurrent-append', sql: concurrentAppend },

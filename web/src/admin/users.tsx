@@ -83,7 +83,7 @@ export function UserCreate() {
         </Alert>
         <ServerErrors />
         <TextInput source="identifier" validate={[required(), identifierFormat]} />
-        <PasswordInput source="password" validate={[required(), minLength(12)]} autoComplete="new-password" helperText="At least 12 characters." />
+        <PasswordInput source="password" validate={[required(), minLength(12)]} autoComplete="new-password" helperText="At least 12 characters, and not a common password (a few random words work well)." />
         <TextInput source="displayName" />
         <TextInput source="email" validate={email()} />
         {roleAndGrantInputs}
@@ -141,7 +141,7 @@ export function UserEdit() {
         {roleAndGrantInputs}
         <FunctionField
           render={(r: { kind: string }) =>
-            r.kind === 'service_account' ? <PasswordInput source="password" label="New password" autoComplete="new-password" validate={minLength(12)} helperText="Leave empty to keep the current password." /> : null
+            r.kind === 'service_account' ? <PasswordInput source="password" label="New password" autoComplete="new-password" validate={minLength(12)} helperText="Leave empty to keep the current password. A new one ends every session and token of this account." /> : null
           }
         />
         <Labeled label="Effective permissions">

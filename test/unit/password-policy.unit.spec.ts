@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { needsRehash } from '../../src/auth/passwords.js';
+import { passwordProblem } from '../../src/password-policy.js';
+
+describe('the password policy (ASVS 6.2.1, 6.2.4)', () => {
+  it('refuses fewer than 12 characters, counted as a person counts them', () => {
+    expect(passwordProblem('elevenchars')).toBe('at least 12 characters');
+    // Eleven emoji are eleven characters, though 22 UTF-16 units.
+    expect(passwordProblem('😀'.repeat(11))).toBe('at least 12 characters');
+    expect(passwordProblem('😀'.repeat(12))).toBeUndefined();
+  });
+
+  it('refuses more than 1024 characters', () => {
+    expect(passwordProblem('x'.repeat(1025))).toBe('at most 1024 characters');
+    expect(passwordProblem('x'.repeat(1_000_000))).toBe('at most 1024 characters');
+  });
+
+  it('refuses the common passwords of the list, whatever their case, and accepts an uncommon one', () => {
+    for (const common of ['password1234', 'PASSWORD1234', 'qwertyuiop123', '1qaz2wsx3edc', '123456789012']) {
+      expect(passwordProblem(common), common).toMatch(/^is one of the most common passwords/);
+    }
+    expect(passwordProblem('correct horse battery staple')).toBeUndefined();
+  });
+});
+
+describe('password hashes: which need a rehash', () => {
+  it('rehashes hashes made with weaker parameters than scrypt N=2^17, r=8, p=1, and nothing else', () => {
+    expect(needsRehash('scrypt$32768$8$1$c2FsdA==$aGFzaA==')).toBe(true);
+    expect(needsRehash('scrypt$131072$4$1$c2FsdA==$aGFzaA==')).toBe(true);
+    expect(needsRehash('scrypt$131072$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+    expect(needsRehash('scrypt$262144$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+    expect(needsRehash('bcrypt$whatever')).toBe(false);
+  });
+});
