@@ -47,6 +47,8 @@ const envSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
   PROJECTION_BATCH_SIZE: positiveInt.default(500),
   READY_MAX_LAG: positiveInt.default(10_000),
+  // The most audit entries one CSV export holds (GET /api/audit_log with Accept: text/csv).
+  AUDIT_EXPORT_MAX_ROWS: positiveInt.default(100_000),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
   BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),

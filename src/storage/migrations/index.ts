@@ -15,6 +15,7 @@ import { sql as executors } from './014-executors.js';
 import { sql as resources } from './015-resources.js';
 import { sql as templateDocumentationUrl } from './016-template-documentation-url.js';
 import { sql as idempotencyKeys } from './017-idempotency-keys.js';
+import { sql as auditHistory } from './022-audit-history.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { id: '015-resources', sql: resources },
   { id: '016-template-documentation-url', sql: templateDocumentationUrl },
   { id: '017-idempotency-keys', sql: idempotencyKeys },
+  { id: '022-audit-history', sql: auditHistory },
 ];
