@@ -45,6 +45,11 @@ export interface RebuildDeps {
   readonly log: Logger;
   /** Events per replay transaction (default 2,000). */
   readonly batchSize?: number;
+  /**
+   * Called after each replayed batch: events replayed so far, and the log position reached and the
+   * head (read when the replay began) to tell how far along it is.
+   */
+  readonly onProgress?: (replayed: number, position: bigint, head: bigint | undefined) => void;
 }
 
 /** What a rebuild did. */
@@ -145,6 +150,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   );
   let after: bigint | undefined;
   let count = 0;
+  const head = deps.onProgress ? await deps.store.headPosition() : undefined;
   for (;;) {
     const events = await deps.store.readAll({ after, limit: deps.batchSize ?? REBUILD_BATCH });
     const last = events.at(-1);
@@ -155,6 +161,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     });
     after = last.position;
     count += events.length;
+    deps.onProgress?.(count, last.position, head);
   }
   await deps.pool.query(indexes.filter((i) => !i.unique).flatMap((i) => indexStatements(i, shadow)).join(';\n'));
   await withTransaction(deps.pool, async (tx) => {
