@@ -1,11 +1,13 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import { Admin, Resource, defaultTheme, mergeTranslations, type TranslationMessages } from 'react-admin';
+import { Admin, CustomRoutes, Resource, defaultTheme, mergeTranslations, type TranslationMessages } from 'react-admin';
+import { Route } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { AuditLogList } from './admin/auditLog';
 import { AuthProviderCreate, AuthProviderEdit, AuthProviderList } from './admin/authProviders';
 import { UserCreate, UserEdit, UserList } from './admin/users';
+import { ApprovalQueue } from './approvals/ApprovalQueue';
 import { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } from './catalog/executors';
 import { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } from './catalog/integrations';
 import { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } from './catalog/resources';
@@ -64,6 +66,9 @@ export function App() {
       <Resource name="users" list={UserList} create={UserCreate} edit={UserEdit} recordRepresentation="name" />
       <Resource name="audit_log" options={{ label: 'Audit log' }} list={AuditLogList} />
       <Resource name="personal_access_tokens" options={{ label: 'Access tokens' }} list={PersonalAccessTokenList} />
+      <CustomRoutes>
+        <Route path="/approvals" element={<ApprovalQueue />} />
+      </CustomRoutes>
     </Admin>
   );
 }

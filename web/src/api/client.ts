@@ -14,11 +14,13 @@ export interface ApiRequest {
   /** The revision the change is based on (`If-Match`, 412 when someone else changed it). */
   readonly ifMatch?: number;
   readonly signal?: AbortSignal;
+  /** The media type asked for (default `application/json`; the audit log also answers `text/csv`). */
+  readonly accept?: string;
 }
 
 async function send(path: string, request: ApiRequest): Promise<Response> {
   const token = accessToken();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: request.accept ?? 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.ifMatch !== undefined) headers['if-match'] = `"${request.ifMatch}"`;
@@ -36,7 +38,8 @@ async function send(path: string, request: ApiRequest): Promise<Response> {
  * may have expired in flight); every failure is thrown as an HttpError carrying the problem.
  */
 export async function api<T = unknown>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  await ensureSession();
+  // Signed out: the service would only answer 401, which the browser logs as an error.
+  if (!(await ensureSession())) throw problemError(toProblem(401, undefined, 'Sign in to continue.'));
   let response = await send(path, request).catch((error: unknown) => {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new HttpError('The service cannot be reached; check the connection and try again.', 0, {});

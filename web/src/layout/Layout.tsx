@@ -1,4 +1,5 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import AssignmentTurnedInIcon from '@mui/icons-material/AssignmentTurnedIn';
 import ApiIcon from '@mui/icons-material/Api';
 import CloudIcon from '@mui/icons-material/Cloud';
 import CodeIcon from '@mui/icons-material/Code';
@@ -70,6 +71,7 @@ function InfraledgerMenu() {
   return (
     <Menu>
       <Menu.DashboardItem />
+      {allows(permissions, 'resource', 'write') && <Menu.Item to="/approvals" primaryText="Waiting for my approval" leftIcon={<AssignmentTurnedInIcon />} />}
       <Section>Catalog</Section>
       <Menu.ResourceItem name="resources" leftIcon={<CloudIcon />} />
       <Menu.ResourceItem name="templates" leftIcon={<ViewQuiltIcon />} />
