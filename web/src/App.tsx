@@ -1,6 +1,6 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import { Admin, CustomRoutes, Resource, defaultTheme, mergeTranslations, type TranslationMessages } from 'react-admin';
+import { Admin, CustomRoutes, Resource, mergeTranslations, type TranslationMessages } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
@@ -21,11 +21,8 @@ import { Dashboard } from './layout/Dashboard';
 import { Layout } from './layout/Layout';
 import { LoginPage } from './login/LoginPage';
 import { PersonalAccessTokenList } from './self/personalAccessTokens';
+import { theme } from './theme';
 
-const theme = {
-  ...defaultTheme,
-  palette: { ...defaultTheme.palette, primary: { main: '#1e3a5f' }, secondary: { main: '#24292f' } },
-};
 
 // react-admin's English, with notifications that say what happened rather than "Element created".
 const i18nProvider = polyglotI18nProvider(

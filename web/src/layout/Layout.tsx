@@ -15,7 +15,7 @@ import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
 import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
+import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useLiveUpdates } from '../api/live';
 import { allows } from '../api/permissions';
@@ -33,10 +33,12 @@ function TokensMenuItem() {
 }
 
 function InfraledgerAppBar() {
+  // The button shows the user's name: its accessible name must contain it (axe: label-content-name-mismatch).
+  const { identity } = useGetIdentity();
   return (
     <AppBar
       userMenu={
-        <UserMenu>
+        <UserMenu label={identity?.fullName ? `${identity.fullName}, profile` : 'Profile'}>
           <TokensMenuItem />
           <Logout />
         </UserMenu>
