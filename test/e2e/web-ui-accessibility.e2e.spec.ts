@@ -49,10 +49,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
     // Colours measured half-way through a fade (a dialog opening) are not the page's.
     await page.evaluate(SETTLED);
     await page.evaluate(`${AXE_SOURCE}\n;0`);
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-    });
+    const violations = await page.evaluate<Violation[]>("axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   }
 
