@@ -36,6 +36,8 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
       configuration: { region: i % 3 === 0 ? 'eu-west-1' : 'us-east-1', size: 'm5.large', replicas: 1 + (i % 5), tags: { costCenter: `cc-${i % 40}` } },
       executorIds: i % 3 === 0 ? [pick(EXECUTORS, i), pick(EXECUTORS, i + 7)] : [pick(EXECUTORS, i)],
       parentIds: parentId === undefined ? [] : [parentId],
+      // Required in the event since version 2 (templates' documentationUrl); null like most templates.
+      documentationUrl: null,
       // A quarter start disabled, so that TemplateEnabled has something to enable.
       status: i % 4 === 3 ? 'disabled' : 'enabled',
     },
