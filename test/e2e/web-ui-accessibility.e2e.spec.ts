@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
-import { startService, type ServiceProcess } from '../support/service-process.js';
+import { openWebUi, type ServiceRest, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-a11y-admin-password';
 /** axe-core's browser build, evaluated in the page (DevTools evaluation is not subject to the page's CSP). */
@@ -28,21 +25,11 @@ interface Violation {
 const CATALOG = ['resources', 'templates', 'source_codes', 'source_code_versions', 'executors', 'storages', 'integrations', 'secrets', 'workspaces'] as const;
 
 describe('accessibility of every page of the web UI (axe-core in Debian Chromium)', () => {
-  let service: ServiceProcess;
+  let ui: WebUiHarness;
   let session: BrowserSession;
-  let dataDir: string;
   let base: string;
   let page: Page;
   const ids: Record<string, string> = {};
-
-  async function asAdmin<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const signIn = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }) });
-    const { token } = (await signIn.json()) as { token: string };
-    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
-    expect(response.status, await response.clone().text()).toBeLessThan(300);
-    return (await response.json()) as T;
-  }
-  const create = async (plural: string, body: Record<string, unknown>): Promise<string> => (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
 
   /** The serious and critical findings of axe on the page as it is now. */
   async function audit(): Promise<Violation[]> {
@@ -64,11 +51,9 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   const describeFindings = (url: string, found: Violation[]): string =>
     found.map((v) => `${url}: ${v.impact ?? ''} ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5).join(', ')}`).join('\n');
 
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'il-a11y-'));
-    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
-    base = service.baseUrl.replace('127.0.0.1', 'localhost');
-    // One of everything, so every show and edit page has something to show.
+  /** One of everything, so every show and edit page has something to show. */
+  async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {
+    const create = async (plural: string, body: Record<string, unknown>): Promise<string> => (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
     const cloud = await create('integrations', { name: 'Prod AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } });
     const git = await asAdmin<{ id: string }>('POST', '/api/integrations', { name: 'GitHub', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } });
     await create('secrets', { name: 'db-password', secretProvider: 'custom', configuration: { secrets: [{ name: 'password', value: 'hunter2' }] } });
@@ -80,18 +65,19 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
     const version = await create('source_code_versions', { templateId: template, sourceCodeId: sourceCode, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
     const resource = await create('resources', { name: 'orders-site', templateId: template, sourceCodeVersionId: version });
     await asAdmin('POST', `/api/resources/${resource}/actions/approve`, { reason: 'fits the budget' });
-    await create('auth_providers', { name: 'GitHub sign-in', type: 'github', configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${base}/api/auth/github/callback` } });
+    await create('auth_providers', { name: 'GitHub sign-in', type: 'github', configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${origin}/api/auth/github/callback` } });
     await create('users', { kind: 'service_account', identifier: 'ci-bot', password: 'ci-bot-password-long', roles: ['infra'] });
     await asAdmin('POST', '/api/resources', { name: 'pending-site', templateId: template, sourceCodeVersionId: version });
-    session = await openBrowser();
-    page = session.page;
-    page.setDefaultTimeout(20_000);
+  }
+
+  beforeAll(async () => {
+    ui = await openWebUi(ADMIN_PASSWORD, fillCatalog);
+    ({ session, base, page } = ui);
   });
 
   afterAll(async () => {
-    await (session as BrowserSession | undefined)?.close();
-    await (service as ServiceProcess | undefined)?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    // Undefined when beforeAll failed half-way; the failure itself is reported there.
+    await (ui as WebUiHarness | undefined)?.close();
   });
 
   it('has no serious or critical finding on the sign-in page, and logs no error there', async () => {
@@ -150,7 +136,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   });
 
   it('logs no error through a browser session: guest sign-in, a reload on the refresh cookie, sign-out', async () => {
-    await asAdmin('POST', '/api/auth_providers', { name: 'Guest', type: 'guest', configuration: { role: 'default' } });
+    await ui.asAdmin('POST', '/api/auth_providers', { name: 'Guest', type: 'guest', configuration: { role: 'default' } });
     const visitor = await openBrowser();
     try {
       const guest = visitor.page;

@@ -1,78 +1,46 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type BrowserSession } from '../support/browser.js';
-import { startService, type ServiceProcess } from '../support/service-process.js';
+import type { BrowserSession } from '../support/browser.js';
+import { openWebUi, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-approvals-admin-password';
 const INFRA = { identifier: 'platform-bot', password: 'platform-bot-password-1', displayName: 'Platform Bot' };
 const DEVELOPER = { identifier: 'dev-bot', password: 'dev-bot-password-12', displayName: 'Dev Bot' };
 
 describe('approvals with reasons, and the audit log filtered by actor and exported', () => {
-  let service: ServiceProcess;
+  let ui: WebUiHarness;
   let session: BrowserSession;
-  let dataDir: string;
   let base: string;
   let page: Page;
   const resources: Record<string, string> = {};
 
-  async function tokenOf(identifier: string, password: string): Promise<string> {
-    const response = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier, password }) });
-    return ((await response.json()) as { token: string }).token;
-  }
-  async function call<T>(token: string, method: string, url: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
-    expect(response.status, await response.clone().text()).toBeLessThan(300);
-    return (await response.json()) as T;
-  }
-
-  async function signIn(identifier: string, password: string): Promise<void> {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Identifier').fill(identifier);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-  }
-
-  async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Profile' }).click();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.waitForURL(`${base}/login`);
-  }
-
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'il-approvals-'));
-    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
-    base = service.baseUrl.replace('127.0.0.1', 'localhost');
-    const admin = await tokenOf('admin', ADMIN_PASSWORD);
-    for (const [account, role] of [
-      [INFRA, 'infra'],
-      [DEVELOPER, 'default'],
-    ] as const) {
-      await call(admin, 'POST', '/api/users', { kind: 'service_account', identifier: account.identifier, password: account.password, displayName: account.displayName, roles: [role] });
-    }
-    const template = await call<{ id: string }>(admin, 'POST', '/api/templates', { name: 'Postgres', template: 'postgres' });
-    const sourceCode = await call<{ id: string }>(admin, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/postgres.git', sourceCodeProvider: 'git_public' });
-    const version = await call<{ id: string }>(admin, 'POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v2.1.0', sourceCodeFolder: 'modules/postgres', lifecycleState: 'active' });
-    const developer = await tokenOf(DEVELOPER.identifier, DEVELOPER.password);
-    for (const name of ['orders-db', 'scratch-db']) {
-      resources[name] = (await call<{ id: string }>(developer, 'POST', '/api/resources', { name, templateId: template.id, sourceCodeVersionId: version.id })).id;
-    }
-    session = await openBrowser();
-    page = session.page;
-    page.setDefaultTimeout(15_000);
+    ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin, tokenOf, call }) => {
+      for (const [account, role] of [
+        [INFRA, 'infra'],
+        [DEVELOPER, 'default'],
+      ] as const) {
+        await asAdmin('POST', '/api/users', { kind: 'service_account', identifier: account.identifier, password: account.password, displayName: account.displayName, roles: [role] });
+      }
+      const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Postgres', template: 'postgres' });
+      const sourceCode = await asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/postgres.git', sourceCodeProvider: 'git_public' });
+      const version = await asAdmin<{ id: string }>('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v2.1.0', sourceCodeFolder: 'modules/postgres', lifecycleState: 'active' });
+      const developer = await tokenOf(DEVELOPER.identifier, DEVELOPER.password);
+      for (const name of ['orders-db', 'scratch-db']) {
+        resources[name] = (await call<{ id: string }>(developer, 'POST', '/api/resources', { name, templateId: template.id, sourceCodeVersionId: version.id })).id;
+      }
+    });
+    ({ session, base, page } = ui);
   });
 
   afterAll(async () => {
-    await (session as BrowserSession | undefined)?.close();
-    await (service as ServiceProcess | undefined)?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    // Undefined when beforeAll failed half-way; the failure itself is reported there.
+    await (ui as WebUiHarness | undefined)?.close();
   });
 
   it('lists what waits for the infra account’s approval, oldest first, with who asked', async () => {
-    await signIn(INFRA.identifier, INFRA.password);
+    await ui.signIn(INFRA.identifier, INFRA.password);
     await page.getByRole('menuitem', { name: 'Waiting for my approval' }).click();
     await page.waitForURL(`${base}/approvals`);
     const queue = page.getByTestId('approval-queue');
@@ -115,8 +83,8 @@ describe('approvals with reasons, and the audit log filtered by actor and export
   });
 
   it('filters the audit log by actor and exports exactly what it shows as CSV', async () => {
-    await signOut();
-    await signIn('admin', ADMIN_PASSWORD);
+    await ui.signOut();
+    await ui.signIn('admin', ADMIN_PASSWORD);
     await page.getByRole('menuitem', { name: 'Audit log' }).click();
     const log = page.getByTestId('audit-log');
     await log.waitFor();
