@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserSession } from '../support/browser.js';
-import { openWebUi, type WebUiHarness } from '../support/web-ui.js';
+import { openWebUi, saveForReadme, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-approvals-admin-password';
 const INFRA = { identifier: 'platform-bot', password: 'platform-bot-password-1', displayName: 'Platform Bot' };
@@ -50,7 +50,7 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     // The requester's name comes from a lookup of its own (infra may not list users).
     await rows.first().getByText(DEVELOPER.displayName).waitFor();
     await expect(rows.first().textContent()).resolves.toMatch(/orders-db\s*create\s*Postgres\s*Dev Bot/);
-    await session.screenshot('web-ui-approvals-1-queue');
+    await saveForReadme(session, 'approvals');
   });
 
   it('approves one with a reason and rejects the other with a reason, each after its dialog', async () => {
@@ -99,7 +99,7 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await expect.poll(() => log.locator('tbody tr').count()).toBe(2);
     const shown = await log.locator('tbody tr').allTextContents();
     expect(shown).toEqual([expect.stringMatching(/Platform Bot\s*rejected\s*Reason: Use the shared cluster instead\.\s*resource scratch-db/), expect.stringMatching(/Platform Bot\s*approved\s*Reason: Sized.*resource orders-db/)]);
-    await session.screenshot('web-ui-approvals-4-audit-filtered');
+    await saveForReadme(session, 'audit-log');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-.*\.csv$/);

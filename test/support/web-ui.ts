@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -83,4 +83,12 @@ export async function openWebUi(adminPassword: string, prepare?: (rest: ServiceR
     await close();
     throw error;
   }
+}
+
+/** A README screenshot: the test's own (test-results/screenshots), copied to docs/screenshots/<name>.png. */
+export async function saveForReadme(session: BrowserSession, name: string): Promise<void> {
+  const file = await session.screenshot(name);
+  const dir = path.resolve('docs/screenshots');
+  await mkdir(dir, { recursive: true });
+  await copyFile(file, path.join(dir, `${name}.png`));
 }
