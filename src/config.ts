@@ -107,6 +107,8 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // The most audit entries one CSV export holds (GET /api/audit_log with Accept: text/csv).
+  AUDIT_EXPORT_MAX_ROWS: positiveInt.default(100_000),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
   // A Backstage jwksUrl on a private, loopback or link-local address (refused by default: SSRF).

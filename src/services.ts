@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createDb, type Db } from './storage/kysely.js';
 import { migrate } from './storage/migrate.js';
 import { createPgPool, createPglitePool, type SqlPool } from './storage/pool.js';
@@ -90,6 +91,11 @@ export interface OpenOptions {
    * clock; a test with a fixed clock runs `pruneSignIns` itself, at the instants it chooses.
    */
   readonly runRetention?: boolean;
+  /**
+   * Refuse (ConfigError) to create an embedded database: commands that work on an existing one (the
+   * CLI's projections and seed) must not leave a new empty DATA_DIR, with a new key, behind a typo.
+   */
+  readonly requireExistingDataDir?: boolean;
 }
 
 async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> {
@@ -150,6 +156,11 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     let pool = options.pool;
     if (!pool) {
       if (config.embedded) {
+        if (options.requireExistingDataDir && !existsSync(path.join(config.DATA_DIR, 'pgdata'))) {
+          throw new ConfigError(
+            `DATA_DIR ${config.DATA_DIR} holds no infraledger database (no pgdata/ in it), and this command does not create one: point DATA_DIR at the service's data directory (or set DATABASE_URL), or start the service once to create it`,
+          );
+        }
         await mkdir(config.DATA_DIR, { recursive: true });
         closers.push(await acquireDataDirLock(config.DATA_DIR));
         pool = await createPglitePool(path.join(config.DATA_DIR, 'pgdata'));

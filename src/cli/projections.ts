@@ -4,6 +4,7 @@ import { createLogger } from '../log.js';
 import { allProjections, findProjection } from '../projections/registry.js';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { openServices, type Services } from '../services.js';
+import { createProgress, stdoutProgress } from './progress.js';
 
 const USAGE = `usage: npm run projections -- status | rebuild [name]
   status           each projection's state, checkpoint, lag behind the event store, and last error
@@ -39,10 +40,18 @@ async function rebuild(services: Services, name: string | undefined): Promise<vo
   const targets = name === undefined ? allProjections : [findProjection(name)];
   for (const projection of targets) {
     if (!projection) throw new ConfigError(`unknown projection "${name ?? ''}"\n${USAGE}`);
+    const progress = createProgress(`rebuild ${projection.name}`, 'events', stdoutProgress());
     const result = await rebuildProjection(
-      { pool: services.pool, store: services.store, codec: services.codec, log: services.log },
+      {
+        pool: services.pool,
+        store: services.store,
+        codec: services.codec,
+        log: services.log,
+        onProgress: (replayed, total) => progress.update(replayed, total),
+      },
       projection,
     );
+    progress.finish(result.events);
     console.log(`${result.projection}: replayed ${result.events} events, now at position ${result.position?.toString() ?? '-'}`);
   }
 }
@@ -54,7 +63,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), { runProjections: false });
+  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), { runProjections: false, requireExistingDataDir: true });
   try {
     if (command === 'status') await status(services);
     else await rebuild(services, name);
@@ -68,6 +77,6 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { openServices } from '../services.js';
 import { createPgPool } from '../storage/pool.js';
-import { seedCatalog, type SeedSummary } from './seed/catalog.js';
+import { progressBar, progressLine, type ProgressState } from './progress.js';
+import { seedCatalog, type SeedProgress, type SeedSummary } from './seed/catalog.js';
 import { waitForProjections } from './seed/catch-up.js';
 import { parseSeedArgs, SEED_USAGE, SeedUsageError, type SeedOptions } from './seed/options.js';
 import { SEEDED_KINDS } from './seed/writer.js';
@@ -24,6 +25,16 @@ function printSummary(summary: SeedSummary, catchUpMs: number): void {
   console.log(`  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference records)`);
   console.log(`  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ${summary.head ?? '-'})`);
 }
+
+/** A phase's report as the progress line shows it: its units, rate and ETA counted from the phase's start. */
+const phaseState = (p: SeedProgress): ProgressState => ({
+  label: `seed ${p.phase}`,
+  done: p.done,
+  total: p.total,
+  unit: p.phase,
+  elapsedMs: p.phaseElapsedMs,
+  rate: p.phaseElapsedMs > 0 ? (p.done * 1000) / p.phaseElapsedMs : 0,
+});
 
 async function main(): Promise<number> {
   let options: SeedOptions;
@@ -46,10 +57,20 @@ async function main(): Promise<number> {
   const pool = config.embedded
     ? undefined
     : createPgPool({ connectionString: config.DATABASE_URL ?? '', log, max: options.concurrency + 4, prepareStatements: config.DATABASE_PREPARED_STATEMENTS });
-  const services = await openServices(config, log, { runProjections: true, ...(pool && { pool }) });
+  // The seed writes as `admin`, whom the service's first start creates (with a password printed then).
+  const services = await openServices(config, log, { runProjections: true, requireExistingDataDir: true, ...(pool && { pool }) });
+  const tty = process.stdout.isTTY;
   try {
     const summary = await seedCatalog(services, options, {
-      onProgress: (p) => console.log(`${p.phase} ${number.format(p.done)}/${number.format(p.total)} · ${number.format(p.commandsPerSecond)} commands/s`),
+      // A terminal gets one bar redrawn in place; logs a line every 3 s (rate and ETA of the phase).
+      progressIntervalMs: tty ? 250 : 3000,
+      onProgress: (p) => {
+        const words = `${(tty ? progressBar : progressLine)(phaseState(p))} · ${number.format(p.commandsPerSecond)} commands/s`;
+        if (tty) process.stdout.write(`\r\u001b[2K${words}`);
+        else console.log(words);
+      },
+      // Every phase ends with its line (on a terminal: the bar, finished), so logs show each count and time.
+      onPhaseDone: (p) => console.log(`${tty ? '\r\u001b[2K' : ''}${progressLine(phaseState(p))}`),
     });
     const written = Date.now();
     console.log(`written; waiting for the projections to reach position ${summary.head ?? '-'}`);
@@ -66,6 +87,6 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(`seed failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

@@ -22,6 +22,8 @@ export type LifecycleCommand<F> =
         readonly approvalFlow: boolean;
         readonly outputs?: Record<string, unknown>;
         readonly error?: string;
+        /** Why an approver approves or rejects (kept in the event, shown in the history). */
+        readonly reason?: string;
         /** Parents and children as their streams show them (entities with parents only; see lineage.ts). */
         readonly lineage?: Lineage;
       };
@@ -65,11 +67,16 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
           return decideUpdate(state, command.data.changes);
         case 'Act': {
           const current = requireActive(state);
-          const { action, approvalFlow, outputs, error, lineage } = command.data;
+          const { action, approvalFlow, outputs, error, reason, lineage } = command.data;
           const next = transition(current.position, action, rules(approvalFlow), label);
           if (lineage) checkActionLineage(action, lineage);
           if (next === 'deleted') return [{ type: names.deleted, data: {} }];
-          return [{ type: names.transitioned, data: { action, ...next, ...(outputs !== undefined && { outputs }), ...(error !== undefined && { error }) } }];
+          return [
+            {
+              type: names.transitioned,
+              data: { action, ...next, ...(outputs !== undefined && { outputs }), ...(error !== undefined && { error }), ...(reason !== undefined && { reason }) },
+            },
+          ];
         }
         default: {
           const unknown: never = command;

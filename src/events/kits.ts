@@ -62,7 +62,8 @@ export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: 
     defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), ...changesVersioning(versioning) }),
     defineEvent(
       names.transitioned,
-      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional() }),
+      // `reason`: why an approver approved or rejected (optional; absent from older events).
+      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional(), reason: z.string().optional() }),
     ),
     defineEvent(names.deleted, z.object({})),
   ] as const;

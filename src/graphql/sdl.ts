@@ -121,7 +121,7 @@ function mutationDefinitions(): { types: string[]; fields: string[] } {
         `${doc(`Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`, '  ')}  delete${type}(id: UUID!): Boolean!\n`,
       );
     fields.push(
-      `${doc(`Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`.`, '  ')}  ${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!\n`,
+      `${doc(`Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`${entity.actions.includes('approve') ? ', `approve` and `reject` an optional `input: {reason}` (kept in the event, shown in the history)' : ''}.`, '  ')}  ${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!\n`,
     );
   }
   fields.push(

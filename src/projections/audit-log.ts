@@ -7,6 +7,7 @@ import { redactSecrets } from '../events/secret-fields.js';
 import { uniqueEvents } from '../events/unique.js';
 import type { Projection } from './projection.js';
 import { actorUserId } from './metadata.js';
+import { historyStep, tracksFields, type FieldChange, type KnownFields } from './audit-history.js';
 
 /**
  * Write-model bookkeeping (reservation and reference streams): they restate what the entity's own
@@ -57,6 +58,12 @@ export interface AuditLogRow {
   readonly correlation_id: string;
   readonly causation_id: string | null;
   readonly stream_id: string;
+  /** `approved`, `created`, … (audit-history.ts). */
+  readonly verb: string;
+  /** The entity's name as its latest event left it (kept current on renames). */
+  readonly entity_name: string | null;
+  readonly diff: readonly FieldChange[];
+  readonly reason: string | null;
 }
 
 /**
@@ -64,10 +71,12 @@ export interface AuditLogRow {
  * data is plaintext). Without a definition the secret paths are unknown, so nothing is stored.
  * @throws TypeError when `definition` is missing or describes another event type (a wiring bug)
  */
-export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | undefined): AuditLogRow {
+export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | undefined, before?: KnownFields): AuditLogRow & { readonly fields: KnownFields | undefined } {
   const { event, metadata } = decoded;
   if (definition?.type !== event.type) throw new TypeError(`no event definition for ${event.type}: cannot redact its secrets`);
   const { entityType, entityId } = auditEntityOf(decoded.streamId, event.data);
+  const changes = redactSecrets(event.data, definition.secretPaths);
+  const step = historyStep(event.type, changes, before, tracksFields(entityType, entityId));
   return {
     id: decoded.eventId,
     position: String(decoded.position),
@@ -77,27 +86,89 @@ export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | 
     action: event.type,
     entity_type: entityType,
     entity_id: entityId,
-    changes: redactSecrets(event.data, definition.secretPaths),
+    changes,
     correlation_id: metadata.correlationId,
     causation_id: metadata.causationId,
     stream_id: decoded.streamId,
+    verb: step.verb,
+    entity_name: step.name,
+    diff: step.diff,
+    reason: step.reason,
+    fields: step.fields,
   };
 }
 
-const COLUMNS = 'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id';
+const COLUMNS = 'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
 
-// Unqualified table name: a rebuild replays into a shadow schema through search_path.
+// Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const INSERT = `INSERT INTO audit_log (${COLUMNS})
   SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(
     id uuid, position bigint, at timestamptz, actor_id uuid, action text, entity_type text, entity_id text,
-    changes jsonb, correlation_id text, causation_id text, stream_id text)
+    changes jsonb, correlation_id text, causation_id text, stream_id text, verb text, entity_name text, diff jsonb, reason text)
   ON CONFLICT (id) DO NOTHING`;
+
+const KNOWN = `SELECT e.entity_type, e.entity_id, e.name, e.fields, e.position::text AS position
+  FROM audit_entities e JOIN jsonb_to_recordset($1::jsonb) AS k(entity_type text, entity_id text)
+    ON e.entity_type = k.entity_type AND e.entity_id = k.entity_id`;
+
+// The position guard keeps a replayed batch from moving an entity back.
+const REMEMBER = `INSERT INTO audit_entities (entity_type, entity_id, name, fields, position)
+  SELECT entity_type, entity_id, name, fields, position FROM jsonb_to_recordset($1::jsonb)
+    AS r(entity_type text, entity_id text, name text, fields jsonb, position bigint)
+  ON CONFLICT (entity_type, entity_id) DO UPDATE SET name = EXCLUDED.name, fields = EXCLUDED.fields, position = EXCLUDED.position
+    WHERE audit_entities.position < EXCLUDED.position`;
+
+// Every entry of a renamed entity shows its new name, so a filter on the name finds its whole history.
+const RENAME = `UPDATE audit_log SET entity_name = r.name
+  FROM jsonb_to_recordset($1::jsonb) AS r(entity_type text, entity_id text, name text)
+  WHERE audit_log.entity_type = r.entity_type AND audit_log.entity_id = r.entity_id AND audit_log.entity_name IS DISTINCT FROM r.name`;
+
+/** What the projection remembers of one entity between batches. */
+interface Known {
+  readonly name: string | null;
+  readonly fields: KnownFields;
+  readonly position: bigint;
+}
+
+const keyOf = (entityType: string, entityId: string): string => `${entityType}\u0000${entityId}`;
+
+/**
+ * The rows of a batch, each event read against its entity's fields as the previous event left them
+ * (loaded once per batch, then carried along in memory), plus what to remember and which entities
+ * were renamed. An event at or below an entity's remembered position was applied before: skipped.
+ */
+async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], definitionOf: (type: string) => EventDefinition | undefined) {
+  const entities = events.map((e) => ({ event: e, ...auditEntityOf(e.streamId, e.event.data) }));
+  const tracked = [...new Map(entities.filter((e) => e.entityId !== null && tracksFields(e.entityType, e.entityId)).map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId }])).values()];
+  const known = new Map<string, Known>();
+  if (tracked.length > 0) {
+    const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [JSON.stringify(tracked)]);
+    for (const row of rows) known.set(keyOf(row.entity_type, row.entity_id), { name: row.name, fields: row.fields, position: BigInt(row.position) });
+  }
+  const rows: AuditLogRow[] = [];
+  const remembered = new Map<string, { entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>();
+  const renamed = new Map<string, { entity_type: string; entity_id: string; name: string | null }>();
+  for (const { event, entityType, entityId } of entities) {
+    const key = entityId !== null && tracksFields(entityType, entityId) ? keyOf(entityType, entityId) : undefined;
+    const previous = key === undefined ? undefined : known.get(key);
+    if (previous && previous.position >= event.position) continue;
+    const { fields, ...row } = auditRowOf(event, definitionOf(event.event.type), previous?.fields);
+    rows.push(row);
+    if (key === undefined || entityId === null || fields === undefined) continue;
+    known.set(key, { name: row.entity_name, fields, position: event.position });
+    remembered.set(key, { entity_type: entityType, entity_id: entityId, name: row.entity_name, fields, position: String(event.position) });
+    if (previous && previous.name !== row.entity_name) renamed.set(key, { entity_type: entityType, entity_id: entityId, name: row.entity_name });
+  }
+  return { rows, remembered: [...remembered.values()], renamed: [...renamed.values()] };
+}
 
 /**
  * An audit log projection over `definitions` (a thunk, read on first use: the catalog imports every
  * event module, and reading it at module load could meet a half-initialised import cycle). Every
- * defined type but the internal bookkeeping ones is handled. One INSERT per batch; rows are keyed by
- * event id, so replaying a batch inserts nothing.
+ * defined type but the internal bookkeeping ones is handled. Per batch: one SELECT of the entities'
+ * remembered fields, one INSERT of the entries, one upsert of the fields (and one UPDATE when an
+ * entity was renamed). Rows are keyed by event id and entities by their last position, so replaying
+ * a batch changes nothing.
  */
 export function createAuditLogProjection(definitions: () => readonly EventDefinition[]): Projection {
   let byType: ReadonlyMap<string, EventDefinition> | undefined;
@@ -106,14 +177,17 @@ export function createAuditLogProjection(definitions: () => readonly EventDefini
   let handles: ReadonlySet<string> | undefined;
   return {
     name: 'audit_log',
-    tables: ['audit_log'],
+    tables: ['audit_log', 'audit_entities'],
     get handles() {
       return (handles ??= new Set(audited().keys()));
     },
     async applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void> {
       if (events.length === 0) return;
-      const rows = events.map((e) => auditRowOf(e, audited().get(e.event.type)));
-      await tx.query(INSERT, [JSON.stringify(rows)]);
+      const { rows, remembered, renamed } = await rowsOfBatch(tx, events, (type) => audited().get(type));
+      if (rows.length > 0) await tx.query(INSERT, [JSON.stringify(rows)]);
+      if (remembered.length > 0) await tx.query(REMEMBER, [JSON.stringify(remembered)]);
+      // After the insert, so that this batch's earlier entries of the entity are renamed too.
+      if (renamed.length > 0) await tx.query(RENAME, [JSON.stringify(renamed)]);
     },
   };
 }

@@ -56,8 +56,16 @@ export interface RebuildDeps {
   readonly log: Logger;
   /** Events per replay transaction (default 2,000). */
   readonly batchSize?: number;
+  /**
+   * Called after each replayed batch: events replayed so far, and how many there were to replay when
+   * the replay began (undefined beyond PROGRESS_COUNT_LIMIT).
+   */
+  readonly onProgress?: (replayed: number, total: number | undefined) => void;
 }
 
+
+/** A rebuild counts the events it will replay (for its progress report) up to this many. */
+const PROGRESS_COUNT_LIMIT = 50_000_000;
 /** What a rebuild did. */
 export interface RebuildResult {
   readonly projection: string;
@@ -166,6 +174,8 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit: deps.batchSize ?? REBUILD_BATCH });
   // The next page is read while this one is applied.
   let page = read(undefined);
+  // Positions need not count events: the total to replay is counted once, for the progress report.
+  const total = deps.onProgress ? await deps.store.countAfter(undefined, PROGRESS_COUNT_LIMIT) : undefined;
   for (;;) {
     const events = await page;
     const last = events.at(-1);
@@ -179,6 +189,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     }
     after = last.position;
     count += events.length;
+    deps.onProgress?.(count, total === undefined || total >= PROGRESS_COUNT_LIMIT ? undefined : total);
   }
   if (replay) await inShadow((tx) => replay.finish(tx));
   await deps.pool.query(indexes.filter((i) => !i.unique).flatMap((i) => indexStatements(i, shadow)).join(';\n'));

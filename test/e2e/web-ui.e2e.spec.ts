@@ -138,8 +138,9 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await session.screenshot('web-ui-2-provider-created');
   });
 
-  it('disables the provider', async () => {
+  it('disables the provider, after a confirmation', async () => {
     await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog', { name: 'Disable GitHub?' }).getByRole('button', { name: 'Disable' }).click();
     await page.getByText('Provider GitHub disabled').waitFor();
     await page.getByRole('button', { name: 'Enable' }).waitFor();
     const providers = (await (await fetch(`${base}/api/auth/providers`)).json()) as { type: string }[];
@@ -183,7 +184,7 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await expect(page.getByTestId('status').locator('[data-value]').getAttribute('data-value')).resolves.toBe('approval_pending');
     // The requester may not approve their own request: only delete (withdraw) is offered.
     await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
-    await page.getByTestId('history').getByText('ResourceCreated').waitFor();
+    await page.getByTestId('history').locator('[data-verb="created"]').waitFor();
     await session.screenshot('web-ui-5-resource-requested');
   });
 
@@ -192,15 +193,16 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await signIn(INFRA.identifier, INFRA.password);
     await page.goto(resourceUrl);
     await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog', { name: 'Approve orders-site?' }).getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('status').locator('[data-value="ready"]').waitFor();
     await page.getByRole('button', { name: 'Execute' }).waitFor();
-    await page.getByTestId('history').getByText('ResourceTransitioned').waitFor();
+    await page.getByTestId('history').locator('[data-verb="approved"]').waitFor();
     // infra may not read users, yet sees who requested it by name (looked up through GraphQL).
     await page.getByTestId('history').getByText(DEVELOPER.displayName).first().waitFor();
     // Without the notification, for the README.
     await page.reload();
     await page.getByRole('button', { name: 'Execute' }).waitFor();
-    await page.getByTestId('history').getByText('ResourceTransitioned').waitFor();
+    await page.getByTestId('history').locator('[data-verb="approved"]').waitFor();
     await saveForReadme(session, 'resource-page');
   });
 
@@ -235,16 +237,17 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await page.goto(`${base}/audit_log?perPage=100`);
     const log = page.getByTestId('audit-log');
     await log.waitFor();
-    const row = (action: string, actor: string) => log.locator('tbody tr').filter({ hasText: action }).filter({ hasText: actor });
-    for (const [action, actor] of [
-      ['AuthProviderCreated', 'Administrator'],
-      ['AuthProviderDisabled', 'Administrator'],
-      ['ResourceCreated', DEVELOPER.displayName],
-      ['ResourceTransitioned', INFRA.displayName],
+    // Each row reads: who, did what (a verb), to which entity (by name).
+    const row = (verb: string, entity: string, actor: string) => log.locator('tbody tr').filter({ has: page.locator(`[data-verb="${verb}"]`) }).filter({ hasText: entity }).filter({ hasText: actor });
+    for (const [verb, entity, actor] of [
+      ['created', 'auth provider GitHub', 'Administrator'],
+      ['disabled', 'auth provider GitHub', 'Administrator'],
+      ['created', 'resource orders-site', DEVELOPER.displayName],
+      ['approved', 'resource orders-site', INFRA.displayName],
     ] as const) {
-      await row(action, actor).first().waitFor();
+      await row(verb, entity, actor).first().waitFor();
     }
-    await expect(row('UserCreated', 'Administrator').count()).resolves.toBeGreaterThanOrEqual(2);
+    await expect(row('created', 'user', 'Administrator').count()).resolves.toBeGreaterThanOrEqual(2);
     // Secrets are redacted in the changes the audit log shows.
     await expect(log.textContent()).resolves.not.toContain(SECRET);
     await session.screenshot('web-ui-7-audit-log');

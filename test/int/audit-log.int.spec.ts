@@ -48,7 +48,7 @@ for (const target of databaseTargets()) {
       events = await spine.store.readAll({ limit: 100 });
     });
     beforeEach(async () => {
-      await spine.pool.query('TRUNCATE audit_log');
+      await spine.pool.query('TRUNCATE audit_log, audit_entities');
     });
     afterAll(async () => spine.close());
 

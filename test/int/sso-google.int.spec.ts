@@ -232,7 +232,8 @@ for (const target of databaseTargets()) {
           const refused = await browser.refresh();
           expect(refused.statusCode).toBe(401);
           expect(refused.json<{ detail: string }>().detail).toBe('the identity provider no longer accepts this account: the session has ended; sign in again');
-          expect(refused.headers['set-cookie']).toMatch(/^il_refresh=; .*Max-Age=0/);
+          // The refresh cookie and the UI's session hint are both cleared.
+          expect([refused.headers['set-cookie']].flat()).toEqual([expect.stringMatching(/^il_refresh=; .*Max-Age=0/), expect.stringMatching(/^il_session=; Path=\/; SameSite=Strict; Max-Age=0/)]);
           const after = await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
           expect(after.statusCode).toBe(401);
           expect(after.json<{ detail: string }>().detail).toBe('token revoked: the session has ended');

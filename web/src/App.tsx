@@ -1,15 +1,18 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import { Admin, Resource, defaultTheme, mergeTranslations, type TranslationMessages } from 'react-admin';
+import { Admin, CustomRoutes, Resource, mergeTranslations, type TranslationMessages } from 'react-admin';
+import { Route } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { lazyPages, withBoundary } from './lazyPages';
 import { LoginPage } from './login/LoginPage';
+import { theme } from './theme';
 
 // Every page but the sign-in page loads on demand (./lazyPages.tsx): the sign-in page stays small.
 const { AuditLogList } = lazyPages(() => import('./admin/auditLog'), ['AuditLogList']);
 const { AuthProviderCreate, AuthProviderEdit, AuthProviderList } = lazyPages(() => import('./admin/authProviders'), ['AuthProviderCreate', 'AuthProviderEdit', 'AuthProviderList']);
 const { UserCreate, UserEdit, UserList } = lazyPages(() => import('./admin/users'), ['UserCreate', 'UserEdit', 'UserList']);
+const { ApprovalQueue } = lazyPages(() => import('./approvals/ApprovalQueue'), ['ApprovalQueue']);
 const { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } = lazyPages(() => import('./catalog/executors'), ['ExecutorCreate', 'ExecutorEdit', 'ExecutorList', 'ExecutorShow']);
 const { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } = lazyPages(() => import('./catalog/integrations'), ['IntegrationCreate', 'IntegrationEdit', 'IntegrationList', 'IntegrationShow']);
 const { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } = lazyPages(() => import('./catalog/resources'), ['ResourceCreate', 'ResourceEdit', 'ResourceList', 'ResourceShow']);
@@ -23,11 +26,6 @@ const { Dashboard } = lazyPages(() => import('./layout/Dashboard'), ['Dashboard'
 // The layout renders outside react-admin's Suspense boundary (it holds it), so it brings its own.
 const Layout = withBoundary(lazyPages(() => import('./layout/Layout'), ['Layout']).Layout);
 const { PersonalAccessTokenList } = lazyPages(() => import('./self/personalAccessTokens'), ['PersonalAccessTokenList']);
-
-const theme = {
-  ...defaultTheme,
-  palette: { ...defaultTheme.palette, primary: { main: '#1e3a5f' }, secondary: { main: '#24292f' } },
-};
 
 // react-admin's English, with notifications that say what happened rather than "Element created".
 const i18nProvider = polyglotI18nProvider(
@@ -68,6 +66,9 @@ export function App() {
       <Resource name="users" list={UserList} create={UserCreate} edit={UserEdit} recordRepresentation="name" />
       <Resource name="audit_log" options={{ label: 'Audit log' }} list={AuditLogList} />
       <Resource name="personal_access_tokens" options={{ label: 'Access tokens' }} list={PersonalAccessTokenList} />
+      <CustomRoutes>
+        <Route path="/approvals" element={<ApprovalQueue />} />
+      </CustomRoutes>
     </Admin>
   );
 }

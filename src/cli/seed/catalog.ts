@@ -27,6 +27,8 @@ export interface SeedProgress {
   readonly total: number;
   readonly commands: number;
   readonly commandsPerSecond: number;
+  /** Since the phase began (its rate and ETA are counted from there). */
+  readonly phaseElapsedMs: number;
 }
 
 /** Progress callbacks of a seed run. */
@@ -34,6 +36,8 @@ export interface SeedHooks {
   readonly onProgress?: (progress: SeedProgress) => void;
   /** How often onProgress is called (default 3000 ms). */
   readonly progressIntervalMs?: number;
+  /** Called once as each phase ends, with its final count. */
+  readonly onPhaseDone?: (progress: SeedProgress) => void;
 }
 
 /** What a seed run wrote, by kind and by resource state. */
@@ -82,20 +86,25 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
   const writer = createSeedWriter(deps, { actorId: admin.id, correlationId, causationId: null }, services.now);
   const started = Date.now();
 
-  let phase = { name: 'integrations', done: 0, total: 0 };
+  let phase = { name: 'integrations', done: 0, total: 0, startedAt: started };
+  const phaseDone = (): void => {
+    const elapsed = Date.now() - phase.startedAt;
+    hooks.onPhaseDone?.({ phase: phase.name, done: phase.done, total: phase.total, commands: writer.totals.commands, commandsPerSecond: (writer.totals.commands * 1000) / Math.max(1, Date.now() - started), phaseElapsedMs: elapsed });
+  };
   const pool = async (name: string, total: number, job: (index: number) => Promise<void>): Promise<void> => {
-    phase = { name, done: 0, total };
+    phase = { name, done: 0, total, startedAt: Date.now() };
     await runPool(total, concurrency, async (index) => {
       await job(index);
       phase.done += 1;
     });
+    phaseDone();
   };
   let last = { at: started, commands: 0 };
   const timer = setInterval(() => {
     const now = Date.now();
     const rate = ((writer.totals.commands - last.commands) * 1000) / Math.max(1, now - last.at);
     last = { at: now, commands: writer.totals.commands };
-    hooks.onProgress?.({ phase: phase.name, done: phase.done, total: phase.total, commands: writer.totals.commands, commandsPerSecond: rate });
+    hooks.onProgress?.({ phase: phase.name, done: phase.done, total: phase.total, commands: writer.totals.commands, commandsPerSecond: rate, phaseElapsedMs: now - phase.startedAt });
   }, hooks.progressIntervalMs ?? 3000);
   timer.unref();
 
@@ -205,13 +214,14 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     const positions = new Map<string, number>();
     const context: ResourceContext = { deps, writer, prefix, approvalFlow, creatorId: admin.id, templates, storages: { aws: storageOf('aws'), gcp: storageOf('gcp'), azurerm: storageOf('azurerm') }, cloudIntegrations, secretFor, positions };
     const units = planUnits(options.resources);
-    phase = { name: 'resources', done: 0, total: options.resources };
+    phase = { name: 'resources', done: 0, total: options.resources, startedAt: Date.now() };
     await runPool(units.length, concurrency, async (u) => {
       const unit = units[u];
       if (!unit) return;
       await seedUnit(context, unit);
       phase.done += unit.size;
     });
+    phaseDone();
 
     const elapsedMs = Date.now() - started;
     return {

@@ -95,6 +95,14 @@ export const succeedBody = z.strictObject({ outputs: z.record(z.string(), z.unkn
 /** The body of the runner's `fail` action. */
 export const failBody = z.strictObject({ error: z.string().trim().min(1, 'must not be empty').max(10_000, 'at most 10000 characters') });
 
+/** The body of `approve` and `reject`: an optional reason, kept in the event and shown in the history. */
+export const decisionBody = z.strictObject({
+  reason: z.string().trim().max(2000, 'at most 2000 characters').optional(),
+});
+
+/** `{}` or `{reason}` for the command; a blank reason is no reason. */
+const decisionOf = ({ reason }: z.infer<typeof decisionBody>): { reason?: string } => (reason === undefined || reason === '' ? {} : { reason });
+
 /** The lifecycle actions a client takes through `act` (delete is `remove`). */
 export const LIFECYCLE_ACTS = LIFECYCLE_ACTIONS.filter((action) => action !== 'delete') as [LifecycleAction, ...LifecycleAction[]];
 
@@ -146,7 +154,9 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
         ? { outputs: parseInput(succeedBody, body, 'body').outputs }
         : action === 'fail'
           ? { error: parseInput(failBody, body, 'body').error }
-          : {};
+          : action === 'approve' || action === 'reject'
+            ? decisionOf(parseInput(decisionBody, body, 'body'))
+            : {};
     return run(call, id, prepare(id, { type: 'Act', data: { action, approvalFlow, ...extra } }));
   };
   return {

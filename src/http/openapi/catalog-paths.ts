@@ -11,7 +11,7 @@ import { sourceCodeEntity } from '../../model/source-code.js';
 import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
 import { workspaceEntity } from '../../model/workspace.js';
-import { failBody, succeedBody } from '../../edge/writes/catalog.js';
+import { decisionBody, failBody, succeedBody } from '../../edge/writes/catalog.js';
 import { schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
 import { entityPaths, type EntityDoc } from './entity-paths.js';
@@ -47,8 +47,9 @@ function withDeclaredVariants(body: Schema, entity: EntityDeclaration): Schema {
 
 const enableDisable = ['enable', 'disable'] as const;
 const lifecycleActionBody: Schema = {
-  description: 'Only for `succeed` (`outputs`, default `{}`) and `fail` (`error`, required); other actions take no body.',
-  anyOf: [{ ...schemaOf(succeedBody), title: 'succeed' }, { ...schemaOf(failBody), title: 'fail' }],
+  description:
+    'Only for `succeed` (`outputs`, default `{}`), `fail` (`error`, required) and, on resources, `approve`/`reject` (optional `reason`, kept in the event and shown in the history); other actions take no body.',
+  anyOf: [{ ...schemaOf(succeedBody), title: 'succeed' }, { ...schemaOf(failBody), title: 'fail' }, { ...schemaOf(decisionBody), title: 'approve or reject' }],
 };
 const catalogPermissions = (resource: string) => ({ read: `\`${resource}:read\``, write: `\`${resource}:write\`` });
 

@@ -1,11 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { sql, type Selectable } from 'kysely';
+import { unprocessable } from '../../errors.js';
+import { diffText, type FieldChange } from '../../projections/audit-history.js';
+import { applyFilters, applyPage, contentRange, parseListQuery, type ListQuery } from '../../read/list-query.js';
 import { auditLogScope, auditLogVisibility } from '../../read/audit-log.js';
 import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../read/list-specs/audit-log.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition } from '../../edge/headers.js';
+import { csvLine, preferredType } from '../csv.js';
 
 const PROJECTIONS = ['audit_log'] as const;
 
@@ -14,9 +18,20 @@ export interface AuditLogView {
   readonly id: string;
   readonly at: string;
   readonly actorId: string | null;
+  /** The actor's display name, else identifier (null for the system or an unknown user). */
+  readonly actorName: string | null;
+  /** The event type, e.g. `ResourceTransitioned`. */
   readonly action: string;
+  /** The action as a verb: `created`, `approved`, `signed_in`, … */
+  readonly verb: string;
   readonly entityType: string;
   readonly entityId: string | null;
+  /** The entity's name as its latest event left it. */
+  readonly entityName: string | null;
+  /** The fields the event changed, before → after (secrets never appear). */
+  readonly diff: readonly FieldChange[];
+  /** The reason the event gives (a rejection's, a sign-in failure's, a session end's), if any. */
+  readonly reason: string | null;
   /** The event's data, secrets replaced by `********`. */
   readonly changes: Readonly<Record<string, unknown>>;
   readonly correlationId: string;
@@ -29,24 +44,33 @@ const VIEW_COLUMNS = [
   'at',
   'actor_id',
   'action',
+  'verb',
   'entity_type',
   'entity_id',
+  'entity_name',
+  'diff',
+  'reason',
   'changes',
   'correlation_id',
   'causation_id',
   'position',
 ] as const satisfies readonly (keyof AuditLogTable)[];
 
-type AuditLogViewRow = Pick<Selectable<AuditLogTable>, (typeof VIEW_COLUMNS)[number]>;
+type AuditLogViewRow = Pick<Selectable<AuditLogTable>, (typeof VIEW_COLUMNS)[number]> & { readonly actor_name?: string | null };
 
 /** A row of `audit_log` in the API's shape (timestamps ISO-8601, position a number). */
 export const toAuditLogView = (row: AuditLogViewRow): AuditLogView => ({
   id: row.id,
   at: new Date(row.at).toISOString(),
   actorId: row.actor_id,
+  actorName: row.actor_name ?? null,
   action: row.action,
+  verb: row.verb,
   entityType: row.entity_type,
   entityId: row.entity_id,
+  entityName: row.entity_name,
+  diff: row.diff,
+  reason: row.reason,
   changes: row.changes,
   correlationId: row.correlation_id,
   causationId: row.causation_id,
@@ -54,22 +78,72 @@ export const toAuditLogView = (row: AuditLogViewRow): AuditLogView => ({
   position: Number(row.position),
 });
 
-/** `GET /audit_log` (under `/api`): the audit trail, filtered to what the caller may read. */
+/** The columns of the CSV export, in order. */
+export const AUDIT_CSV_HEADER = ['at', 'actor', 'actorId', 'verb', 'action', 'entityType', 'entityName', 'entityId', 'changes', 'reason', 'correlationId', 'position'] as const;
+
+/** One entry as a CSV line: the diff as `field: before → after; …`. */
+export const auditCsvLine = (view: AuditLogView): string =>
+  csvLine([view.at, view.actorName, view.actorId, view.verb, view.action, view.entityType, view.entityName, view.entityId, diffText(view.diff), view.reason, view.correlationId, view.position]);
+
+/** Rows per statement while an export streams. */
+const EXPORT_CHUNK = 1000;
+
+/** `GET /audit_log` (under `/api`): the audit trail, filtered to what the caller may read; CSV on `Accept: text/csv`. */
 export function auditLogRoutes(app: FastifyInstance, services: Services): void {
   const limits = { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 };
+  const exportMax = services.config.AUDIT_EXPORT_MAX_ROWS;
 
   app.get('/audit_log', async (request, reply) => {
     const principal = authorize(request);
-    const query = parseListQuery(auditLogListSpec, request.query as Record<string, unknown>, limits);
+    const csv = preferredType(request.headers.accept, ['application/json', 'text/csv']) === 'text/csv';
+    const input = request.query as Record<string, unknown>;
+    // An export is the whole filtered list (up to AUDIT_EXPORT_MAX_ROWS), or the `range` asked for.
+    const query = parseListQuery(auditLogListSpec, input, csv ? { maxPageSize: exportMax, defaultPageSize: exportMax } : limits);
     ensureWholePositions(query);
     await awaitMinPosition(request, services, PROJECTIONS);
     const scope = auditLogScope(auditLogVisibility(principal.permissions));
-    const db = services.db.withTables<AuditLogTables>();
-    const from = () => (scope ? db.selectFrom('audit_log').where(scope) : db.selectFrom('audit_log'));
-    const page = applyPage(applyFilters(from().select(VIEW_COLUMNS), auditLogListSpec, query), auditLogListSpec, query);
+    const db = services.db.withTables<AuditLogTables & { users: { id: string; display_name: string | null; identifier: string } }>();
+    // An export reads the log as it stood when it began: entries appended meanwhile do not shift its pages.
+    const ceiling = csv ? (await db.selectFrom('audit_log').select((eb) => eb.fn.max('position').as('last')).executeTakeFirst())?.last : undefined;
+    const from = () => {
+      const all = db.selectFrom('audit_log');
+      const scoped = scope ? all.where(scope) : all;
+      return ceiling == null ? scoped : scoped.where('audit_log.position', '<=', ceiling);
+    };
+    // Names are not secret inside the service (docs/contract.md §4): every reader sees who acted.
+    const actorName = db
+      .selectFrom('users')
+      .select(sql<string>`coalesce(users.display_name, users.identifier)`.as('name'))
+      .where('users.id', '=', sql.ref<string>('audit_log.actor_id'))
+      .limit(1);
+    const page = (q: ListQuery) => applyPage(applyFilters(from().select(VIEW_COLUMNS).select(actorName.as('actor_name')), auditLogListSpec, q), auditLogListSpec, q);
     const count = applyFilters(from().select((eb) => eb.fn.countAll<string>().as('total')), auditLogListSpec, query);
-    const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
-    const total = Number(counted.total);
-    return reply.header('Content-Range', contentRange(auditLogListSpec, query, rows.length, total)).send(rows.map(toAuditLogView));
+    if (!csv) {
+      const [rows, counted] = await Promise.all([page(query).execute(), count.executeTakeFirstOrThrow()]);
+      const total = Number(counted.total);
+      return reply.header('Content-Range', contentRange(auditLogListSpec, query, rows.length, total)).send(rows.map(toAuditLogView));
+    }
+    const total = Number((await count.executeTakeFirstOrThrow()).total);
+    if (input.range === undefined && total > exportMax) {
+      throw unprocessable(`the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`, [
+        { field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` },
+      ]);
+    }
+    const end = Math.min(query.offset + query.limit, total);
+    async function* lines(): AsyncGenerator<string> {
+      yield csvLine(AUDIT_CSV_HEADER);
+      for (let offset = query.offset; offset < end; offset += EXPORT_CHUNK) {
+        const rows = await page({ ...query, offset, limit: Math.min(EXPORT_CHUNK, end - offset) }).execute();
+        yield rows.map((row) => auditCsvLine(toAuditLogView(row))).join('');
+        if (rows.length < EXPORT_CHUNK) break;
+      }
+    }
+    const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="audit-log-${stamp}.csv"`)
+      .header('Cache-Control', 'no-store')
+      .header('Content-Range', contentRange(auditLogListSpec, query, Math.max(0, end - query.offset), total))
+      .send(Readable.from(lines()));
   });
 }

@@ -14,10 +14,23 @@ import { parseInput } from '../../validation.js';
 /** The refresh cookie's name. */
 export const REFRESH_COOKIE = 'il_refresh';
 
-/** The refresh cookie: HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https. */
-export function refreshCookie(services: Services, value: string, maxAgeSeconds: number): string {
+/**
+ * Set beside the refresh cookie and cleared with it, readable by the web UI: it says a browser
+ * session may exist (and nothing else: its value is `1`), so the UI asks `/api/auth/refresh` only
+ * then instead of collecting a 401 (a console error) on every visit of a signed-out browser.
+ */
+export const SESSION_HINT_COOKIE = 'il_session';
+
+/**
+ * The refresh cookie (HttpOnly, SameSite=Strict, scoped to the auth endpoints, Secure over https)
+ * and its hint for the UI, as two Set-Cookie values; `maxAgeSeconds` 0 clears both.
+ */
+export function refreshCookie(services: Services, value: string, maxAgeSeconds: number): [string, string] {
   const secure = services.config.BASE_URL.startsWith('https://') ? '; Secure' : '';
-  return `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+  return [
+    `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`,
+    `${SESSION_HINT_COOKIE}=${maxAgeSeconds > 0 ? '1' : ''}; Path=/; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`,
+  ];
 }
 
 /** A cookie of the request, by name. */
@@ -68,7 +81,11 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
     ensureSameOrigin(request, services);
     const cookie = readCookie(request, REFRESH_COOKIE);
     const [sessionId, secret] = cookie?.split('.') ?? [];
-    if (!sessionId || !secret || !/^[0-9a-f-]{36}$/.test(sessionId)) throw new AppError('UNAUTHENTICATED', 'no session: sign in again');
+    if (!sessionId || !secret || !/^[0-9a-f-]{36}$/.test(sessionId)) {
+      // A hint left without its cookie (cleared by hand, or by the browser) goes too.
+      void reply.header('Set-Cookie', refreshCookie(services, '', 0));
+      throw new AppError('UNAUTHENTICATED', 'no session: sign in again');
+    }
     const now = services.now();
     const context = commandContext(request, now);
     // SSO sessions: the provider must still be enabled, and Google must still accept the account.

@@ -95,7 +95,7 @@ export function ssoRoutes(app: FastifyInstance, services: Services): void {
     try {
       const issued = await flows.complete(key, request.query, readCookie(request, SSO_STATE_COOKIE), request.ip, context);
       const session = refreshCookie(services, issued.refreshToken ?? '', services.config.SESSION_TTL_HOURS * 3600);
-      return await reply.header('Set-Cookie', [cleared, session]).header('Cache-Control', 'no-store').redirect(`${base}/`, 302);
+      return await reply.header('Set-Cookie', [cleared, ...session]).header('Cache-Control', 'no-store').redirect(`${base}/`, 302);
     } catch (error) {
       return refuse(reply, request, key, error, context, [cleared]);
     }

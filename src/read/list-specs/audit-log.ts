@@ -19,6 +19,11 @@ export interface AuditLogTable {
   correlation_id: string;
   causation_id: string | null;
   stream_id: string;
+  /** Migration 022: the action as a verb, the entity's name, the changed fields, the reason given. */
+  verb: string;
+  entity_name: string | null;
+  diff: ColumnType<readonly { field: string; before?: unknown; after?: unknown }[], string, string>;
+  reason: string | null;
 }
 
 /** The tables the audit log adds to the database schema (a type alias: `withTables` wants an index-compatible type). */
@@ -28,7 +33,7 @@ type AuditLogColumn = keyof AuditLogTable;
 
 /**
  * The audit log list: what clients may filter, sort and search on. Newest first by default; `q`
- * searches the event type and the entity id.
+ * searches the event type, the verb, the entity's name and id.
  */
 export const auditLogListSpec: ListSpec<'audit_log', AuditLogColumn> = {
   resource: 'audit_log',
@@ -38,12 +43,15 @@ export const auditLogListSpec: ListSpec<'audit_log', AuditLogColumn> = {
     at: { column: 'at', type: 'datetime' },
     actorId: { column: 'actor_id', type: 'uuid' },
     action: { column: 'action', type: 'text' },
+    verb: { column: 'verb', type: 'text' },
     entityType: { column: 'entity_type', type: 'text' },
     entityId: { column: 'entity_id', type: 'text' },
+    entityName: { column: 'entity_name', type: 'text' },
+    reason: { column: 'reason', type: 'text' },
     correlationId: { column: 'correlation_id', type: 'text' },
     position: { column: 'position', type: 'number' },
   },
-  search: ['action', 'entity_id'],
+  search: ['action', 'verb', 'entity_name', 'entity_id'],
   defaultSort: ['at', 'DESC'],
 };
 

@@ -17,6 +17,7 @@ import { sql as templateDocumentationUrl } from './016-template-documentation-ur
 import { sql as idempotencyKeys } from './017-idempotency-keys.js';
 import { sql as signInLimits } from './018-sign-in-limits.js';
 import { sql as runs } from './020-runs.js';
+import { sql as auditHistory } from './022-audit-history.js';
 import { sql as signInRetention } from './024-sign-in-retention.js';
 import { sql as concurrentAppend } from './026-concurrent-append.js';
 import { sql as trigramSearch } from './027-trigram-search.js';
@@ -48,6 +49,7 @@ export const migrations: readonly Migration[] = [
   { id: '017-idempotency-keys', sql: idempotencyKeys },
   { id: '018-sign-in-limits', sql: signInLimits },
   { id: '020-runs', sql: runs },
+  { id: '022-audit-history', sql: auditHistory },
   { id: '024-sign-in-retention', sql: signInRetention },
   { id: '026-concurrent-append', sql: concurrentAppend },
   { id: '027-trigram-search', sql: trigramSearch },

@@ -1,41 +1,32 @@
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
-import { Button, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
-import { useState } from 'react';
+import { useDataProvider, useRecordContext } from 'react-admin';
 import type { InfraledgerDataProvider } from '../api/dataProvider';
-import { messageOf } from '../api/problem';
+import { ConfirmedActionButton } from '../common/ConfirmedActionButton';
+
+const CONFIRM = {
+  disable: 'Its users can no longer sign in through it, and its browser sessions end at their next refresh. The service refuses when it is the last way a super user signs in.',
+  enable: 'Users may sign in through it again.',
+} as const;
 
 /**
- * Enables or disables an auth provider. The service refuses to disable the last way a super user
- * signs in; that refusal is shown as it comes.
+ * Enables or disables an auth provider, after a confirmation (either way changes who may sign in).
+ * The service refuses to disable the last way a super user signs in; that refusal is shown as it comes.
  */
 export function ProviderEnableButton() {
   const record = useRecordContext();
   const dataProvider = useDataProvider<InfraledgerDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
   if (!record) return null;
-  const enabled = record.enabled === true;
-  const action = enabled ? 'disable' : 'enable';
+  const action = record.enabled === true ? 'disable' : 'enable';
+  const label = action === 'disable' ? 'Disable' : 'Enable';
   return (
-    <Button
-      label={enabled ? 'Disable' : 'Enable'}
-      disabled={busy}
-      color={enabled ? 'warning' : 'primary'}
-      onClick={(event) => {
-        event.stopPropagation();
-        setBusy(true);
-        dataProvider
-          .action('auth_providers', record.id, action, {})
-          .then(() => {
-            notify(`Provider ${String(record.name)} ${action}d`, { type: 'success' });
-            refresh();
-          })
-          .catch((error: unknown) => notify(messageOf(error), { type: 'error', autoHideDuration: 10_000 }))
-          .finally(() => setBusy(false));
-      }}
-    >
-      <PowerSettingsNewIcon />
-    </Button>
+    <ConfirmedActionButton
+      label={label}
+      icon={<PowerSettingsNewIcon />}
+      color={action === 'disable' ? 'warning' : 'primary'}
+      title={`${label} ${String(record.name)}?`}
+      content={CONFIRM[action]}
+      run={() => dataProvider.action('auth_providers', record.id, action, {})}
+      done={`Provider ${String(record.name)} ${action}d`}
+    />
   );
 }

@@ -1,14 +1,40 @@
-import { AutocompleteInput, Datagrid, DateField, DateTimeInput, List, ReferenceInput, SearchInput, SelectInput, TextField, TextInput, usePermissions } from 'react-admin';
+import { AutocompleteInput, Datagrid, DateField, DateTimeInput, FilterButton, List, ReferenceInput, SearchInput, SelectInput, TextInput, TopToolbar, usePermissions } from 'react-admin';
 import { allows } from '../api/permissions';
-import { ActorField } from '../common/ActorField';
-import { ChangesField } from '../common/ChangesField';
+import { AuditActorField, AuditEntityField, DiffField, VerbField } from '../common/auditFields';
 import { choices, ENTITY_TYPES } from '../common/entities';
-import { EntityLinkField } from '../common/EntityLinkField';
+import { AuditExportButton } from './AuditExportButton';
+
+/** The verbs the service writes (src/projections/audit-history.ts), for the "did" filter. */
+const VERBS = [
+  'created',
+  'updated',
+  'enabled',
+  'disabled',
+  'deleted',
+  'approved',
+  'rejected',
+  'executed',
+  'started',
+  'succeeded',
+  'failed',
+  'destroy_requested',
+  'recreate_requested',
+  'deactivated',
+  'reactivated',
+  'password_changed',
+  'sessions_revoked',
+  'revoked',
+  'signed_in',
+  'sign_in_failed',
+  'session_started',
+  'session_refreshed',
+  'session_ended',
+] as const;
 
 function useFilters() {
   const { permissions } = usePermissions<readonly string[]>();
   return [
-    <SearchInput key="q" source="q" alwaysOn placeholder="Search action or entity id" />,
+    <SearchInput key="q" source="q" alwaysOn placeholder="Search" aria-label="Search action, entity name or id" />,
     ...(allows(permissions, 'user', 'read')
       ? [
           <ReferenceInput key="actorId" source="actorId" reference="users" alwaysOn>
@@ -17,24 +43,34 @@ function useFilters() {
         ]
       : []),
     <SelectInput key="entityType" source="entityType" label="Entity type" choices={choices(ENTITY_TYPES)} alwaysOn />,
-    <TextInput key="action__like" source="action__like" label="Action contains" />,
+    <SelectInput key="verb" source="verb" label="Action" choices={choices(VERBS)} alwaysOn />,
+    <TextInput key="entityName__like" source="entityName__like" label="Entity name contains" />,
     <TextInput key="entityId" source="entityId" label="Entity id" />,
-    <DateTimeInput key="at__gte" source="at__gte" label="From" />,
-    <DateTimeInput key="at__lte" source="at__lte" label="Until" />,
+    <DateTimeInput key="at__gte" source="at__gte" label="From" alwaysOn />,
+    <DateTimeInput key="at__lte" source="at__lte" label="Until" alwaysOn />,
   ];
 }
 
-/** The audit log (docs/contract.md §7): every event with its actor, action, entity and redacted changes. */
+function AuditLogActions() {
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <AuditExportButton />
+    </TopToolbar>
+  );
+}
+
+/** The audit log (docs/contract.md §7): who did what to which entity, and which fields changed from what to what. */
 export function AuditLogList() {
   const filters = useFilters();
   return (
-    <List resource="audit_log" title="Audit log" filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false} empty={false}>
+    <List resource="audit_log" title="Audit log" filters={filters} actions={<AuditLogActions />} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false} empty={false}>
       <Datagrid bulkActionButtons={false} rowClick={false} data-testid="audit-log" sx={{ '& td': { verticalAlign: 'top' } }}>
-        <DateField source="at" showTime />
-        <ActorField label="Actor" sortable={false} />
-        <TextField source="action" />
-        <EntityLinkField label="Entity" />
-        <ChangesField label="Changes (secrets redacted)" />
+        <DateField source="at" label="When" showTime />
+        <AuditActorField label="Who" sortable={false} />
+        <VerbField label="Did" sortable={false} />
+        <AuditEntityField label="What" sortable={false} />
+        <DiffField label="Changes (secrets never shown)" sortable={false} />
       </Datagrid>
     </List>
   );

@@ -27,6 +27,7 @@ import { ServerErrors } from '../common/ServerErrors';
 import { ValueChip } from '../common/StatusChip';
 import { DOMAIN_FILTER, PROVIDER_CONFIG, PROVIDER_TYPE_NAMES, PROVIDER_TYPES, SSO_TYPES, type ProviderType } from './providerTypes';
 import { ProviderEnableButton } from './ProviderEnableButton';
+import { History } from '../common/History';
 
 const isProviderType = (value: unknown): value is ProviderType => typeof value === 'string' && (PROVIDER_TYPES as readonly string[]).includes(value);
 
@@ -179,6 +180,9 @@ export function AuthProviderEdit() {
       <SimpleForm toolbar={<EditToolbar />}>
         <EditInputs />
       </SimpleForm>
+      <Box sx={{ px: 2, pb: 2 }}>
+        <History />
+      </Box>
     </Edit>
   );
 }

@@ -30,6 +30,7 @@ import {
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { UserActionButton } from './UserActionButton';
+import { History } from '../common/History';
 
 const ROLES = ['default', 'infra', 'super'] as const;
 const ROLE_HELP = 'default: read the catalog and request resources · infra: also write the catalog and approve requests · super: everything, including providers, users and the audit log.';
@@ -148,6 +149,9 @@ export function UserEdit() {
           <FunctionField render={(r: { permissions: string[] }) => <Chips values={r.permissions} />} />
         </Labeled>
       </SimpleForm>
+      <Box sx={{ px: 2, pb: 2 }}>
+        <History />
+      </Box>
     </Edit>
   );
 }

@@ -14,12 +14,18 @@ export interface ApiRequest {
   /** The revision the change is based on (`If-Match`, 412 when someone else changed it). */
   readonly ifMatch?: number;
   readonly signal?: AbortSignal;
+  /** The media type asked for (default `application/json`; the audit log also answers `text/csv`). */
+  readonly accept?: string;
 }
+
+/** What the service would answer without a token, said here instead of asking it (a 401 is a console error). */
+const signedOut = (): HttpError => problemError(toProblem(401, undefined, 'Sign in to continue.'));
 
 async function send(path: string, request: ApiRequest): Promise<Response> {
   const token = accessToken();
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
+  // The session ended (sign-out) while this request waited for it.
+  if (!token) throw signedOut();
+  const headers: Record<string, string> = { accept: request.accept ?? 'application/json', authorization: `Bearer ${token}` };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.ifMatch !== undefined) headers['if-match'] = `"${request.ifMatch}"`;
   return fetch(path, {
@@ -36,9 +42,10 @@ async function send(path: string, request: ApiRequest): Promise<Response> {
  * may have expired in flight); every failure is thrown as an HttpError carrying the problem.
  */
 export async function api<T = unknown>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  await ensureSession();
+  // Signed out: the service would only answer 401, which the browser logs as an error.
+  if (!(await ensureSession())) throw signedOut();
   let response = await send(path, request).catch((error: unknown) => {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if ((error instanceof DOMException && error.name === 'AbortError') || error instanceof HttpError) throw error;
     throw new HttpError('The service cannot be reached; check the connection and try again.', 0, {});
   });
   if (response.status === 401 && (await renewAfterUnauthorized())) response = await send(path, request);

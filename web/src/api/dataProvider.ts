@@ -34,7 +34,7 @@ export function createBody(data: Record<string, unknown>): Record<string, unknow
 }
 
 /** Filter values react-admin inputs produce, cleaned for the list engine (no empty values). */
-function filterOf(filter: Record<string, unknown>): Record<string, unknown> {
+export function filterOf(filter: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== '' && value !== undefined && !(Array.isArray(value) && value.length === 0)));
 }
 

@@ -20,6 +20,11 @@ interface TokenResponse {
 }
 
 const SERVICE_ACCOUNT_KEY = 'infraledger.serviceAccountSession';
+/** Set by the service beside the HttpOnly refresh cookie and cleared with it (src/http/routes/auth.ts). */
+const SESSION_HINT = 'il_session=1';
+
+/** Whether a browser session may exist: without the hint a refresh could only answer 401 (a console error). */
+const mayHaveBrowserSession = (): boolean => document.cookie.split(';').some((part) => part.trim() === SESSION_HINT);
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 60_000;
 
@@ -126,7 +131,7 @@ export function ensureSession(): Promise<boolean> {
         setSession(stored);
         return true;
       }
-      return signedOut ? false : await refreshFromCookie();
+      return signedOut || !mayHaveBrowserSession() ? false : await refreshFromCookie();
     } finally {
       restoring = undefined;
     }

@@ -8,6 +8,7 @@ import { Stack, Typography } from '@mui/material';
 import { useState, type ReactElement } from 'react';
 import { Button, Confirm, useDataProvider, useGetIdentity, useNotify, usePermissions, useRecordContext, useRedirect, useRefresh, useResourceContext } from 'react-admin';
 import type { InfraledgerDataProvider } from '../api/dataProvider';
+import { DecisionDialog, type Decision } from '../approvals/DecisionDialog';
 import { allows, PERMISSION_OF } from '../api/permissions';
 import { messageOf } from '../api/problem';
 import { ACTION_LABELS, ACTOR, isAllowed, type LifecycleAction } from './lifecycle';
@@ -24,8 +25,10 @@ const ICONS: Readonly<Record<LifecycleAction, ReactElement>> = {
 const CONFIRM: Partial<Record<LifecycleAction, string>> = {
   destroy: 'Request the destruction of this infrastructure? With the approval flow on, it waits for approval first.',
   delete: 'Delete this entry from the catalog? Its history stays in the audit log.',
-  reject: 'Reject this request?',
 };
+
+/** Approve and reject ask for a reason (optional) in their own dialog. */
+const isDecision = (action: LifecycleAction): action is Decision => action === 'approve' || action === 'reject';
 
 /**
  * The lifecycle actions the caller may take now, as buttons (approve/reject for resources; execute,
@@ -49,7 +52,7 @@ export function LifecycleActions({ approvals }: { readonly approvals: boolean })
   const owner = writer || (resource === 'resources' && identity !== undefined && record.creatorId === identity.id);
   const actions = (Object.keys(ACTION_LABELS) as LifecycleAction[]).filter((a) => isAllowed(a, state, status, approvals) && (ACTOR[a] === 'approver' ? writer : owner));
 
-  const run = (action: LifecycleAction) => {
+  const run = (action: LifecycleAction, reason = '') => {
     setBusy(action);
     const done =
       action === 'delete'
@@ -57,7 +60,7 @@ export function LifecycleActions({ approvals }: { readonly approvals: boolean })
             notify(`${String(record.name ?? 'Entry')} deleted`, { type: 'success' });
             redirect('list', resource);
           })
-        : dataProvider.action(resource, record.id, action, {}).then(({ data }) => {
+        : dataProvider.action(resource, record.id, action, reason === '' ? {} : { reason }).then(({ data }) => {
             notify(`${ACTION_LABELS[action]}: now ${String(data.state)} / ${String(data.status).replaceAll('_', ' ')}`, { type: 'success' });
             refresh();
           });
@@ -87,13 +90,20 @@ export function LifecycleActions({ approvals }: { readonly approvals: boolean })
           variant={action === 'approve' || action === 'execute' ? 'contained' : 'outlined'}
           color={action === 'delete' || action === 'destroy' || action === 'reject' ? 'error' : 'primary'}
           disabled={busy !== undefined}
-          onClick={() => (CONFIRM[action] ? setConfirming(action) : run(action))}
+          onClick={() => (CONFIRM[action] || isDecision(action) ? setConfirming(action) : run(action))}
         >
           {ICONS[action]}
         </Button>
       ))}
+      <DecisionDialog
+        decision={confirming && isDecision(confirming) ? confirming : undefined}
+        name={String(record.name ?? '')}
+        busy={busy !== undefined}
+        onClose={() => setConfirming(undefined)}
+        onConfirm={(reason) => confirming && run(confirming, reason)}
+      />
       <Confirm
-        isOpen={confirming !== undefined}
+        isOpen={confirming !== undefined && !isDecision(confirming)}
         loading={busy !== undefined}
         title={confirming ? `${ACTION_LABELS[confirming]} ${String(record.name ?? '')}?` : ''}
         content={confirming ? (CONFIRM[confirming] ?? '') : ''}

@@ -1,9 +1,8 @@
 import { Box, Typography } from '@mui/material';
-import { Datagrid, DateField, Pagination, ReferenceManyField, TextField } from 'react-admin';
-import { ActorField } from './ActorField';
-import { ChangesField } from './ChangesField';
+import { Datagrid, DateField, Pagination, ReferenceManyField } from 'react-admin';
+import { AuditActorField, DiffField, VerbField } from './auditFields';
 
-/** The entity's history: its audit entries (GET /api/audit_log filtered by entityId), newest first. */
+/** The entity's history: its audit entries (GET /api/audit_log filtered by entityId), newest first, in words. */
 export function History() {
   return (
     <Box component="section" aria-labelledby="history-heading" sx={{ mt: 3, width: '100%' }}>
@@ -19,10 +18,10 @@ export function History() {
         empty={<Typography color="text.secondary">No recorded changes.</Typography>}
       >
         <Datagrid bulkActionButtons={false} rowClick={false} data-testid="history" sx={{ '& td': { verticalAlign: 'top' } }}>
-          <DateField source="at" showTime sortable={false} />
-          <ActorField label="Actor" />
-          <TextField source="action" sortable={false} />
-          <ChangesField label="Changes" />
+          <DateField source="at" label="When" showTime sortable={false} />
+          <AuditActorField label="Who" />
+          <VerbField label="Did" />
+          <DiffField label="Changes" />
         </Datagrid>
       </ReferenceManyField>
     </Box>

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { whoAmI } from '../api/authProvider';
 import { allows, type Me } from '../api/permissions';
 
-function Count({ resource, label, filter }: { readonly resource: string; readonly label: string; readonly filter?: Record<string, unknown> }) {
+function Count({ resource, label, filter, to }: { readonly resource: string; readonly label: string; readonly filter?: Record<string, unknown>; readonly to?: string }) {
   const { total, isPending, error } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, filter });
   const query = filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
   return (
@@ -14,7 +14,7 @@ function Count({ resource, label, filter }: { readonly resource: string; readonl
         <Typography variant="h4" component="p">
           {error ? '—' : isPending ? '…' : total}
         </Typography>
-        <MuiLink component={Link} to={`/${resource}${query}`}>
+        <MuiLink component={Link} to={to ?? `/${resource}${query}`}>
           {label}
         </MuiLink>
       </CardContent>
@@ -46,7 +46,7 @@ export function Dashboard() {
       )}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <Count resource="resources" label={approver ? 'Resources awaiting approval' : 'Resources'} filter={approver ? { status: 'approval_pending' } : undefined} />
+          <Count resource="resources" label={approver ? 'Waiting for my approval' : 'Resources'} filter={approver ? { status: 'approval_pending' } : undefined} to={approver ? '/approvals' : undefined} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <Count resource="templates" label="Templates" />

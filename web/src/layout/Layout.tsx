@@ -1,4 +1,5 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import AssignmentTurnedInIcon from '@mui/icons-material/AssignmentTurnedIn';
 import ApiIcon from '@mui/icons-material/Api';
 import CloudIcon from '@mui/icons-material/Cloud';
 import CodeIcon from '@mui/icons-material/Code';
@@ -14,7 +15,7 @@ import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
 import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
+import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useLiveUpdates } from '../api/live';
 import { allows } from '../api/permissions';
@@ -32,10 +33,12 @@ function TokensMenuItem() {
 }
 
 function InfraledgerAppBar() {
+  // The button shows the user's name: its accessible name must contain it (axe: label-content-name-mismatch).
+  const { identity } = useGetIdentity();
   return (
     <AppBar
       userMenu={
-        <UserMenu>
+        <UserMenu label={identity?.fullName ? `${identity.fullName}, profile` : 'Profile'}>
           <TokensMenuItem />
           <Logout />
         </UserMenu>
@@ -70,6 +73,7 @@ function InfraledgerMenu() {
   return (
     <Menu>
       <Menu.DashboardItem />
+      {allows(permissions, 'resource', 'write') && <Menu.Item to="/approvals" primaryText="Waiting for my approval" leftIcon={<AssignmentTurnedInIcon />} />}
       <Section>Catalog</Section>
       <Menu.ResourceItem name="resources" leftIcon={<CloudIcon />} />
       <Menu.ResourceItem name="templates" leftIcon={<ViewQuiltIcon />} />

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type BrowserSession } from '../support/browser.js';
+import { openWebUi, type ServiceRest, type WebUiHarness } from '../support/web-ui.js';
+
+const ADMIN_PASSWORD = 'e2e-a11y-admin-password';
+/** axe-core's browser build, evaluated in the page (DevTools evaluation is not subject to the page's CSP). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Resolves once every finite animation (a dialog's fade, a drawer's slide) has ended; spinners run forever and are left out. */
+const SETTLED = `Promise.all(document.getAnimations()
+  .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+  .map((animation) => animation.finished.catch(() => undefined))).then(() => 0)`;
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly unknown[] }[];
+}
+
+/** The catalog's react-admin resources and the page each list row opens. */
+const CATALOG = ['resources', 'templates', 'source_codes', 'source_code_versions', 'executors', 'storages', 'integrations', 'secrets', 'workspaces'] as const;
+
+describe('accessibility of every page of the web UI (axe-core in Debian Chromium)', () => {
+  let ui: WebUiHarness;
+  let session: BrowserSession;
+  let base: string;
+  let page: Page;
+  const ids: Record<string, string> = {};
+
+  /** The serious and critical findings of axe on the page as it is now. */
+  async function audit(): Promise<Violation[]> {
+    // Colours measured half-way through a fade (a dialog opening) are not the page's.
+    await page.evaluate(SETTLED);
+    await page.evaluate(`${AXE_SOURCE}\n;0`);
+    const violations = await page.evaluate<Violation[]>("axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
+  /** Opens a page and waits until react-admin has drawn it (no progress bar, the network quiet). */
+  async function visit(url: string): Promise<void> {
+    await page.goto(`${base}${url}`);
+    await page.waitForLoadState('networkidle');
+    await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page.locator('main, [role="main"], form').first().waitFor();
+  }
+
+  const describeFindings = (url: string, found: Violation[]): string =>
+    found.map((v) => `${url}: ${v.impact ?? ''} ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5).join(', ')}`).join('\n');
+
+  /** One of everything, so every show and edit page has something to show. */
+  async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {
+    const create = async (plural: string, body: Record<string, unknown>): Promise<string> => (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
+    const cloud = await create('integrations', { name: 'Prod AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } });
+    const git = await asAdmin<{ id: string }>('POST', '/api/integrations', { name: 'GitHub', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } });
+    await create('secrets', { name: 'db-password', secretProvider: 'custom', configuration: { secrets: [{ name: 'password', value: 'hunter2' }] } });
+    await create('workspaces', { name: 'Platform', workspaceProvider: 'github', integrationId: git.id, configuration: { url: 'https://github.com/example/platform' } });
+    const sourceCode = await create('source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
+    const storage = await create('storages', { name: 'tf-state', storageProvider: 'aws', integrationId: cloud, configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' } });
+    const executor = await create('executors', { name: 'EU runner', sourceCodeId: sourceCode, storageId: storage, sourceCodeBranch: 'main' });
+    const template = await create('templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', executorIds: [executor] });
+    const version = await create('source_code_versions', { templateId: template, sourceCodeId: sourceCode, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
+    const resource = await create('resources', { name: 'orders-site', templateId: template, sourceCodeVersionId: version });
+    await asAdmin('POST', `/api/resources/${resource}/actions/approve`, { reason: 'fits the budget' });
+    await create('auth_providers', { name: 'GitHub sign-in', type: 'github', configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${origin}/api/auth/github/callback` } });
+    await create('users', { kind: 'service_account', identifier: 'ci-bot', password: 'ci-bot-password-long', roles: ['infra'] });
+    await asAdmin('POST', '/api/resources', { name: 'pending-site', templateId: template, sourceCodeVersionId: version });
+  }
+
+  beforeAll(async () => {
+    ui = await openWebUi(ADMIN_PASSWORD, fillCatalog);
+    ({ session, base, page } = ui);
+  });
+
+  afterAll(async () => {
+    // Undefined when beforeAll failed half-way; the failure itself is reported there.
+    await (ui as WebUiHarness | undefined)?.close();
+  });
+
+  it('has no serious or critical finding on the sign-in page, and logs no error there', async () => {
+    await visit('/login');
+    await page.getByRole('heading', { name: 'Service account' }).waitFor();
+    const found = await audit();
+    expect(found, describeFindings('/login', found)).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
+  });
+
+  it('signs in without a console error', async () => {
+    await page.getByLabel('Identifier').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(session.pageErrors).toEqual([]);
+  });
+
+  // Every route of the app (web/src/App.tsx), `:id` standing for the entity created above.
+  const pages = [
+    '/',
+    '/approvals',
+    ...CATALOG.flatMap((plural) => [`/${plural}`, `/${plural}/create`, `/${plural}/:id/show`, `/${plural}/:id`]),
+    '/auth_providers',
+    '/auth_providers/create',
+    '/auth_providers/:id',
+    '/users',
+    '/users/create',
+    '/users/:id',
+    '/audit_log',
+    '/personal_access_tokens',
+  ];
+
+  for (const route of pages) {
+    it(`has no serious or critical finding on ${route} (as a super user sees it)`, async () => {
+      const url = route.replace(':id', ids[route.split('/')[1] ?? ''] ?? '');
+      await visit(url);
+      const found = await audit();
+      expect(found, describeFindings(url, found)).toEqual([]);
+      expect(session.pageErrors).toEqual([]);
+    });
+  }
+
+  it('covered every page the app routes to, and never left 127.0.0.1', () => {
+    const app = readFileSync('web/src/App.tsx', 'utf8');
+    const routed = ['/', ...[...app.matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1] ?? '')];
+    for (const [, name = '', views = ''] of app.matchAll(/<Resource name="([a-z_]+)"([^>]*)\/>/g)) {
+      if (views.includes(' list=')) routed.push(`/${name}`);
+      if (views.includes(' create=')) routed.push(`/${name}/create`);
+      if (views.includes(' show=')) routed.push(`/${name}/:id/show`);
+      if (views.includes(' edit=')) routed.push(`/${name}/:id`);
+    }
+    expect([...pages].sort()).toEqual(routed.sort());
+    expect(session.externalRequests).toEqual([]);
+  });
+
+  it('logs no error through a browser session: guest sign-in, a reload on the refresh cookie, sign-out', async () => {
+    await ui.asAdmin('POST', '/api/auth_providers', { name: 'Guest', type: 'guest', configuration: { role: 'default' } });
+    const visitor = await openBrowser();
+    try {
+      const guest = visitor.page;
+      guest.setDefaultTimeout(20_000);
+      await guest.goto(`${base}/login`);
+      await guest.getByRole('button', { name: 'Continue as guest' }).click();
+      await guest.getByRole('heading', { name: /^Welcome/ }).waitFor();
+      await guest.reload();
+      await guest.getByRole('heading', { name: /^Welcome/ }).waitFor();
+      await guest.getByRole('button', { name: 'Profile' }).click();
+      await guest.getByRole('menuitem', { name: 'Logout' }).click();
+      await guest.waitForURL(`${base}/login`);
+      await guest.reload();
+      await guest.getByRole('button', { name: 'Continue as guest' }).waitFor();
+      await guest.waitForLoadState('networkidle');
+      expect(visitor.pageErrors).toEqual([]);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('has none in the dialogs: a decision with its reason, a confirmation', async () => {
+    await visit('/approvals');
+    await page.getByTestId('approval-queue').getByRole('button', { name: 'Reject' }).first().click();
+    await page.getByRole('dialog').getByLabel('Reason (optional)').waitFor();
+    let found = await audit();
+    expect(found, describeFindings('reject dialog', found)).toEqual([]);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await visit(`/auth_providers/${ids.auth_providers ?? ''}`);
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog').waitFor();
+    found = await audit();
+    expect(found, describeFindings('disable-provider dialog', found)).toEqual([]);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  });
+});

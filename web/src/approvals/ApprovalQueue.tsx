@@ -1,0 +1,55 @@
+import { Link as MuiLink, Typography } from '@mui/material';
+import { Datagrid, DateField, FunctionField, List, Title, usePermissions } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { allows } from '../api/permissions';
+import { ActorField } from '../common/ActorField';
+import { RefField } from '../catalog/common';
+import { DecisionButtons } from './DecisionButtons';
+
+/** What a pending request asks for: a new resource, or the destruction of a provisioned one. */
+const REQUEST: Readonly<Record<string, string>> = { provision: 'create', destroy: 'destroy' };
+
+/**
+ * "Waiting for my approval" (`/approvals`): every resource request an approver (resource:write) may
+ * decide now, the longest-waiting first, with approve and reject (and a reason) on each row. Kept
+ * live like every list: a new request appears, a decided one leaves.
+ */
+export function ApprovalQueue() {
+  const { permissions } = usePermissions<readonly string[]>();
+  if (!allows(permissions, 'resource', 'write'))
+    return (
+      <>
+        <Title title="Waiting for my approval" />
+        <Typography sx={{ p: 2 }}>Only approvers (role infra) decide resource requests.</Typography>
+      </>
+    );
+  return (
+    <List
+      resource="resources"
+      title="Waiting for my approval"
+      filter={{ status: 'approval_pending' }}
+      sort={{ field: 'updatedAt', order: 'ASC' }}
+      perPage={25}
+      actions={false}
+      exporter={false}
+      disableSyncWithLocation
+      empty={<Typography sx={{ p: 2 }}>Nothing waits for your approval.</Typography>}
+    >
+      <Datagrid bulkActionButtons={false} rowClick={false} data-testid="approval-queue">
+        <FunctionField
+          label="Name"
+          render={(record: { id: string; name?: string }) => (
+            <MuiLink component={Link} to={`/resources/${record.id}/show`}>
+              {record.name}
+            </MuiLink>
+          )}
+        />
+        <FunctionField label="Request" render={(record: { state?: string }) => REQUEST[record.state ?? ''] ?? record.state} />
+        <RefField source="templateId" reference="templates" label="Template" />
+        <ActorField source="creatorId" label="Requested by" />
+        <DateField source="updatedAt" label="Waiting since" showTime />
+        <DecisionButtons />
+      </Datagrid>
+    </List>
+  );
+}
