@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
 import type { Principal } from '../model/principal.js';
 import { auditLogVisibility } from '../read/audit-log.js';
-import type { Change } from '../read/change-feed.js';
+import type { Change, ChangeListener } from '../read/change-feed.js';
 import type { RunLogChunk } from '../read/run-logs.js';
 import type { Services } from '../services.js';
 import { canonicalUuid } from '../validation.js';
@@ -191,8 +191,7 @@ export function buildSubscriptions(
     runLog: {
       async subscribe(_root: unknown, args: Record<string, unknown>, context: ConnectionContext) {
         try {
-          const principal = signedInCaller(context).principal;
-          return live(context, await openRunLogTail(services, principal, args));
+          return await live(context, (principal) => openRunLogTail(services, principal, args));
         } catch (error) {
           throw subscriptionError(error, services.log);
         }
@@ -213,10 +212,22 @@ export function buildSubscriptions(
    * caller's sign-in stops working (logout, revoked sessions, deactivation: checked every
    * SUBSCRIPTION_AUTH_RECHECK_MS); `onRecheck` sees the caller as they are now.
    */
-  function live<T>(context: ConnectionContext, source: LiveSource<T>, onRecheck?: (now: Principal) => void): AsyncIterableIterator<T> {
+  async function live<T>(
+    context: ConnectionContext,
+    open: (principal: Principal) => Promise<LiveSource<T>>,
+    onRecheck?: (now: Principal) => void,
+  ): Promise<AsyncIterableIterator<T>> {
     const { principal, authorization } = signedInCaller(context);
     const token = {};
+    // The place is taken before the source opens: a refused subscription never holds a listener.
     subscriptions.add(principal.userId, token);
+    let source: LiveSource<T>;
+    try {
+      source = await open(principal);
+    } catch (error) {
+      subscriptions.remove(principal.userId, token);
+      throw error;
+    }
     const recheck = setInterval(() => {
       services.authenticator.authenticate(authorization, services.now()).then(
         (now) => onRecheck?.(now),
@@ -231,7 +242,7 @@ export function buildSubscriptions(
       clearInterval(recheck);
       subscriptions.remove(principal.userId, token);
     };
-    return {
+    const iterator: AsyncIterableIterator<T> = {
       next: async () => {
         try {
           const result = await source.next();
@@ -248,20 +259,22 @@ export function buildSubscriptions(
         release();
         return source.return();
       },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
+      [Symbol.asyncIterator]: () => iterator,
     };
+    return iterator;
   }
 
   async function subscribeToChanges(args: Record<string, unknown>, context: ConnectionContext) {
-    const { principal } = signedInCaller(context);
     const after = parseAfter(args.after);
     const entityTypes = args.entityTypes as string[] | undefined;
     const entityIds = (args.entityIds as string[] | undefined)?.map((id) => canonicalUuid.parse(id));
-    const listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds));
-    // A role change reaches a live subscription within a recheck.
-    return live(context, listener, (now) => listener.refilter(acceptor(now, entityTypes, entityIds)));
+    let listener: ChangeListener | undefined;
+    return live(
+      context,
+      async (principal) => (listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds))),
+      // A role change reaches a live subscription within a recheck.
+      (now) => listener?.refilter(acceptor(now, entityTypes, entityIds)),
+    );
   }
 
   const ChangeType = {
