@@ -72,8 +72,11 @@ export function staleness(root, part) {
   return readFileSync(stamp, 'utf8').trim() === inputsDigest(root, part) ? undefined : 'sources changed';
 }
 
+// NODE_ENV=production whoever calls: under vitest (NODE_ENV=test) Vite would build React's development bundle.
+const production = { ...process.env, NODE_ENV: 'production' };
+
 /** Builds a part and records the digest its build came from (taken first: edits during the build make it stale). */
-export function buildPart(root, part, run = (argv) => execFileSync(process.execPath, argv, { cwd: root, stdio: 'inherit' })) {
+export function buildPart(root, part, run = (argv) => execFileSync(process.execPath, argv, { cwd: root, stdio: 'inherit', env: production })) {
   const digest = inputsDigest(root, part);
   run(part.command());
   mkdirSync(path.dirname(stampFile(root, part)), { recursive: true });

@@ -6,6 +6,5 @@ import { execFileSync } from 'node:child_process';
  * development build (its dev-only console warnings, a larger and slower page) instead of the one users get.
  */
 export default function setup(): void {
-  // NODE_ENV=production: vitest sets `test`, which would build React's development bundle.
-  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
 }
