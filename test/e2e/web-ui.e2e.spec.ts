@@ -1,23 +1,16 @@
-import { mkdir, mkdtemp, rm, copyFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
+import { saveForReadme } from '../support/web-ui.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
 const ADMIN_PASSWORD = 'e2e-web-ui-admin-password';
 const INFRA = { identifier: 'platform-bot', password: 'platform-bot-password-1', displayName: 'Platform Bot' };
 const DEVELOPER = { identifier: 'dev-bot', password: 'dev-bot-password-12', displayName: 'Dev Bot' };
 const SECRET = 'github-client-secret-value';
-
-/** README screenshots are copies of the test's own, taken at the moments the README shows. */
-async function saveForReadme(session: BrowserSession, name: string): Promise<void> {
-  const file = await session.screenshot(name);
-  const dir = path.resolve('docs/screenshots');
-  await mkdir(dir, { recursive: true });
-  await copyFile(file, path.join(dir, `${name}.png`));
-}
 
 describe('the web UI, from sign-in to an approved resource request', () => {
   let service: ServiceProcess;
@@ -133,7 +126,14 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await expect(visitorPage.getByTestId('login-error').textContent()).resolves.toContain('e-mail domain is not allowed');
     await visitorPage.goto(`${base}/login`);
     await visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
-    await visitorPage.screenshot({ path: path.resolve('docs/screenshots/sign-in.png') });
+    // The visitor's own page (no session of the test's): saved as the session's screenshots are.
+    const visitorShot = async (name: string): Promise<string> => {
+      const file = path.resolve(`test-results/screenshots/${name}.png`);
+      await mkdir(path.dirname(file), { recursive: true });
+      await visitorPage.screenshot({ path: file });
+      return file;
+    };
+    await saveForReadme({ screenshot: visitorShot }, 'sign-in');
     await visitor.close();
     await session.screenshot('web-ui-2-provider-created');
   });

@@ -85,9 +85,13 @@ export async function openWebUi(adminPassword: string, prepare?: (rest: ServiceR
   }
 }
 
-/** A README screenshot: the test's own (test-results/screenshots), copied to docs/screenshots/<name>.png. */
-export async function saveForReadme(session: BrowserSession, name: string): Promise<void> {
+/**
+ * A README screenshot: the test's own (test-results/screenshots), copied to docs/screenshots/<name>.png
+ * only with UPDATE_README_SCREENSHOTS=1, so that a test run leaves the checkout as it found it.
+ */
+export async function saveForReadme(session: Pick<BrowserSession, 'screenshot'>, name: string): Promise<void> {
   const file = await session.screenshot(name);
+  if (process.env.UPDATE_README_SCREENSHOTS !== '1') return;
   const dir = path.resolve('docs/screenshots');
   await mkdir(dir, { recursive: true });
   await copyFile(file, path.join(dir, `${name}.png`));
