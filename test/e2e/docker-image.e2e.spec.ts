@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PARTS } from '../../scripts/build.mjs';
 
 /**
  * The Docker image, checked without Docker (there is no engine here, so the image itself is never
  * built by the tests): the Dockerfile runs the build `npm start` uses, copies every input of that
- * build, and ships every file the service serves — which this tier's global setup has just built
- * with `npm run build`, so the files are checked where the build put them.
+ * build (the parts scripts/build.mjs declares), and ships every file the service serves — which this
+ * tier's global setup has just built with the same program, so the files are checked where the build
+ * put them.
  */
 
 interface Instruction {
@@ -54,33 +56,6 @@ const isCopied = (file: string): boolean => {
   return copiedFromContext(buildStage).some((copied) => normal === copied || normal.startsWith(`${copied}/`));
 };
 
-/** Every script `npm run build` runs, expanded (`npm run build:ui` → its command). */
-function expand(script: string): string[] {
-  return script.split('&&').flatMap((part) => {
-    const run = /npm run (\S+)/.exec(part.trim());
-    const named = run?.[1] === undefined ? undefined : pkg.scripts[run[1]];
-    return named === undefined ? [part.trim()] : expand(named);
-  });
-}
-
-/** The files a build command reads: its `-p`/`-c` config files, their `extends` and `include`, and a Vite config's folder. */
-function buildInputs(command: string): string[] {
-  const config = /\s-(?:p|c)\s+(\S+)/.exec(command)?.[1];
-  if (config === undefined) return [];
-  if (command.startsWith('vite')) return [config, path.dirname(config)];
-  const inputs: string[] = [];
-  // `include` is not merged along `extends`: the nearest config that sets it decides.
-  let include: string[] | undefined;
-  for (let file: string | undefined = config; file !== undefined; ) {
-    inputs.push(file);
-    const json = JSON.parse(readFileSync(file, 'utf8')) as { extends?: string; include?: string[] };
-    const dir = path.dirname(file);
-    include ??= json.include?.map((p) => path.join(dir, p));
-    file = json.extends === undefined ? undefined : path.join(dir, json.extends);
-  }
-  return [...inputs, ...(include ?? [])];
-}
-
 /** The files an index.html loads from its own server (scripts, styles, icons). */
 const assetsOf = (html: string): string[] => [...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1] ?? '');
 
@@ -89,16 +64,16 @@ describe('the Docker image (the Dockerfile, checked without Docker)', () => {
     expect(buildStage, 'a stage named build').toBeDefined();
     const runs = buildStage?.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args) ?? [];
     expect(runs.some((r) => /(^|&&\s*)npm run build(\s|$)/.test(r)), runs.join('\n')).toBe(true);
-    // What npm start builds with (prestart today; a `prepare` or `start` naming the build counts too).
-    const starts = ['prestart', 'start', 'prepare'].map((s) => pkg.scripts[s] ?? '');
-    expect(starts.some((s) => /(^|&&\s*)npm run build(\s|$)/.test(s)), starts.join(' | ')).toBe(true);
+    // npm start builds with the same program (only what is stale), npm run build with all of it.
+    expect(pkg.scripts.build).toBe('node scripts/build.mjs');
+    expect(pkg.scripts.prestart).toBe('node scripts/build.mjs --if-stale');
     // The build is the server, the web UI and GraphiQL.
-    expect(expand(pkg.scripts.build ?? '').map((c) => c.split(' ')[0])).toEqual(['tsc', 'vite', 'vite']);
+    expect(PARTS.map((part) => part.name)).toEqual(['server', 'ui', 'graphiql']);
   });
 
   it('copies every input of that build into the build stage', () => {
-    const inputs = ['package.json', 'package-lock.json', ...expand(pkg.scripts.build ?? '').flatMap(buildInputs)];
-    expect(inputs).toEqual(expect.arrayContaining(['tsconfig.build.json', 'tsconfig.json', 'src', 'web']));
+    const inputs = ['package.json', 'package-lock.json', 'scripts/build.mjs', ...new Set(PARTS.flatMap((part) => part.inputs))];
+    expect(inputs).toEqual(expect.arrayContaining(['tsconfig.build.json', 'tsconfig.json', 'src', 'web/src', 'web/graphiql']));
     for (const input of inputs) expect(isCopied(input), `${input} is not copied into the build stage`).toBe(true);
     const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
     for (const input of inputs) expect(ignored.some((pattern) => input === pattern || input.startsWith(`${pattern}/`)), `${input} is in .dockerignore`).toBe(false);
