@@ -90,7 +90,7 @@ async function main(): Promise<void> {
         }
       }),
     );
-    const head = await services.store.headPosition();
+    const head = await services.store.lastPosition();
     if (head !== undefined) await services.waitFor(['sessions', 'audit_log'], head);
     say(`${SIGN_INS} sign-ins in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     await client.query('VACUUM FULL events, sessions, audit_log');

@@ -215,7 +215,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
     if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS, head: () => store.headPosition() });
+    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS, head: () => store.lastPosition() });
     // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
     const waitFor: PositionWaiter = (projections, position, waitOptions) =>
       inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), {

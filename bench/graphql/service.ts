@@ -68,7 +68,7 @@ export async function openBenchService(env: Record<string, string>, log: Logger)
 
 /** Waits until this process's projections applied everything the event store holds now. */
 export async function catchUp(service: BenchService, onWaiting: (line: string) => void): Promise<void> {
-  const head = await service.services.store.headPosition();
+  const head = await service.services.store.lastPosition();
   await waitForProjections(service.services, head, (lag) =>
     onWaiting(`projections catching up: ${lag.projection} is ${lag.behind} behind`),
   );

@@ -63,7 +63,7 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
         throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still running; retry in a few seconds');
       case 'interrupted': {
         // The first request's process ended before it answered: did its command commit?
-        const head = await services.store.headPosition();
+        const head = await services.store.lastPosition();
         if (head !== undefined) await services.waitFor(['audit_log'], head);
         const committed = await committedEntityOf(services.pool, claim.correlationId);
         if (!committed) {

@@ -45,6 +45,7 @@ export const LIFECYCLE_VERBS: Readonly<Record<LifecycleAction, string>> = {
 /** Verbs of the hand-written aggregates' events whose names do not end in a plain suffix. */
 const NAMED_VERBS: Readonly<Record<string, string>> = {
   UserPasswordChanged: 'password_changed',
+  UserPasswordRehashed: 'password_rehashed',
   UserDeactivated: 'deactivated',
   UserReactivated: 'reactivated',
   UserSessionsRevoked: 'sessions_revoked',

@@ -92,6 +92,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         const read = await store.readAll({ after: head, limit: 1000 });
         const mine = read.filter((e) => e.streamId === id);
         expect(mine.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n]);
+        expect((await store.lastPosition()) ?? -1n).toBeGreaterThanOrEqual(mine[2]?.position ?? 0n);
         assertStrictlyIncreasing(read);
         const second = mine[1];
         if (!second) throw new Error('missing event');

@@ -35,6 +35,8 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
         expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
         expect(await store.headPosition()).toBe(head);
+        // The newest committed event is known all the same: waiting for it covers the append.
+        expect(await store.lastPosition()).toBe(appended.position);
         expect(await store.countAfter(head, 10)).toBe(0);
         const delivered = new Promise<RecordedEvent[]>((resolve) => {
           const subscription = store.subscribe({

@@ -149,7 +149,7 @@ for (const target of databaseTargets()) {
         expect(refused.errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
         expect(refused.errors?.[0]?.message).not.toContain('wrong-password');
         // A refused sign-in answers before its audit event is projected; wait for the log to reach it.
-        await waitForProjections(harness.services, await harness.services.store.headPosition());
+        await waitForProjections(harness.services, await harness.services.store.lastPosition());
         const audit = (await data('{ auditLog(filter: {action__like: "SignIn"}, range: [0, 1000]) { action changes } }')).auditLog as { action: string; changes: Json }[];
         expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining([expect.stringMatching(/Succeeded|Issued/), expect.stringMatching(/Failed/)]));
         expect(JSON.stringify(audit)).not.toContain('wrong-password');

@@ -225,7 +225,7 @@ for (const target of databaseTargets()) {
 
     /** The audit log as `token` sees it, once the audit projection has caught up with every event so far. */
     async function auditLog(token: string, filter: Body = {}): Promise<AuditLogView[]> {
-      const head = await h.services.store.headPosition();
+      const head = await h.services.store.lastPosition();
       const response = await as(token, {
         method: 'GET',
         url: '/api/audit_log',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,7 +126,7 @@ for (const target of databaseTargets()) {
         position = String(created.headers['x-position']);
       });
 
-      const head = async (): Promise<string> => String(await h.services.store.headPosition());
+      const head = async (): Promise<string> => String(await h.services.store.lastPosition());
 
       it('REST: answers 400 at once naming the head, for the largest position the header takes', async () => {
         for (const beyond of ['9999999999999999999', String(BigInt(await head()) + 1n)]) {
@@ -160,6 +161,30 @@ for (const target of databaseTargets()) {
         expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', head: await head() });
         expect(body.errors?.[0]?.message).toMatch(/^X-Min-Position 9999999999999999999 is beyond the newest position of the event log \(\d+\)/);
       });
+
+      if (target.name === 'postgres') {
+        it('REST: waits for, and does not refuse, a committed position an older open transaction still holds back', async () => {
+          const blocker = await h.services.pool.connect();
+          try {
+            await blocker.query('BEGIN');
+            await blocker.query('SELECT pg_current_xact_id()');
+            // Committed after the blocker began: gap-free readers may not pass it until the blocker ends.
+            const event = h.services.codec.encode(
+              { type: 'SignInFailed', data: { userId: null, method: 'service_account', provider: null, identifier: 'held-back', reason: 'invalid_credentials' } },
+              { actorId: null, correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+              randomUUID(),
+            );
+            const appended = await h.services.store.append(`signin-held-${templateId}`, [event], { expectedRevision: 'no_stream' });
+            const read = h.inject({ method: 'GET', url: `/api/templates/${templateId}`, headers: { 'x-min-position': String(appended.position) } });
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await blocker.query('COMMIT');
+            const response = await read;
+            expect(response.statusCode, response.body).toBe(200);
+          } finally {
+            blocker.release();
+          }
+        });
+      }
     });
   });
 }

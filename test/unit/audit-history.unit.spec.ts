@@ -6,7 +6,7 @@ import { diffFields, diffText, historyStep, LIFECYCLE_VERBS, nameOf, sameJson, t
 import { INTERNAL_EVENT_TYPES } from '../../src/projections/audit-log.js';
 import { LIFECYCLE_ACTIONS } from '../../src/model/lifecycle.js';
 
-const PLAIN_VERBS = new Set(['created', 'updated', 'enabled', 'disabled', 'deleted', 'revoked', 'deactivated', 'reactivated', 'password_changed', 'sessions_revoked', 'session_started', 'session_refreshed', 'session_ended', 'signed_in', 'sign_in_failed', 'sso_login_started', 'sso_login_completed']);
+const PLAIN_VERBS = new Set(['created', 'updated', 'enabled', 'disabled', 'deleted', 'revoked', 'deactivated', 'reactivated', 'password_changed', 'password_rehashed', 'sessions_revoked', 'session_started', 'session_refreshed', 'session_ended', 'signed_in', 'sign_in_failed', 'sso_login_started', 'sso_login_completed']);
 
 describe('the verb of an audit entry', () => {
   it('is a plain past-tense word for every audited event type, never the snake_case fallback', () => {

@@ -73,7 +73,7 @@ export async function appendToRunLog(services: Services, call: WriteCall, resour
   let run = await findRun(services.db, runId);
   if (!run) {
     // Queued a moment ago: the runs projection may not show it yet.
-    const head = await services.store.headPosition();
+    const head = await services.store.lastPosition();
     if (head !== undefined) await services.waitFor([RUNS_PROJECTION], head);
     run = await findRun(services.db, runId);
   }

@@ -270,6 +270,10 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
       });
       return head;
     },
+    // $all has no events that may still commit: the newest committed event is the head.
+    lastPosition() {
+      return this.headPosition();
+    },
     async countAfter(after, limit) {
       let count = 0;
       if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), () => ++count < limit);

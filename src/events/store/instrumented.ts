@@ -33,6 +33,7 @@ export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, '
     readStreams: (streamIds) => store.readStreams(streamIds),
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
+    lastPosition: () => store.lastPosition(),
     countAfter: (after, limit) => store.countAfter(after, limit),
     subscribe: (options) => store.subscribe(options),
     truncate: (streamId, beforeRevision) => store.truncate(streamId, beforeRevision),

@@ -85,8 +85,17 @@ export interface EventStore {
   readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in position order. Gap-free: never passes an event that may still commit. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
-  /** Position of the newest visible event, or undefined when the store is empty. */
+  /**
+   * Position of the newest event a gap-free reader may pass (see readAll), or undefined when the
+   * store is empty: a reader starting after it misses nothing committed later.
+   */
   headPosition(): Promise<bigint | undefined>;
+  /**
+   * Position of the newest committed event, or undefined when the store is empty. It can be ahead of
+   * headPosition while an older write is still committing: waiting for a read model to reach it
+   * covers every write committed before the call, which headPosition does not.
+   */
+  lastPosition(): Promise<bigint | undefined>;
   /**
    * How many visible events follow `after` (all of them when undefined), counting at most `limit`:
    * how far a reader at `after` is behind. Positions are not dense (they need not count events).

@@ -228,6 +228,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       );
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
     },
+    async lastPosition() {
+      const { rows } = await pool.query<{ position: string | null }>('SELECT max(global_position)::text AS position FROM events');
+      return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
+    },
     async countAfter(after, limit) {
       const { rows } = await pool.query<{ n: number }>(
         `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) LIMIT $2) AS ahead`,

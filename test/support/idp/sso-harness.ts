@@ -47,7 +47,7 @@ export async function me(h: HttpHarness, token: string): Promise<{ id: string; i
 
 /** The audit log as admin, once the audit projection has caught up with every event so far. */
 export async function auditLog(h: HttpHarness, filter: Record<string, unknown>): Promise<AuditLogView[]> {
-  const head = await h.services.store.headPosition();
+  const head = await h.services.store.lastPosition();
   const response = await h.inject({
     method: 'GET',
     url: '/api/audit_log',

@@ -22,6 +22,7 @@ const VERBS = [
   'deactivated',
   'reactivated',
   'password_changed',
+  'password_rehashed',
   'sessions_revoked',
   'revoked',
   'signed_in',
