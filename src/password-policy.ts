@@ -1,4 +1,4 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
 
 /** The shortest password the service accepts (ASVS 6.2.1). */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -11,8 +11,14 @@ export const MAX_PASSWORD_LENGTH = 1024;
  * the comparison ignores case, so `Password1234` is as common as `password1234`.
  */
 let common: ReadonlySet<string> | undefined;
-const commonPasswords = (): ReadonlySet<string> =>
-  (common ??= new Set(dictionary['passwords-common'].filter((word) => word.length >= MIN_PASSWORD_LENGTH).map((word) => word.toLowerCase())));
+const commonPasswords = (): ReadonlySet<string> => (common ??= loadCommonPasswords());
+
+/** Loaded on the first password checked, not at start-up: decompressing the dictionaries takes ~0.1 s. */
+function loadCommonPasswords(): ReadonlySet<string> {
+  const require = createRequire(import.meta.url);
+  const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  return new Set(dictionary['passwords-common'].filter((word) => word.length >= MIN_PASSWORD_LENGTH).map((word) => word.toLowerCase()));
+}
 
 /** Characters as a person counts them (an emoji or an accented letter is one). */
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -9,7 +9,6 @@ import { createPgPool, createPglitePool, type SqlPool } from './storage/pool.js'
 import { allEventDefinitions } from './events/catalog.js';
 import { createEventCodec, type EventCodec } from './events/codec.js';
 import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretKey, type Keyring } from './events/crypto.js';
-import { createEventStoreDbStore } from './events/store/eventstoredb.js';
 import type { EventStore } from './events/store/port.js';
 import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
@@ -177,7 +176,8 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     const metrics = createMetrics();
     const rawStore =
       config.EVENT_STORE === 'eventstoredb'
-        ? createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
+        ? // Imported only when used: the gRPC client takes ~0.2 s to load, which every embedded start would pay.
+          (await import('./events/store/eventstoredb.js')).createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
         : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
     const store = instrumentEventStore(rawStore, metrics, signInCounter(metrics));
     closers.push(() => store.close());
