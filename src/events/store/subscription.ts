@@ -26,7 +26,7 @@ const HELD_RETRY_MAX_MS = 50;
 
 /**
  * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
- * position, hand it over, repeat; when caught up, wait for a wake-up or the poll interval. Events held
+ * position, hand it over (reading the next one meanwhile when the batch was full), repeat; when caught up, wait for a wake-up or the poll interval. Events held
  * back by an older open transaction are looked for again after a short, growing delay.
  */
 export function pollingSubscription(options: PollingSubscriptionOptions): Subscription {
@@ -53,12 +53,22 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
       if ((wakeable && pending) || stopped) finish();
     });
 
+  /** Starts reading the page after `from`; a wake-up from now on means events this read may not see. */
+  const read = (from: bigint | undefined): Promise<ReadPage> => {
+    pending = false;
+    const page = options.readPage({ after: from, limit: batchSize });
+    // Awaited by the next turn of the loop, unless the loop ends first (stopped, or onBatch failed).
+    page.catch(() => undefined);
+    return page;
+  };
+
   const loop = async (): Promise<void> => {
     let heldRetryMs = HELD_RETRY_MIN_MS;
+    let next: Promise<ReadPage> | undefined;
     try {
       while (!stopped) {
-        pending = false;
-        const { events, held } = await options.readPage({ after, limit: batchSize });
+        const { events, held } = await (next ?? read(after));
+        next = undefined;
         // stop() may have been called while reading (TypeScript cannot see that across the await).
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (stopped) break;
@@ -73,8 +83,12 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
           continue;
         }
         heldRetryMs = HELD_RETRY_MIN_MS;
+        const last = events[events.length - 1]?.position;
+        // A full page means more is waiting (catching up): read the next page while this one is
+        // handed over, so the reader and the consumer's writes overlap instead of taking turns.
+        if (events.length >= batchSize) next = read(last);
         await options.onBatch(events);
-        after = events[events.length - 1]?.position;
+        after = last;
       }
     } finally {
       options.wakeUps.off('append', onAppend);

@@ -1,0 +1,76 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { ReadAllOptions, RecordedEvent } from '../../src/events/store/port.js';
+import { pollingSubscription, type ReadPage } from '../../src/events/store/subscription.js';
+
+const event = (position: number): RecordedEvent => ({
+  eventId: `e${position}`,
+  streamId: 's',
+  streamRevision: BigInt(position),
+  position: BigInt(position),
+  type: 'T',
+  data: {},
+  metadata: {},
+  recordedAt: new Date(0),
+});
+
+/** An in-memory log of `size` events read in pages, recording each read and what was handed over meanwhile. */
+function log(size: number) {
+  const reads: { after: bigint | undefined; deliveredBefore: number }[] = [];
+  let delivered = 0;
+  const readPage = (options: ReadAllOptions): Promise<ReadPage> => {
+    reads.push({ after: options.after, deliveredBefore: delivered });
+    const from = options.after === undefined ? 0 : Number(options.after) + 1;
+    const events = Array.from({ length: Math.max(0, Math.min(options.limit, size - from)) }, (_, i) => event(from + i));
+    return Promise.resolve({ events, held: false });
+  };
+  return { reads, readPage, delivered: () => delivered, deliver: (n: number) => (delivered += n) };
+}
+
+describe('a polling subscription catching up', () => {
+  it('reads the page after a full one while that one is handed over, and delivers every event once, in order', async () => {
+    const source = log(10);
+    const seen: bigint[] = [];
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let caughtUp!: () => void;
+    const done = new Promise<void>((resolve) => (caughtUp = resolve));
+    const subscription = pollingSubscription({
+      readPage: source.readPage,
+      wakeUps: new EventEmitter(),
+      pollIntervalMs: 60_000,
+      batchSize: 4,
+      onBatch: async (events) => {
+        if (seen.length === 0) await firstHeld;
+        seen.push(...events.map((e) => e.position));
+        source.deliver(events.length);
+        if (seen.length === 10) caughtUp();
+      },
+    });
+    // The first batch (full) is held by its consumer: the second page is read all the same.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(source.reads.map((r) => r.after)).toEqual([undefined, 3n]);
+    expect(source.delivered()).toBe(0);
+    releaseFirst();
+    await done;
+    // The last page (2 events) was not full: the next read comes only after its delivery.
+    while (source.reads.length < 4) await new Promise((resolve) => setTimeout(resolve, 1));
+    await subscription.stop();
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)));
+    expect(source.reads.map((r) => r.after)).toEqual([undefined, 3n, 7n, 9n]);
+    expect(source.reads.at(-1)?.deliveredBefore).toBe(10);
+  });
+
+  it("ends with the consumer's error, the page read meanwhile left unused", async () => {
+    const source = log(8);
+    const subscription = pollingSubscription({
+      readPage: source.readPage,
+      wakeUps: new EventEmitter(),
+      pollIntervalMs: 60_000,
+      batchSize: 4,
+      onBatch: () => Promise.reject(new Error('projection failed')),
+    });
+    await expect(subscription.done).rejects.toThrow('projection failed');
+    expect(source.reads.map((r) => r.after)).toEqual([undefined, 3n]);
+  });
+});
