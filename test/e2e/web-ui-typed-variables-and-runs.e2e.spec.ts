@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type BrowserSession } from '../support/browser.js';
-import { startService, type ServiceProcess } from '../support/service-process.js';
+import type { BrowserSession } from '../support/browser.js';
+import { openWebUi, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-typed-admin-password';
 const DEVELOPER = { identifier: 'dev-typed', password: 'developer-password-typed', roles: ['default'] };
@@ -18,67 +15,34 @@ const DB_PASSWORD = 'correct-horse-battery';
  * run's log tails live while a runner (this test, over REST) appends lines, secrets masked.
  */
 describe('the web UI: typed request forms and live run logs', () => {
-  let service: ServiceProcess;
+  let ui: WebUiHarness;
   let session: BrowserSession;
-  let dataDir: string;
   let base: string;
   let page: Page;
   let resourceUrl = '';
-  const tokens = new Map<string, string>();
   const frames: string[] = [];
-
-  async function tokenOf(identifier: string, password: string): Promise<string> {
-    const known = tokens.get(identifier);
-    if (known) return known;
-    const response = await fetch(`${base}/api/auth/service_account/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier, password }),
-    });
-    const { token } = (await response.json()) as { token: string };
-    tokens.set(identifier, token);
-    return token;
-  }
-
-  async function call<T = unknown>(who: { identifier: string; password: string }, method: string, url: string, body?: unknown): Promise<T> {
-    const token = await tokenOf(who.identifier, who.password);
-    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? (method === 'POST' ? '{}' : undefined) : JSON.stringify(body) });
-    expect(response.status, await response.clone().text()).toBeLessThan(300);
-    return (await response.json()) as T;
-  }
   const ADMIN = { identifier: 'admin', password: ADMIN_PASSWORD };
 
-  async function signIn(identifier: string, password: string): Promise<void> {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Identifier').fill(identifier);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-  }
+  const tokens = new Map<string, Promise<string>>();
 
-  async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Profile' }).click();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.waitForURL(`${base}/login`);
+  /** A REST call as `who` (signed in once: a password check takes a while by design). */
+  async function call<T = unknown>(who: { identifier: string; password: string }, method: string, url: string, body?: unknown): Promise<T> {
+    let token = tokens.get(who.identifier);
+    if (!token) tokens.set(who.identifier, (token = ui.tokenOf(who.identifier, who.password)));
+    return ui.call<T>(await token, method, url, body ?? (method === 'POST' ? {} : undefined));
   }
-
-  /** Picks `option` in a react-admin AutocompleteInput (reference pickers). */
-  async function pick(label: string, search: string, option: string): Promise<void> {
-    const input = page.getByRole('combobox', { name: label });
-    await input.click();
-    await input.fill(search);
-    await page.getByRole('option', { name: option }).click();
-  }
+  const signIn = (identifier: string, password: string): Promise<void> => ui.signIn(identifier, password);
+  const signOut = (): Promise<void> => ui.signOut();
+  const pick = (label: string, search: string, option: string): Promise<void> => ui.pick(label, search, option);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'il-web-typed-'));
-    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
-    base = service.baseUrl.replace('127.0.0.1', 'localhost');
-    for (const account of [DEVELOPER, RUNNER]) await call(ADMIN, 'POST', '/api/users', { kind: 'service_account', ...account });
-    await call(ADMIN, 'POST', '/api/templates', { name: 'Database', template: 'database' });
-    await call(ADMIN, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/modules', sourceCodeProvider: 'git_public' });
-    session = await openBrowser();
-    page = session.page;
+    ui = await openWebUi(ADMIN_PASSWORD, async (rest) => {
+      const admin = await rest.tokenOf(ADMIN.identifier, ADMIN.password);
+      for (const account of [DEVELOPER, RUNNER]) await rest.call(admin, 'POST', '/api/users', { kind: 'service_account', ...account });
+      await rest.call(admin, 'POST', '/api/templates', { name: 'Database', template: 'database' });
+      await rest.call(admin, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/modules', sourceCodeProvider: 'git_public' });
+    });
+    ({ session, base, page } = ui);
     // What the live log's sockets carried, shown when a test fails.
     page.on('websocket', (socket) => {
       socket.on('framereceived', (frame) => frames.push(`< ${String(frame.payload).slice(0, 200)}`));
@@ -94,9 +58,7 @@ describe('the web UI: typed request forms and live run logs', () => {
   });
 
   afterAll(async () => {
-    await (session as BrowserSession | undefined)?.close();
-    await (service as ServiceProcess | undefined)?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await (ui as WebUiHarness | undefined)?.close();
   });
 
   it('lets infra declare a version’s variables in a structured form', async () => {

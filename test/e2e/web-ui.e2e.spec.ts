@@ -1,11 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type BrowserSession } from '../support/browser.js';
-import { saveForReadme } from '../support/web-ui.js';
-import { startService, type ServiceProcess } from '../support/service-process.js';
+import type { BrowserSession } from '../support/browser.js';
+import { openWebUi, saveForReadme, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-web-ui-admin-password';
 const INFRA = { identifier: 'platform-bot', password: 'platform-bot-password-1', displayName: 'Platform Bot' };
@@ -13,66 +11,29 @@ const DEVELOPER = { identifier: 'dev-bot', password: 'dev-bot-password-12', disp
 const SECRET = 'github-client-secret-value';
 
 describe('the web UI, from sign-in to an approved resource request', () => {
-  let service: ServiceProcess;
+  let ui: WebUiHarness;
   let session: BrowserSession;
-  let dataDir: string;
   let base: string;
   let page: Page;
   let resourceUrl = '';
-
-  /** A REST call as admin, for prerequisites the walk-through does not exercise (templates, source code). */
-  async function asAdmin<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const signIn = await fetch(`${base}/api/auth/service_account/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }),
-    });
-    const { token } = (await signIn.json()) as { token: string };
-    const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
-    expect(response.status, await response.clone().text()).toBeLessThan(300);
-    return (await response.json()) as T;
-  }
-
-  async function signIn(identifier: string, password: string): Promise<void> {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Identifier').fill(identifier);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-  }
-
-  async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Profile' }).click();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.waitForURL(`${base}/login`);
-  }
-
-  /** Picks `option` in a react-admin AutocompleteInput (reference pickers). */
-  async function pick(label: string, search: string, option: string): Promise<void> {
-    const input = page.getByRole('combobox', { name: label });
-    await input.click();
-    await input.fill(search);
-    await page.getByRole('option', { name: option }).click();
-  }
+  const asAdmin = <T>(method: string, url: string, body?: unknown): Promise<T> => ui.asAdmin<T>(method, url, body);
+  const signIn = (identifier: string, password: string): Promise<void> => ui.signIn(identifier, password);
+  const signOut = (): Promise<void> => ui.signOut();
+  const pick = (label: string, search: string, option: string): Promise<void> => ui.pick(label, search, option);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'il-web-ui-'));
-    service = await startService({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD });
-    // The browser must use BASE_URL's origin (default http://localhost:{PORT}): sign-in endpoints compare Origin with it.
-    base = service.baseUrl.replace('127.0.0.1', 'localhost');
-    session = await openBrowser();
-    page = session.page;
+    ui = await openWebUi(ADMIN_PASSWORD, async (rest) => {
+      const template = await rest.asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', cloudResourceTypes: ['aws_s3_bucket'] });
+      const sourceCode = await rest.asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
+      await rest.asAdmin('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
+    });
+    ({ session, base, page } = ui);
     page.setDefaultTimeout(15_000);
-    const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', cloudResourceTypes: ['aws_s3_bucket'] });
-    const sourceCode = await asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
-    await asAdmin('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
   });
 
   afterAll(async () => {
     // Undefined when beforeAll failed half-way; the failure itself is reported there.
-    await (session as BrowserSession | undefined)?.close();
-    await (service as ServiceProcess | undefined)?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await (ui as WebUiHarness | undefined)?.close();
   });
 
   it('serves the sign-in page and signs the administrator in with the bootstrap password', async () => {

@@ -27,6 +27,8 @@ export interface WebUiHarness extends ServiceRest {
   readonly signIn: (identifier: string, password: string) => Promise<void>;
   /** Signs out through the user menu, back to the login page. */
   readonly signOut: () => Promise<void>;
+  /** Picks `option` in a react-admin AutocompleteInput (reference pickers), typing `search` first. */
+  readonly pick: (label: string, search: string, option: string) => Promise<void>;
   readonly close: () => Promise<void>;
 }
 
@@ -77,6 +79,12 @@ export async function openWebUi(adminPassword: string, prepare?: (rest: ServiceR
         await page.getByRole('button', { name: 'Profile' }).click();
         await page.getByRole('menuitem', { name: 'Logout' }).click();
         await page.waitForURL(`${base}/login`);
+      },
+      pick: async (label, search, option) => {
+        const input = page.getByRole('combobox', { name: label });
+        await input.click();
+        await input.fill(search);
+        await page.getByRole('option', { name: option }).click();
       },
     };
   } catch (error) {
