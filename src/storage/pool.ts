@@ -163,12 +163,24 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
   };
 }
 
+/**
+ * PGlite's buffer pool. Its default, PostgreSQL's 128MB, is set up (allocated and zeroed inside the
+ * WebAssembly memory) at every start: about 0.5 s of a 3 s restart on the development machines.
+ * One process with one session needs far less; pages beyond it are read from the data directory's
+ * files through the operating system's cache (docs/benchmarks.md, "Restart").
+ */
+const PGLITE_SHARED_BUFFERS = '32MB';
+
 /** Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection. */
 export async function createPglitePool(dataDir?: string): Promise<SqlPool> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm: the trigram indexes of list searches (migration 027).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const db = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: (value: string) => value }, extensions: { pg_trgm } });
+  const db = await PGlite.create(dataDir ?? 'memory://', {
+    parsers: { [INT8_OID]: (value: string) => value },
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   return pglitePool(db);
 }
 
