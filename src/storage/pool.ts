@@ -165,7 +165,7 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
 
 /**
  * PGlite's buffer pool. Its default, PostgreSQL's 128MB, is set up (allocated and zeroed inside the
- * WebAssembly memory) at every start: about 0.5 s of a 3 s restart on the development machines.
+ * WebAssembly memory) at every start: 0.3–0.5 s of a 3 s restart on the development machines.
  * One process with one session needs far less; pages beyond it are read from the data directory's
  * files through the operating system's cache (docs/benchmarks.md, "Restart").
  */
