@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
@@ -220,12 +221,17 @@ export class ChangeFeed {
     return started;
   }
 
+  /** Emits 'position' with the last position of each batch once every listener has been handed it. */
+  readonly progress = new EventEmitter();
+
   private async start(): Promise<void> {
     const head = await this.store.headPosition();
     const subscription = this.store.subscribe({
       after: head,
       onBatch: (events) => {
         for (const listener of this.listeners) listener.deliver(events);
+        const last = events.at(-1);
+        if (last) this.progress.emit('position', last.position);
         return Promise.resolve();
       },
     });

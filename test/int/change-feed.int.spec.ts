@@ -46,10 +46,13 @@ for (const target of databaseTargets()) {
       const listener = await feed.listen(undefined, templates);
       const first = await createTemplate();
       expect(((await listener.next()).value as Change).entityId).toBe(first);
+      let handed = -1n;
+      feed.progress.on('position', (position: bigint) => (handed = position));
       // Nobody reads while five more arrive.
       for (let i = 0; i < 5; i++) await createTemplate();
-      // The feed polls the store every 20 ms here: by then all five wait in the listener.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const last = (await harness.services.store.lastPosition()) ?? 0n;
+      // Until the feed has handed all five to the listener (it looks every 20 ms here, or on a wake-up).
+      if (handed < last) await new Promise<void>((resolve) => feed.progress.on('position', (position: bigint) => position >= last && resolve()));
       await expect(
         (async () => {
           for (;;) await listener.next();
