@@ -1,11 +1,11 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createClient, type Client } from 'graphql-ws';
-import pg from 'pg';
 import WebSocket from 'ws';
 import type { Logger } from '../../src/log.js';
 import { formatMs, formatRate, percentile, perSecond } from '../stats.js';
 import { adminToken, benchEnvironment, openBenchService, type BenchService } from './service.js';
+import { freshDatabase } from '../commands/sides.js';
 
 /**
  * GraphQL writes and live changes: `createTemplate` against `POST /api/templates` (the same write
@@ -51,19 +51,12 @@ export interface LiveResults {
   readonly loadAfter: readonly number[];
 }
 
-/** Drops and creates the database: each run starts empty. */
-async function freshDatabase(databaseUrl: string): Promise<void> {
+/** Drops and creates the database the URL names (through the server's `postgres` database): each run starts empty. */
+async function recreateDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
+  await freshDatabase(url.toString(), name);
 }
 
 let seq = 0;
@@ -202,7 +195,7 @@ async function benchFanout(service: BenchService, token: string, options: LiveOp
 
 /** Runs the live part on a fresh database. */
 export async function benchLive(options: LiveOptions, log: Logger, say: (line: string) => void): Promise<LiveResults> {
-  await freshDatabase(options.databaseUrl);
+  await recreateDatabase(options.databaseUrl);
   // One caller opens every subscriber here: lift the per-caller limits above the bench's count.
   const limit = String(options.subscribers * 2);
   const env = { ...(await benchEnvironment(options.databaseUrl)), SUBSCRIPTION_MAX_CONNECTIONS: limit, SUBSCRIPTION_MAX_PER_CALLER: limit };
