@@ -165,12 +165,18 @@ export class ProjectionHub {
     this.checkTimer.unref();
     while (!this.stopping) {
       try {
+        // No subscription while the checkpoints load: a check comparing them with the lanes now would
+        // see them "moved" and ask for a resync of a subscription that is already gone.
+        this.subscription = undefined;
         this.resyncRequested = false;
         await this.loadCheckpoints();
         const active = this.lanes.filter((l) => l.state !== 'failed');
         // stop() may have run during the await above: subscribing now would leave a subscription nobody stops.
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (this.stopping) return;
+        // A check or an idle flush that was under way saw the checkpoints move: load them again.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        if (this.resyncRequested) continue;
         if (active.length === 0) {
           await delay(retryMs);
           continue;
@@ -238,8 +244,12 @@ export class ProjectionHub {
     if (moved) this.requestResync();
   }
 
+  /**
+   * Ends the current subscription so that the loop reloads the checkpoints. Every request stops the
+   * subscription running at that moment (stop is idempotent): a request that only set the flag could
+   * leave a newer subscription running with batches ignored, its projections never moving again.
+   */
   private requestResync(): void {
-    if (this.resyncRequested) return;
     this.resyncRequested = true;
     // Not awaited: the subscription's current batch may be waiting behind whoever calls this.
     void this.subscription?.stop();

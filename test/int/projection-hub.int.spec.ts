@@ -145,6 +145,31 @@ for (const target of databaseTargets()) {
       });
     });
 
+    describe('when its checkpoints move under it (another replica, a rebuild)', () => {
+      it('keeps applying after a resync asked for while the checkpoints were loading again', async () => {
+        // Loading the checkpoints takes longer than the check interval (10 ms): checks run meanwhile.
+        const slowReload: SqlPool = {
+          ...spine.pool,
+          dialect: spine.pool.dialect,
+          query: async (text, params) => {
+            if (text.startsWith('INSERT INTO projection_checkpoints')) await new Promise((resolve) => setTimeout(resolve, 150));
+            return spine.pool.query(text, params);
+          },
+        };
+        const hub = hubOn(slowReload, 50);
+        hub.start();
+        await allReached(hub.projections, await writeHistory(spine, 2));
+        // As another replica's batch would: the checkpoints are no longer where this hub left them.
+        await spine.pool.query("UPDATE projection_checkpoints SET position = NULL WHERE name = 'templates'");
+        const later = await writeHistory(spine, 2, 'later');
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 10_000 });
+        await waitFor(allProjections.map((p) => p.name), later);
+        const { rows } = await spine.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM templates WHERE name LIKE 'later%'");
+        expect(rows[0]?.n).toBe(2);
+        await hub.stop();
+      });
+    });
+
     describe('when events concern only some projections', () => {
       it('moves every checkpoint with one transaction per batch, and the idle ones without a transaction of their own', async () => {
         const counting = countingPool(spine.pool);
