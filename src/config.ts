@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { passwordProblem } from './password-policy.js';
+import { PASSWORD_HASH_COST, passwordProblem } from './password-policy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -72,6 +72,15 @@ const envSchema = z.object({
       if (problem !== undefined) context.addIssue({ code: 'custom', message: problem.startsWith('is ') ? problem : `must be ${problem}` });
     })
     .optional(),
+  /** log2 of scrypt's N for new password hashes (src/password-policy.ts); raised, older hashes are redone at sign-in. */
+  PASSWORD_HASH_COST: z
+    .string()
+    .regex(/^\d{1,2}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((cost) => cost >= PASSWORD_HASH_COST.min && cost <= PASSWORD_HASH_COST.max, {
+      message: `must be from ${PASSWORD_HASH_COST.min} (16 MiB a hash) to ${PASSWORD_HASH_COST.max} (1 GiB); the default ${PASSWORD_HASH_COST.default} is OWASP's minimum`,
+    })
+    .default(PASSWORD_HASH_COST.default),
   /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
   /** More Ed25519 JWKs that still verify (and are published in the JWKS) during a key rotation; never sign. */

@@ -6,6 +6,13 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 /**
+ * How expensive a password hash is: log2 of scrypt's N (memory 128·N·8 bytes). 17 (128 MiB, OWASP's
+ * minimum today) by default; PASSWORD_HASH_COST takes 14 (16 MiB, the scrypt paper's interactive
+ * setting: tests, hosts that cannot spare 128 MiB a sign-in) up to 20 (1 GiB).
+ */
+export const PASSWORD_HASH_COST = { default: 17, min: 14, max: 20 } as const;
+
+/**
  * Common passwords (ASVS 6.2.4): the list zxcvbn-ts ships (`@zxcvbn-ts/language-common`, about
  * 49,000 leaked passwords, most used first). Only those a password could equal are kept, lower-cased:
  * the comparison ignores case, so `Password1234` is as common as `password1234`.

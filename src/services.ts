@@ -22,6 +22,7 @@ import { deleteRunLogsBefore } from './read/run-logs.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
+import { passwordHasher } from './auth/passwords.js';
 import { createSignInLimiter } from './auth/rate-limit.js';
 import type { SignInDeps } from './auth/sign-in.js';
 import { createSingleSignOn, type SingleSignOn } from './auth/sso/index.js';
@@ -233,6 +234,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       db,
       tokens,
       limiter: createSignInLimiter({ pool, log }, { onRefused: () => metrics.rateLimitRefusals.inc({ limiter: 'sign_in' }) }),
+      passwords: passwordHasher(config.PASSWORD_HASH_COST),
       waitFor,
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       sessionTtlHours: config.SESSION_TTL_HOURS,

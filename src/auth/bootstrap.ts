@@ -3,7 +3,6 @@ import { authProviderAggregate } from '../commands/auth-provider.js';
 import { executeCommand } from '../commands/handler.js';
 import { userAggregate } from '../commands/user.js';
 import { AppError } from '../errors.js';
-import { hashPassword } from './passwords.js';
 import { findUserByIdentifier, type SignInDeps } from './sign-in.js';
 
 /** The identifier of the super service account created at first start. */
@@ -41,7 +40,7 @@ export async function bootstrap(deps: SignInDeps, initialPassword: string | unde
     adminId,
     {
       type: 'CreateUser',
-      data: { id: adminId, kind: 'service_account', identifier: ADMIN_IDENTIFIER, email: null, displayName: 'Administrator', provider: 'svc_service_account', subject: null, roles: ['super'], grants: [], passwordHash: await hashPassword(password) },
+      data: { id: adminId, kind: 'service_account', identifier: ADMIN_IDENTIFIER, email: null, displayName: 'Administrator', provider: 'svc_service_account', subject: null, roles: ['super'], grants: [], passwordHash: await deps.passwords.hash(password) },
     },
     context,
   ).catch(ignoreConflict);

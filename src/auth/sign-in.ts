@@ -9,7 +9,7 @@ import type { CommandContext } from '../events/define.js';
 import type { SignInEvent } from '../events/identity.js';
 import type { UniqueValueEvent } from '../events/unique.js';
 import type { Logger } from '../log.js';
-import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import type { AuthMethod } from '../model/principal.js';
 import type { SignInLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';
@@ -20,6 +20,8 @@ export interface SignInDeps extends CommandDeps {
   readonly db: Db;
   readonly tokens: TokenService;
   readonly limiter: SignInLimiter;
+  /** Hashes and checks service-account passwords at PASSWORD_HASH_COST. */
+  readonly passwords: PasswordHasher;
   readonly log: Logger;
   readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
   readonly accessTokenTtlSeconds: number;
@@ -128,14 +130,14 @@ export async function serviceAccountToken(deps: SignInDeps, input: { identifier:
   const found = await findUserByIdentifier(deps, input.identifier);
   const hash = found?.state.fields.kind === 'service_account' ? found.state.fields.passwordHash : null;
   // Always spend the same work, whether or not the identifier exists.
-  const valid = await verifyPassword(input.password, hash);
+  const valid = await deps.passwords.verify(input.password, hash);
   if (ttl === undefined) return fail(found?.id ?? null, 'provider_disabled', 'service account sign-in is disabled');
   if (!found || !valid) return fail(found?.id ?? null, 'invalid_credentials', INVALID_CREDENTIALS);
   // A deactivated account answers as a wrong password would, right password or not: no oracle for
   // its password (docs/decisions/0010-deactivated-sign-in.md). The audit log keeps the reason.
   if (found.state.deactivated) return fail(found.id, 'user_deactivated', INVALID_CREDENTIALS);
   await deps.limiter.succeeded(input.identifier);
-  if (hash !== null && needsRehash(hash)) await rehashPassword(deps, found.id, hash, input.password, context);
+  if (hash !== null && deps.passwords.needsRehash(hash)) await rehashPassword(deps, found.id, hash, input.password, context);
   return startSession(deps, { userId: found.id, identifier: input.identifier, method: 'service_account', provider: 'svc_service_account', ttlSeconds: ttl, browser: false }, context);
 }
 
@@ -149,7 +151,7 @@ export const INVALID_CREDENTIALS = 'invalid identifier or password';
  */
 async function rehashPassword(deps: SignInDeps, userId: string, previousHash: string, password: string, context: CommandContext): Promise<void> {
   try {
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await deps.passwords.hash(password);
     await executeCommand(deps, userAggregate, userId, { type: 'RehashPassword', data: { previousHash, passwordHash } }, { ...context, actorId: userId });
   } catch (error) {
     deps.log.warn({ err: error, userId }, 'could not store the rehashed password; the next sign-in tries again');

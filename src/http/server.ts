@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { createLogger } from '../log.js';
+import { PASSWORD_HASH_COST } from '../password-policy.js';
 import { openServices } from '../services.js';
 import { buildApp } from './app.js';
 import { shutDownGracefully } from './shutdown.js';
@@ -14,6 +15,9 @@ export async function runServer(config: Config, options: { readonly flush?: () =
   const app = await buildApp(services);
   const guest = await services.db.selectFrom('auth_providers').select('key').where('type', '=', 'guest').where('enabled', '=', true).where('deleted_at', 'is', null).executeTakeFirst();
   if (guest) log.warn({ provider: guest.key }, 'the guest provider is enabled: anyone can sign in as the shared guest identity; insecure, for development only');
+  if (config.PASSWORD_HASH_COST < PASSWORD_HASH_COST.default) {
+    log.warn({ cost: config.PASSWORD_HASH_COST, default: PASSWORD_HASH_COST.default }, 'PASSWORD_HASH_COST is below the default: new password hashes are cheaper to guess if the database leaks');
+  }
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) {

@@ -10,6 +10,8 @@ import { allProjections } from '../../src/projections/registry.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { databaseTargets } from '../support/databases.js';
 import { openSpine, type Spine } from '../support/spine.js';
+import { passwordHasher } from '../../src/auth/passwords.js';
+import { TEST_PASSWORD_HASH_COST } from '../support/password-cost.js';
 
 for (const target of databaseTargets()) {
   describe(`bootstrap on ${target.name}`, () => {
@@ -28,6 +30,7 @@ for (const target of databaseTargets()) {
         db: createDb(spine.pool),
         tokens,
         limiter: createSignInLimiter({ pool: spine.pool }),
+        passwords: passwordHasher(Number(TEST_PASSWORD_HASH_COST)),
         waitFor: createPositionWaiter({ pool: spine.pool, runners, timeoutMs: 10_000 }),
         accessTokenTtlSeconds: 900,
         sessionTtlHours: 1,

@@ -40,7 +40,8 @@ for (const target of databaseTargets()) {
     const nowSeconds = (): number => Math.floor(h.clock.peek().getTime() / 1000);
 
     beforeAll(async () => {
-      h = await openHttpApp(target);
+      // The production default (N=2^17) is what L1 is about: not the harness's cheap test cost.
+      h = await openHttpApp(target, { env: { PASSWORD_HASH_COST: undefined } });
       patProvider = await createProvider(h, { name: 'PATs', type: 'personal_access_token', configuration: {} });
       await createProvider(h, { name: 'Portal', type: 'backstage', configuration: { privateKey: BACKSTAGE_SECRET } });
     });

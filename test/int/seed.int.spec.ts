@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { openServices, type Services } from '../../src/services.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
+import { TEST_PASSWORD_HASH_COST } from '../support/password-cost.js';
 
 const TABLES = ['integrations', 'secrets', 'storages', 'source_codes', 'executors', 'templates', 'source_code_versions', 'resources'] as const;
 
@@ -34,7 +35,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'infraledger-seed-'));
       database = await target.create();
-      const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', INITIAL_ADMIN_PASSWORD: 'seed-admin-password-1' });
+      const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', INITIAL_ADMIN_PASSWORD: 'seed-admin-password-1', PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST });
       services = await openServices(config, createLogger({ level: 'silent' }), { pool: database.pool, pollIntervalMs: 20 });
       first = await seedCatalog(services, small('seed-first'));
       await waitForProjections(services, first.head);

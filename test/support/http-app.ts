@@ -8,6 +8,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
 import { openServices, type Services } from '../../src/services.js';
 import type { DatabaseTarget, TestDatabase } from './databases.js';
+import { TEST_PASSWORD_HASH_COST } from './password-cost.js';
 
 /** The bootstrap admin's password in every harness. */
 export const ADMIN_PASSWORD = 'test-admin-password-1';
@@ -48,7 +49,10 @@ export function steppingClock(start = new Date('2024-01-01T00:00:00.000Z'), step
 }
 
 export interface HttpHarnessOptions {
-  /** Extra environment for loadConfig (DATA_DIR, SECRET_KEY and LOG_LEVEL are set already). */
+  /**
+   * Extra environment for loadConfig (DATA_DIR, SECRET_KEY, LOG_LEVEL and PASSWORD_HASH_COST are set
+   * already; a variable given as undefined is unset, so its default applies).
+   */
   readonly env?: NodeJS.ProcessEnv;
   readonly clock?: TestClock;
   /**
@@ -72,7 +76,7 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
   try {
     const destination = options.logDestination;
     const level = destination ? 'info' : 'silent';
-    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: level, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: level, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...options.env });
     services = await openServices(config, createLogger({ level, destination }), { pool: database.pool, pollIntervalMs: 20, now: clock.now, onQuery: options.onQuery });
     const app = await buildApp(services);
     await app.ready();

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { TEST_PASSWORD_HASH_COST } from './password-cost.js';
 
 /** A free TCP port on 127.0.0.1 (the OS picks it). */
 export async function freePort(): Promise<number> {
@@ -28,7 +29,7 @@ export interface ServiceProcess {
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

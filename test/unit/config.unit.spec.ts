@@ -162,6 +162,16 @@ describe('loadConfig', () => {
       );
     });
 
+    it('hashes passwords at cost 17 unless PASSWORD_HASH_COST says 14 to 20, and says why another is refused', () => {
+      expect(loadConfig({}).PASSWORD_HASH_COST).toBe(17);
+      expect(loadConfig({ PASSWORD_HASH_COST: '14' }).PASSWORD_HASH_COST).toBe(14);
+      expect(loadConfig({ PASSWORD_HASH_COST: '20' }).PASSWORD_HASH_COST).toBe(20);
+      const range = "must be from 14 (16 MiB a hash) to 20 (1 GiB); the default 17 is OWASP's minimum";
+      expect(configErrorFor({ PASSWORD_HASH_COST: '13' }).message).toBe(`Invalid configuration:\n  PASSWORD_HASH_COST: ${range}`);
+      expect(configErrorFor({ PASSWORD_HASH_COST: '21' }).message).toBe(`Invalid configuration:\n  PASSWORD_HASH_COST: ${range}`);
+      expect(configErrorFor({ PASSWORD_HASH_COST: 'high' }).message).toBe('Invalid configuration:\n  PASSWORD_HASH_COST: must be a whole number');
+    });
+
     it('names the TRUSTED_PROXIES entry it cannot read', () => {
       expect(configErrorFor({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }).message).toBe(
         'Invalid configuration:\n  TRUSTED_PROXIES: "proxy.internal" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal',

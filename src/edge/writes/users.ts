@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { hashPassword } from '../../auth/passwords.js';
 import { loadAggregate } from '../../commands/handler.js';
 import { userAggregate, type UserCommand } from '../../commands/user.js';
 import { AppError } from '../../errors.js';
@@ -123,7 +122,7 @@ export function userWrites(services: Services): WriteOperations {
         subject: null,
         roles: body.roles,
         grants: body.grants,
-        passwordHash: await hashPassword(body.password),
+        passwordHash: await services.signIn.passwords.hash(body.password),
       };
       return run(call, id, [{ type: 'CreateUser', data }]);
     },
@@ -134,7 +133,7 @@ export function userWrites(services: Services): WriteOperations {
       const commands: UserCommand[] = [{ type: 'UpdateUser', data: { changes } }];
       // A new password ends every credential issued with the old one: sessions, tokens, PATs.
       if (newPassword !== undefined) {
-        commands.push({ type: 'ChangePassword', data: { passwordHash: await hashPassword(newPassword) } }, { type: 'RevokeSessions', data: { before: services.now().toISOString() } });
+        commands.push({ type: 'ChangePassword', data: { passwordHash: await services.signIn.passwords.hash(newPassword) } }, { type: 'RevokeSessions', data: { before: services.now().toISOString() } });
       }
       const written = await run(call, id, commands, demotes ? keepsASuper(id) : undefined);
       if (newPassword !== undefined) await revokePersonalAccessTokens(services, call, { userId: id }, 'password changed');
