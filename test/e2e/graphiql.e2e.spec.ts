@@ -65,7 +65,7 @@ describe('GraphiQL in a browser with no internet', () => {
     await page.locator('.graphiql-container').waitFor();
     // The schema arrived (introspection needs no token): the docs button works from here on.
     await page.getByRole('button', { name: 'Re-fetch GraphQL schema' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await session.settled();
     expect(session.externalRequests).toEqual([]);
     expect(session.pageErrors).toEqual([]);
   });
@@ -146,7 +146,7 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await page.locator('.swagger-ui .opblock-tag').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await session.settled();
     expect(await page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(10);
     expect(session.externalRequests).toEqual([]);
     // A CSP violation is reported as a console error ("Refused to …").

@@ -40,10 +40,10 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   }
 
-  /** Opens a page and waits until react-admin has drawn it (no progress bar, the network quiet). */
+  /** Opens a page and waits until react-admin has drawn it (the network quiet, no progress bar). */
   async function visit(url: string): Promise<void> {
     await page.goto(`${base}${url}`);
-    await page.waitForLoadState('networkidle');
+    await session.settled();
     await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
     await page.locator('main, [role="main"], form').first().waitFor();
   }
@@ -93,7 +93,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await session.settled();
     expect(session.pageErrors).toEqual([]);
   });
 
@@ -151,7 +151,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
       await guest.waitForURL(`${base}/login`);
       await guest.reload();
       await guest.getByRole('button', { name: 'Continue as guest' }).waitFor();
-      await guest.waitForLoadState('networkidle');
+      await visitor.settled();
       expect(visitor.pageErrors).toEqual([]);
     } finally {
       await visitor.close();
