@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -17,6 +18,10 @@ export default defineConfig({
       { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e.spec.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
     pool: 'forks',
+    // Vitest's default leaves a CPU free (one worker on the 2-vCPU CI machines); the suite's files
+    // mostly wait on PostgreSQL, Chromium and child processes, and each uses databases and ports of
+    // its own, so one worker per CPU (at least two) halves the wall time.
+    maxWorkers: Math.max(2, availableParallelism()),
     // The JSON report lets .ci/run print a runner-neutral 'N passed, N failed' closing line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
