@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the service's parts (server, web UI, GraphiQL), or with --if-stale only those whose inputs
-// changed since they were last built: `npm start` runs it first, so a restart of a current build
-// starts at once while a first start, or a start after a change or a `git pull`, builds what it needs.
+// changed since they were last built: `npm start` (scripts/start.mjs) does that first, so a restart
+// of a current build starts at once while a first start, or a start after a change or a `git pull`,
+// builds what it needs.
 // A part is current when the SHA-256 over its input files (paths and contents) equals the one
 // recorded at its last successful build (dist/.build/<part>.sha256) and its output exists.
 import { execFileSync } from 'node:child_process';
@@ -83,9 +84,11 @@ export function buildPart(root, part, run = (argv) => execFileSync(process.execP
   writeFileSync(stampFile(root, part), `${digest}\n`);
 }
 
-function main(args) {
-  const ifStale = args.includes('--if-stale');
-  const names = args.filter((a) => !a.startsWith('--'));
+/**
+ * Builds the parts named (every part when none is), or with `ifStale` only those whose inputs
+ * changed, saying for each what it did. Unknown names end the process with status 2.
+ */
+export function buildParts(names = [], { ifStale = false } = {}) {
   const unknown = names.filter((n) => !PARTS.some((p) => p.name === n));
   if (unknown.length > 0) {
     process.stderr.write(`unknown part(s): ${unknown.join(', ')}; parts: ${PARTS.map((p) => p.name).join(', ')}\n`);
@@ -102,4 +105,7 @@ function main(args) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  buildParts(args.filter((a) => !a.startsWith('--')), { ifStale: args.includes('--if-stale') });
+}

@@ -66,7 +66,8 @@ describe('the Docker image (the Dockerfile, checked without Docker)', () => {
     expect(runs.some((r) => /(^|&&\s*)npm run build(\s|$)/.test(r)), runs.join('\n')).toBe(true);
     // npm start builds with the same program (only what is stale), npm run build with all of it.
     expect(pkg.scripts.build).toBe('node scripts/build.mjs');
-    expect(pkg.scripts.prestart).toBe('node scripts/build.mjs --if-stale');
+    expect(pkg.scripts.start).toBe('node scripts/start.mjs');
+    expect(readFileSync('scripts/start.mjs', 'utf8')).toContain("buildParts([], { ifStale: true })");
     // The build is the server, the web UI and GraphiQL.
     expect(PARTS.map((part) => part.name)).toEqual(['server', 'ui', 'graphiql']);
   });
