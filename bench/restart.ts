@@ -1,9 +1,11 @@
 /**
- * `npx tsx bench/restart.ts [rounds]`: how long a restart takes, from the command to the first `200`
- * of `/healthz`, in embedded mode with an existing data directory and a current build. `npm start`
- * (npm, the freshness check of `prestart`, then the server) and the bare `node dist/src/main.js`
- * take turns. The first start creates the data directory and is not counted; run `npm run build`
- * first, or the first `npm start` measures a build.
+ * `npx tsx bench/restart.ts [rounds] [--vs <checkout>]`: how long a restart takes, from the command
+ * to the first `200` of `/healthz`, in embedded mode with an existing data directory and a current
+ * build. `npm start` (npm, the freshness check of `prestart`, then the server) and the bare
+ * `node dist/src/main.js` take turns; `--vs` adds the bare server of another checkout (its own
+ * `dist/`, built, and the same migrations), e.g. the commit before a change. The first start creates
+ * the data directory and is not counted; run `npm run build` first, or the first `npm start`
+ * measures a build.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,10 +18,20 @@ const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const POLL_MS = 10;
 const TIMEOUT_MS = 300_000;
 
-const sides = [
+interface Side {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+const vsIndex = process.argv.indexOf('--vs');
+const other = vsIndex > 0 ? process.argv[vsIndex + 1] : undefined;
+if (vsIndex > 0 && !other) throw new Error('--vs needs the path of another checkout');
+const sides: readonly Side[] = [
   { name: 'npm start', command: 'npm', args: ['start', '--silent'] },
   { name: 'node dist/src/main.js', command: process.execPath, args: ['dist/src/main.js'] },
-] as const;
+  ...(other ? [{ name: `${other} node dist/src/main.js`, command: process.execPath, args: [path.resolve(other, 'dist/src/main.js')] }] : []),
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,16 +76,17 @@ async function timeStart(command: string, args: readonly string[], dataDir: stri
 }
 
 async function main(): Promise<void> {
-  const rounds = Number(process.argv[2] ?? 5);
+  const rounds = Number(process.argv[2] === undefined || process.argv[2] === '--vs' ? 5 : process.argv[2]);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50) throw new Error('rounds must be a whole number from 1 to 50');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'infraledger-restart-'));
   try {
-    const first = await timeStart(sides[1].command, sides[1].args, dataDir);
+    const bare = sides[1] as Side;
+    const first = await timeStart(bare.command, bare.args, dataDir);
     console.log(`first start (creates the data directory, not counted): ${first.toFixed(2)} s`);
     const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let round = 0; round < rounds; round++) {
-      // The side that goes first alternates, so drift of the machine's speed falls on both.
-      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      // The side that goes first rotates, so drift of the machine's speed falls on every side.
+      const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const side of order) times[side.name]?.push(await timeStart(side.command, side.args, dataDir));
       console.log(`round ${round + 1}: ${sides.map((side) => `${side.name} ${times[side.name]?.at(-1)?.toFixed(2)} s`).join(', ')}`);
     }
