@@ -171,17 +171,40 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-/** Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection. */
-export async function createPglitePool(dataDir?: string): Promise<SqlPool> {
+/** Opens PGlite (memory when `dataDir` is undefined), starting from a dumped data directory if given. */
+async function openPglite(dataDir: string | undefined, loadDataDir?: Blob) {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm: the trigram indexes of list searches (migration 027).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const db = await PGlite.create(dataDir ?? 'memory://', {
+  return PGlite.create(dataDir ?? 'memory://', {
+    ...(loadDataDir && { loadDataDir }),
     parsers: { [INT8_OID]: (value: string) => value },
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
-  return pglitePool(db);
+}
+
+/**
+ * Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection.
+ * `from`: a data directory dumped by `dumpPgliteDataDir`, which the new database starts as a copy of.
+ */
+export async function createPglitePool(dataDir?: string, options: { readonly from?: Blob } = {}): Promise<SqlPool> {
+  return pglitePool(await openPglite(dataDir, options.from));
+}
+
+/**
+ * A new in-memory PGlite, prepared by `prepare` (e.g. migrated), dumped as a data directory and
+ * closed. Opening a copy of it (`createPglitePool(undefined, { from })`) takes ≈0.5 s where a new
+ * database takes ≈2.5 s (initdb, then the migrations): the test suite opens hundreds.
+ */
+export async function dumpPgliteDataDir(prepare: (pool: SqlPool) => Promise<void>): Promise<Blob> {
+  const db = await openPglite(undefined);
+  try {
+    await prepare(pglitePool(db));
+    return await db.dumpDataDir('none');
+  } finally {
+    await db.close();
+  }
 }
 
 interface PgliteResults<R> {

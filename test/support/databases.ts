@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../src/storage/migrate.js';
-import { createPgPool, createPglitePool, type SqlPool } from '../../src/storage/pool.js';
+import { createPgPool, createPglitePool, dumpPgliteDataDir, type SqlPool } from '../../src/storage/pool.js';
 
 /** A fresh, migrated database for one test (or one describe block). */
 export interface TestDatabase {
@@ -16,11 +16,23 @@ export interface DatabaseTarget {
   create(options?: { migrate?: boolean }): Promise<TestDatabase>;
 }
 
+/**
+ * A migrated PGlite data directory, made once per test process: each migrated test database starts
+ * as a copy of it (≈0.5 s) instead of running initdb and the migrations (≈2.5 s).
+ */
+let migratedPglite: Promise<Blob> | undefined;
+
 const pgliteTarget: DatabaseTarget = {
   name: 'pglite',
   async create({ migrate: run = true } = {}) {
-    const pool = await createPglitePool();
-    if (run) await migrate(pool);
+    if (!run) {
+      const pool = await createPglitePool();
+      return { pool, close: () => pool.end() };
+    }
+    migratedPglite ??= dumpPgliteDataDir(async (fresh) => {
+      await migrate(fresh);
+    });
+    const pool = await createPglitePool(undefined, { from: await migratedPglite });
     return { pool, close: () => pool.end() };
   },
 };
