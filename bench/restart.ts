@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/restart.ts [rounds] [--vs <checkout>]`: how long a restart takes, from the command
  * to the first `200` of `/healthz`, in embedded mode with an existing data directory and a current
- * build. `npm start` (npm, the freshness check of `prestart`, then the server) and the bare
+ * build. `npm start` (npm, then scripts/start.mjs: the freshness check and the server) and the bare
  * `node dist/src/main.js` take turns; `--vs` adds the bare server of another checkout (its own
  * `dist/`, built, and the same migrations), e.g. the commit before a change. The first start creates
  * the data directory and is not counted; run `npm run build` first, or the first `npm start`
@@ -24,9 +24,12 @@ interface Side {
   readonly args: readonly string[];
 }
 
-const vsIndex = process.argv.indexOf('--vs');
-const other = vsIndex > 0 ? process.argv[vsIndex + 1] : undefined;
-if (vsIndex > 0 && !other) throw new Error('--vs needs the path of another checkout');
+const args = process.argv.slice(2);
+const vsIndex = args.indexOf('--vs');
+const other = vsIndex >= 0 ? args[vsIndex + 1] : undefined;
+if (vsIndex >= 0 && !other) throw new Error('--vs needs the path of another checkout');
+/** The arguments that are not `--vs <checkout>`: the number of rounds, if given. */
+const positional = vsIndex >= 0 ? [...args.slice(0, vsIndex), ...args.slice(vsIndex + 2)] : args;
 const sides: readonly Side[] = [
   { name: 'npm start', command: 'npm', args: ['start', '--silent'] },
   { name: 'node dist/src/main.js', command: process.execPath, args: ['dist/src/main.js'] },
@@ -76,7 +79,7 @@ async function timeStart(command: string, args: readonly string[], dataDir: stri
 }
 
 async function main(): Promise<void> {
-  const rounds = Number(process.argv[2] === undefined || process.argv[2] === '--vs' ? 5 : process.argv[2]);
+  const rounds = Number(positional[0] ?? 5);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50) throw new Error('rounds must be a whole number from 1 to 50');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'infraledger-restart-'));
   try {

@@ -221,7 +221,10 @@ export class ChangeFeed {
     return started;
   }
 
-  /** Emits 'position' with the last position of each batch once every listener has been handed it. */
+  /**
+   * Emits 'position' with the last position of each batch once every listener has been handed it,
+   * and 'listeners' when a listener has its starting point or has gone (`listening`, `size`).
+   */
   readonly progress = new EventEmitter();
 
   private async start(): Promise<void> {
@@ -260,10 +263,13 @@ export class ChangeFeed {
     // was committed after that point, so nothing in between is missed. From now on is a replay
     // from the head as read after registering.
     const listener: Listener = new Listener(this, after ?? -1n, accept, this.limits, () => {
-      if (this.listeners.delete(listener) && this.listeners.size === 0) void this.stop();
+      if (!this.listeners.delete(listener)) return;
+      if (this.listeners.size === 0) void this.stop();
+      this.progress.emit('listeners');
     });
     this.listeners.add(listener);
     if (after === undefined) listener.startAfter((await this.store.headPosition()) ?? -1n);
+    this.progress.emit('listeners');
     return listener;
   }
 

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeFeed, type Change } from '../../src/read/change-feed.js';
 import { databaseTargets } from '../support/databases.js';
@@ -47,12 +48,16 @@ for (const target of databaseTargets()) {
       const first = await createTemplate();
       expect(((await listener.next()).value as Change).entityId).toBe(first);
       let handed = -1n;
-      feed.progress.on('position', (position: bigint) => (handed = position));
+      const note = (position: bigint): void => {
+        handed = position;
+      };
+      feed.progress.on('position', note);
       // Nobody reads while five more arrive.
       for (let i = 0; i < 5; i++) await createTemplate();
       const last = (await harness.services.store.lastPosition()) ?? 0n;
       // Until the feed has handed all five to the listener (it looks every 20 ms here, or on a wake-up).
-      if (handed < last) await new Promise<void>((resolve) => feed.progress.on('position', (position: bigint) => position >= last && resolve()));
+      while (handed < last) await once(feed.progress, 'position');
+      feed.progress.off('position', note);
       await expect(
         (async () => {
           for (;;) await listener.next();

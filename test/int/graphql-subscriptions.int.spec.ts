@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool } from '../../src/storage/pool.js';
+import type { ChangeFeed } from '../../src/read/change-feed.js';
 import { collect, wsClient, type Received } from '../support/graphql-ws.js';
 import { databaseTargets, type DatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
@@ -37,17 +38,22 @@ for (const target of databaseTargets()) {
       expect(body.errors, response.body).toBeUndefined();
       return body.data as Json;
     };
+    /** Resolves once `holds` is true of the feed, looking again each time a listener starts or goes. */
+    const feedUntil = async (feed: ChangeFeed, holds: () => boolean): Promise<void> => {
+      if (holds()) return;
+      await new Promise<void>((resolve) => {
+        const look = (): void => {
+          if (!holds()) return;
+          feed.progress.off('listeners', look);
+          resolve();
+        };
+        feed.progress.on('listeners', look);
+      });
+    };
     /** Resolves once `count` subscriptions know their starting point: a write from then on reaches them. */
-    const listening = async (count: number, feed = harness.services.changes): Promise<void> => {
-      // Subscribing happens inside the server after the WebSocket handshake; no event marks it, so poll.
-      for (let i = 0; i < 500 && feed.listening < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(feed.listening).toBeGreaterThanOrEqual(count);
-    };
+    const listening = (count: number, feed = harness.services.changes): Promise<void> => feedUntil(feed, () => feed.listening >= count);
     /** Resolves once no subscription is left on the feed (each test starts from none). */
-    const drained = async (feed = harness.services.changes): Promise<void> => {
-      for (let i = 0; i < 500 && feed.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(feed.size).toBe(0);
-    };
+    const drained = (feed = harness.services.changes): Promise<void> => feedUntil(feed, () => feed.size === 0);
     let seq = 0;
     const createTemplate = async (): Promise<string> => {
       seq += 1;

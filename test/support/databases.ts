@@ -25,14 +25,12 @@ let migratedPglite: Promise<Blob> | undefined;
 const pgliteTarget: DatabaseTarget = {
   name: 'pglite',
   async create({ migrate: run = true } = {}) {
-    if (!run) {
-      const pool = await createPglitePool();
-      return { pool, close: () => pool.end() };
+    if (run) {
+      migratedPglite ??= dumpPgliteDataDir(async (fresh) => {
+        await migrate(fresh);
+      });
     }
-    migratedPglite ??= dumpPgliteDataDir(async (fresh) => {
-      await migrate(fresh);
-    });
-    const pool = await createPglitePool(undefined, { from: await migratedPglite });
+    const pool = await createPglitePool(undefined, run ? { from: await migratedPglite } : {});
     return { pool, close: () => pool.end() };
   },
 };
