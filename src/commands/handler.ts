@@ -5,7 +5,7 @@ import type { CommandContext } from '../events/define.js';
 import { revisionMatches, StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { inSpan } from '../spans.js';
-import { fold, type Aggregate } from './decider.js';
+import { fold, type Aggregate, type Ref, type UniqueKey } from './decider.js';
 import { deletionGuard, mergeWrites, planReferences, referenceStreamId } from './references.js';
 import { referenceTargets } from './kinds.js';
 import { planReservations, uniqueStreamId } from './unique.js';
@@ -48,11 +48,27 @@ export interface ExecuteOptions extends CommandContext {
   readonly guards?: () => Promise<readonly StreamWrite[]>;
 }
 
+/** How a command runs when the caller holds the aggregate's state already (a chain of commands on one stream). */
+export interface ExecuteKnownOptions<S> extends ExecuteOptions {
+  /**
+   * The state and revision the caller's previous command on this aggregate returned. The first
+   * attempt decides on it instead of reading the stream; the append's expected revision still checks
+   * it, so if anything else wrote meanwhile the conflict makes the next attempt read the stream.
+   */
+  readonly known?: Loaded<S>;
+}
+
 /**
  * A command whose content depends on other streams (facts about related entities): built afresh on
  * every attempt, with zero-event writes asserting those streams are unchanged at append time.
  */
 export type PreparedCommand<C> = () => Promise<{ readonly command: C; readonly guards: readonly StreamWrite[] }>;
+
+/**
+ * The state of an aggregate whose id was generated for this command: its stream cannot exist yet, so
+ * the create need not read it (`known`; a collision would still fail the append's `no_stream` check).
+ */
+export const unwritten = <S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'initialState'>): Loaded<S> => ({ state: aggregate.initialState, revision: undefined });
 
 /** Reads an aggregate's stream and folds it into state. */
 export async function loadAggregate<C, E extends DomainEvent, S>(deps: CommandDeps, aggregate: Aggregate<C, E, S>, id: string): Promise<Loaded<S>> {
@@ -71,17 +87,20 @@ export async function executeCommand<C, E extends DomainEvent, S>(
   aggregate: Aggregate<C, E, S>,
   id: string,
   command: C | PreparedCommand<C>,
-  options: ExecuteOptions,
+  options: ExecuteKnownOptions<S>,
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = deps.maxAttempts ?? 10;
   const streamId = aggregate.streamId(id);
   // A write's trace: decide (load and decide) → append (plans and the append) → the edge's wait for read models.
   const spanAttributes = { 'infraledger.stream': streamId };
   for (let attempt = 1; ; attempt++) {
-    const { state, revision, prepared, events } = await inSpan(
+    // Only an append checks a known state: a refusal or a no-op decided on it is decided again on the stream.
+    const known = attempt === 1 ? options.known : undefined;
+    const onKnown = known !== undefined;
+    const decided = await inSpan(
       'decide',
       async () => {
-        const loaded = await loadAggregate(deps, aggregate, id);
+        const loaded = known ?? (await loadAggregate(deps, aggregate, id));
         if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
           throw new AppError('PRECONDITION_FAILED', `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(loaded.revision)}`, {
             details: { revision: loaded.revision === undefined ? null : Number(loaded.revision) + 1 },
@@ -91,7 +110,12 @@ export async function executeCommand<C, E extends DomainEvent, S>(
         return { ...loaded, prepared: made, events: aggregate.decide(made.command, loaded.state) };
       },
       spanAttributes,
-    );
+    ).catch((error: unknown) => {
+      if (onKnown) return undefined;
+      throw error;
+    });
+    if (decided === undefined || (onKnown && decided.events.length === 0)) continue;
+    const { state, revision, prepared, events } = decided;
     if (events.length === 0) return { state, revision, events, position: undefined };
     const next = fold(aggregate, events, state);
     const encode = (event: DomainEvent): NewEvent =>
@@ -101,10 +125,12 @@ export async function executeCommand<C, E extends DomainEvent, S>(
         'append',
         async () => {
           const deleting = aggregate.isDeleted(next) && !aggregate.isDeleted(state);
+          const keys = { held: aggregate.uniqueKeys(state), wanted: aggregate.uniqueKeys(next) };
+          const relations = { had: aggregate.references(state), wanted: aggregate.references(next) };
           // Every other stream the rules below read, in one round trip.
-          const store = await prefetched(deps.store, factStreams(aggregate, state, next, id, deleting));
-          const unique = await planReservations(store, deps.codec, streamId, aggregate.uniqueKeys(state), aggregate.uniqueKeys(next), encode);
-          const refs = await planReferences(store, deps.codec, { kind: aggregate.kind, id }, aggregate.references(state), aggregate.references(next), encode);
+          const store = await prefetched(deps.store, factStreams(aggregate.kind, keys, relations, id, deleting));
+          const unique = await planReservations(store, deps.codec, streamId, keys.held, keys.wanted, encode);
+          const refs = await planReferences(store, deps.codec, { kind: aggregate.kind, id }, relations.had, relations.wanted, encode);
           const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
           if (deleting) guards.push(await deletionGuard(store, deps.codec, aggregate.kind, id));
           const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
@@ -133,19 +159,24 @@ export async function executeCommand<C, E extends DomainEvent, S>(
  * The streams a command's rules read after deciding: the reservations it takes or gives back, the
  * entities it newly references, and its own reference stream when it deletes.
  */
-function factStreams<S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'uniqueKeys' | 'references' | 'kind'>, state: S, next: S, id: string, deleting: boolean): string[] {
-  const held = new Set(aggregate.uniqueKeys(state).map((k) => k.key));
-  const wanted = new Set(aggregate.uniqueKeys(next).map((k) => k.key));
+function factStreams(
+  kind: string,
+  keys: { readonly held: readonly UniqueKey[]; readonly wanted: readonly UniqueKey[] },
+  relations: { readonly had: readonly Ref[]; readonly wanted: readonly Ref[] },
+  id: string,
+  deleting: boolean,
+): string[] {
+  const held = new Set(keys.held.map((k) => k.key));
+  const wanted = new Set(keys.wanted.map((k) => k.key));
   const unique = [...wanted].filter((k) => !held.has(k)).concat([...held].filter((k) => !wanted.has(k))).map(uniqueStreamId);
-  const had = new Set(aggregate.references(state).map((r) => `${r.kind}:${r.id}`));
-  const targets = aggregate
-    .references(next)
+  const had = new Set(relations.had.map((r) => `${r.kind}:${r.id}`));
+  const targets = relations.wanted
     .filter((r) => !had.has(`${r.kind}:${r.id}`))
     .flatMap((r) => {
       const target = referenceTargets.get(r.kind);
       return target ? [target.aggregate.streamId(r.id)] : [];
     });
-  return [...unique, ...targets, ...(deleting ? [referenceStreamId(aggregate.kind, id)] : [])];
+  return [...unique, ...targets, ...(deleting ? [referenceStreamId(kind, id)] : [])];
 }
 
 /** The store, with `streamIds` read in one round trip up front and answered from memory after. */

@@ -8,9 +8,12 @@ import type { Projection } from './projection.js';
 
 /**
  * The runs read model (docs/contract.md §2, "Runs"), derived from resources' lifecycle events: an
- * `execute` queues a run whose id is that event's id; `start`, `succeed` and `fail` move the
- * resource's latest run. Each event is one statement, guarded by the resource stream revision the
- * run last took (`revision`), so replaying events changes nothing.
+ * `execute` queues a run whose id is that event's id; `start`, `succeed` and `fail` move the run the
+ * resource queued last before them. A batch is a few set-based statements whatever its size (a
+ * seed's batches hold thousands of lifecycle events): one insert of every run it queues, then one
+ * update per round of moves, the k-th round holding each resource's k-th move, so a resource's moves
+ * apply in order and no statement touches a run twice. Each move is guarded by the run's status and
+ * by the stream revision the run last took (`revision`), so replaying events changes nothing.
  */
 
 interface Transitioned {
@@ -20,54 +23,81 @@ interface Transitioned {
   readonly error?: string;
 }
 
-/** One statement: its text and parameters. */
-interface Statement {
-  readonly text: string;
-  readonly params: readonly unknown[];
-}
+/** The lifecycle actions that move a run once it is queued. */
+type Move = 'start' | 'succeed' | 'fail';
 
 // Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const QUEUE = `INSERT INTO runs (id, resource_id, action, status, actor_id, queued_at, queued_revision, revision)
-  VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6) ON CONFLICT (id) DO NOTHING`;
+  SELECT q.id, q.resource_id, q.action, 'queued', q.actor_id, q.queued_at, q.revision, q.revision
+  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::timestamptz[], $6::int[]) AS q(id, resource_id, action, actor_id, queued_at, revision)
+  ON CONFLICT (id) DO NOTHING`;
 
-/** Moves the resource's latest run (the last one queued) when it is in `from` and older than the event. */
-const move = (set: string, from: string): string => `UPDATE runs SET ${set}, revision = $2
-  WHERE id = (SELECT id FROM runs WHERE resource_id = $1 ORDER BY queued_revision DESC LIMIT 1) AND status = '${from}' AND revision < $2`;
+/**
+ * A round of moves, at most one per resource: each finds the run its resource queued last before the
+ * move (the runs_resource_idx range below the move's revision) and moves it only from the status the
+ * move starts from (`start` from queued, `succeed`/`fail` from in_progress).
+ */
+const MOVE = `UPDATE runs AS r SET
+    status = CASE m.action WHEN 'start' THEN 'in_progress' WHEN 'succeed' THEN 'succeeded' ELSE 'failed' END,
+    started_at = CASE WHEN m.action = 'start' THEN m.at ELSE r.started_at END,
+    finished_at = CASE WHEN m.action = 'start' THEN r.finished_at ELSE m.at END,
+    outputs = CASE WHEN m.action = 'succeed' THEN m.outputs::jsonb ELSE r.outputs END,
+    error = CASE WHEN m.action = 'fail' THEN m.error ELSE r.error END,
+    revision = m.revision
+  FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS m(resource_id, revision, action, at, outputs, error)
+  CROSS JOIN LATERAL (
+    SELECT id FROM runs WHERE resource_id = m.resource_id AND queued_revision < m.revision ORDER BY queued_revision DESC LIMIT 1
+  ) AS latest
+  WHERE r.id = latest.id AND r.status = CASE m.action WHEN 'start' THEN 'queued' ELSE 'in_progress' END AND r.revision < m.revision`;
 
-const START = move(`status = 'in_progress', started_at = $3`, 'queued');
-const SUCCEED = move(`status = 'succeeded', finished_at = $3, outputs = $4::jsonb`, 'in_progress');
-const FAIL = move(`status = 'failed', finished_at = $3, error = $4`, 'in_progress');
-
-/** The statement a lifecycle event is for the runs table (none for the other actions). */
-export function runStatementOf(decoded: DecodedEvent): Statement | undefined {
-  if (decoded.event.type !== resourceEventTypes.transitioned) return undefined;
-  const data = decoded.event.data as unknown as Transitioned;
-  const resourceId = STREAMS.resource.parse(decoded.streamId);
-  const revision = Number(decoded.streamRevision);
-  const at = decoded.metadata.occurredAt;
-  switch (data.action) {
-    case 'execute':
-      return { text: QUEUE, params: [decoded.eventId, resourceId, runActionOf(data.state), actorUserId(decoded.metadata)?.toLowerCase() ?? null, at, revision] };
-    case 'start':
-      return { text: START, params: [resourceId, revision, at] };
-    case 'succeed':
-      return { text: SUCCEED, params: [resourceId, revision, at, JSON.stringify(data.outputs ?? {})] };
-    case 'fail':
-      return { text: FAIL, params: [resourceId, revision, at, data.error ?? null] };
-    default:
-      return undefined;
-  }
+/** A batch's statements for the runs table, as column arrays: the runs it queues, then its rounds of moves. */
+export interface RunWrites {
+  readonly queued: { id: string[]; resourceId: string[]; action: string[]; actorId: (string | null)[]; at: string[]; revision: number[] };
+  readonly rounds: { resourceId: string[]; revision: number[]; action: Move[]; at: string[]; outputs: (string | null)[]; error: (string | null)[] }[];
 }
 
-/** The runs projection: one statement per lifecycle event that queues, starts or ends a run. */
+/** What a batch of events writes to the runs table (the lifecycle events that queue, start or end a run). */
+export function runWritesOf(events: readonly DecodedEvent[]): RunWrites {
+  const queued: RunWrites['queued'] = { id: [], resourceId: [], action: [], actorId: [], at: [], revision: [] };
+  const rounds: RunWrites['rounds'] = [];
+  const movesSoFar = new Map<string, number>();
+  for (const decoded of events) {
+    if (decoded.event.type !== resourceEventTypes.transitioned) continue;
+    const data = decoded.event.data as unknown as Transitioned;
+    const resourceId = STREAMS.resource.parse(decoded.streamId);
+    const revision = Number(decoded.streamRevision);
+    const at = decoded.metadata.occurredAt;
+    if (data.action === 'execute') {
+      queued.id.push(decoded.eventId);
+      queued.resourceId.push(resourceId);
+      queued.action.push(runActionOf(data.state));
+      queued.actorId.push(actorUserId(decoded.metadata)?.toLowerCase() ?? null);
+      queued.at.push(at);
+      queued.revision.push(revision);
+      continue;
+    }
+    if (data.action !== 'start' && data.action !== 'succeed' && data.action !== 'fail') continue;
+    const k = movesSoFar.get(resourceId) ?? 0;
+    movesSoFar.set(resourceId, k + 1);
+    const round = (rounds[k] ??= { resourceId: [], revision: [], action: [], at: [], outputs: [], error: [] });
+    round.resourceId.push(resourceId);
+    round.revision.push(revision);
+    round.action.push(data.action);
+    round.at.push(at);
+    round.outputs.push(data.action === 'succeed' ? JSON.stringify(data.outputs ?? {}) : null);
+    round.error.push(data.action === 'fail' ? (data.error ?? null) : null);
+  }
+  return { queued, rounds };
+}
+
+/** The runs projection: the runs a batch queues in one insert, then its moves round by round. */
 export const runsProjection: Projection = {
   name: 'runs',
   tables: ['runs'],
   handles: new Set([resourceEventTypes.transitioned]),
   async applyBatch(tx, events) {
-    for (const event of events) {
-      const statement = runStatementOf(event);
-      if (statement) await tx.query(statement.text, statement.params);
-    }
+    const { queued, rounds } = runWritesOf(events);
+    if (queued.id.length > 0) await tx.query(QUEUE, [queued.id, queued.resourceId, queued.action, queued.actorId, queued.at, queued.revision]);
+    for (const round of rounds) await tx.query(MOVE, [round.resourceId, round.revision, round.action, round.at, round.outputs, round.error]);
   },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { executeCommand, type CommandDeps } from '../../src/commands/handler.js';
+import { executeCommand, unwritten, type CommandDeps } from '../../src/commands/handler.js';
 import { referenceStreamId } from '../../src/commands/references.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
 import { uniqueStreamId } from '../../src/commands/unique.js';
@@ -113,6 +113,43 @@ for (const target of databaseTargets()) {
         await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow('simulated failure');
         expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual(['ReferenceAdded', 'ReferenceRemoved']);
         await expect(executeCommand(deps, templateAggregate, parent, { type: 'Delete' }, context())).resolves.toBeDefined();
+      });
+    });
+
+    describe('when the caller passes the state it knows (known)', () => {
+      /** The store, counting the streams read one by one. */
+      const counting = (store: EventStore) => {
+        const reads: string[] = [];
+        return { reads, store: { ...store, readStream: (streamId: string) => (reads.push(streamId), store.readStream(streamId)) } };
+      };
+
+      it('decides on it without reading its own stream', async () => {
+        const id = randomUUID();
+        const { reads, store } = counting(spine.store);
+        const deps = { ...spine.deps, store };
+        const created = await executeCommand(deps, templateAggregate, id, create(id, 'Known'), { ...context(), known: unwritten(templateAggregate) });
+        await executeCommand(deps, templateAggregate, id, { type: 'Disable' }, { ...context(), known: created });
+        expect(reads.filter((streamId) => streamId === templateAggregate.streamId(id))).toEqual([]);
+        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual(['TemplateCreated', 'TemplateDisabled']);
+      });
+
+      it('reads the stream and decides again when the known state is stale', async () => {
+        const id = randomUUID();
+        const created = await executeCommand(spine.deps, templateAggregate, id, create(id, 'Stale'), context());
+        await executeCommand(spine.deps, templateAggregate, id, { type: 'Disable' }, context());
+        // Decided on the stale state (enabled) this would disable again; on the stored one it enables.
+        const result = await executeCommand(spine.deps, templateAggregate, id, { type: 'Enable' }, { ...context(), known: created });
+        expect(result.revision).toBe(2n);
+        expect(result.state).toMatchObject({ status: 'active', enabled: 'enabled' });
+        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual(['TemplateCreated', 'TemplateDisabled', 'TemplateEnabled']);
+      });
+
+      it('refuses a create under an id that exists, as without it', async () => {
+        const id = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, id, create(id, 'Taken id'), context());
+        await expect(executeCommand(spine.deps, templateAggregate, id, create(id, 'Other name'), { ...context(), known: unwritten(templateAggregate) })).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
       });
     });
   });

@@ -309,5 +309,17 @@ for (const target of databaseTargets()) {
       await withTransaction(h.database.pool, (tx) => applyEvents(tx, runsProjection, h.services.codec, events));
       expect(await dumpTables(h.database.pool, ['runs'])).toEqual(projected);
     });
+
+    it('projects the same runs whatever the batches: a run queued and moved in one batch, or its moves split across several', async () => {
+      const events = await h.services.store.readAll({ limit: 100_000 });
+      const projected = await dumpTables(h.database.pool, ['runs']);
+      for (const size of [1, 2, 3, 7]) {
+        await withTransaction(h.database.pool, (tx) => tx.query('DELETE FROM runs'));
+        for (let at = 0; at < events.length; at += size) {
+          await withTransaction(h.database.pool, (tx) => applyEvents(tx, runsProjection, h.services.codec, events.slice(at, at + size)));
+        }
+        expect(await dumpTables(h.database.pool, ['runs'])).toEqual(projected);
+      }
+    });
   });
 }

@@ -1,4 +1,4 @@
-import type { CommandDeps } from '../../commands/handler.js';
+import { unwritten, type CommandDeps } from '../../commands/handler.js';
 import type { LifecycleAction } from '../../model/lifecycle.js';
 import { resourceAggregate } from '../../commands/resource.js';
 import type { ResourceFields } from '../../events/resource.js';
@@ -140,11 +140,17 @@ export async function seedResource(ctx: ResourceContext, index: number, parentId
     description: index % 7 === 0 ? `Requested for ${name}` : '',
     labels: resourceLabels(index),
   };
-  let result = await ctx.writer.run(`creating resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, { type: 'Create', data: { ...fields, id, approvalFlow: ctx.approvalFlow } }));
+  let result = await ctx.writer.run(
+    `creating resource ${name}`,
+    resourceAggregate,
+    id,
+    withLineage(ctx.deps, id, { type: 'Create', data: { ...fields, id, approvalFlow: ctx.approvalFlow } }),
+    unwritten(resourceAggregate),
+  );
   const outputs = { id: `${template.cloud}-${id.slice(0, 8)}`, endpoint: `https://${name}.${template.cloud}.example.internal` };
   for (const step of stepsFor(outcome, ctx.approvalFlow, outputs)) {
     const command = { type: 'Act' as const, data: { action: step.action, approvalFlow: ctx.approvalFlow, outputs: step.outputs, error: step.error } };
-    result = await ctx.writer.run(`${step.action} on resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, command));
+    result = await ctx.writer.run(`${step.action} on resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, command), result);
   }
   ctx.writer.created('resource');
   const key = result.state.status === 'active' ? `${result.state.position.state}/${result.state.position.status}` : 'deleted';

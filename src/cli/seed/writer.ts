@@ -1,5 +1,5 @@
 import type { Aggregate } from '../../commands/decider.js';
-import { executeCommand, type CommandDeps, type CommandResult, type PreparedCommand } from '../../commands/handler.js';
+import { executeCommand, type CommandDeps, type CommandResult, type Loaded, type PreparedCommand } from '../../commands/handler.js';
 import type { AppError } from '../../errors.js';
 import { isAppError } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
@@ -19,9 +19,11 @@ export class SeedError extends Error {
 export interface SeedWriter {
   /**
    * executeCommand with the seed's actor and correlation id; `what` names the command in a failure
-   * (`creating resource seed-ab12cd-res-17: …`), with the field issues of a 409/422 appended.
+   * (`creating resource seed-ab12cd-res-17: …`), with the field issues of a 409/422 appended. `known`
+   * is the state the seed's previous command on this aggregate left (or `unwritten` for a new id):
+   * the command decides on it without reading the stream again, as its append still checks.
    */
-  run<C, E extends DomainEvent, S>(what: string, aggregate: Aggregate<C, E, S>, id: string, command: C | PreparedCommand<C>): Promise<CommandResult<S, E>>;
+  run<C, E extends DomainEvent, S>(what: string, aggregate: Aggregate<C, E, S>, id: string, command: C | PreparedCommand<C>, known?: Loaded<S>): Promise<CommandResult<S, E>>;
   /** Counts one entity of `kind` as created. */
   created(kind: SeededKind): void;
   readonly counts: Readonly<Record<SeededKind, number>>;
@@ -39,9 +41,9 @@ export function createSeedWriter(deps: CommandDeps, context: Omit<CommandContext
   const counts = Object.fromEntries(SEEDED_KINDS.map((kind) => [kind, 0])) as Record<SeededKind, number>;
   const totals = { commands: 0, events: 0 };
   return {
-    async run(what, aggregate, id, command) {
+    async run(what, aggregate, id, command, known) {
       try {
-        const result = await executeCommand(deps, aggregate, id, command, { ...context, now: now() });
+        const result = await executeCommand(deps, aggregate, id, command, { ...context, now: now(), known });
         totals.commands += 1;
         totals.events += result.events.length;
         return result;

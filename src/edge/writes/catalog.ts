@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CatalogCommand, CatalogState, EntityStatus } from '../../commands/catalog-entity.js';
 import type { Aggregate } from '../../commands/decider.js';
-import { loadAggregate, type PreparedCommand } from '../../commands/handler.js';
+import { loadAggregate, unwritten, type Loaded, type PreparedCommand } from '../../commands/handler.js';
 import { ACTION_ACTORS } from '../../commands/lifecycle.js';
 import type { LifecycleCommand, LifecycleEntityState } from '../../commands/lifecycle-entity.js';
 import { AppError, notFound } from '../../errors.js';
@@ -63,8 +63,8 @@ export function catalogWrites<F extends Record<string, unknown>>(
   parsers: BodyParsers<F & { status: EntityStatus }, F>,
 ): WriteOperations {
   const projections = [target.projection];
-  const run = (call: WriteCall, id: string, command: CatalogCommand<F>): Promise<Written> =>
-    runCommand(services, call, target.aggregate, projections, id, command);
+  const run = (call: WriteCall, id: string, command: CatalogCommand<F>, known?: Loaded<CatalogState<F>>): Promise<Written> =>
+    runCommand(services, call, target.aggregate, projections, id, command, { known });
   return {
     projections,
     actions: CATALOG_ACTIONS,
@@ -72,7 +72,7 @@ export function catalogWrites<F extends Record<string, unknown>>(
       authorize(call.request, `${target.resource}:write`);
       const data = await parsers.parseCreate(body === undefined ? {} : body, call);
       const id = services.newId();
-      return run(call, id, { type: 'Create', data: { ...data, id } });
+      return run(call, id, { type: 'Create', data: { ...data, id } }, unwritten(target.aggregate));
     },
     async update(call, id, body) {
       authorize(call.request, `${target.resource}:write`);
@@ -144,8 +144,8 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
   const approvalFlow = services.config.APPROVAL_FLOW;
   const prepare = rules.prepare ?? ((_id: string, command: LifecycleCommand<F>) => command);
   const authorizeWrite = rules.authorizeWrite ?? ((call: WriteCall) => void authorize(call.request, `${target.resource}:write`));
-  const run = (call: WriteCall, id: string, command: LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>): Promise<Written> =>
-    runCommand(services, call, target.aggregate, projections, id, command);
+  const run = (call: WriteCall, id: string, command: LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>, known?: Loaded<LifecycleEntityState<F>>): Promise<Written> =>
+    runCommand(services, call, target.aggregate, projections, id, command, { known });
   const act = async (call: WriteCall, id: string, action: LifecycleAction, input: unknown): Promise<Written> => {
     await rules.authorize(call, id, action);
     const body = input ?? {};
@@ -166,7 +166,7 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
       await authorizeWrite(call, undefined);
       const fields = await parsers.parseCreate(body === undefined ? {} : body, call);
       const id = services.newId();
-      return run(call, id, prepare(id, { type: 'Create', data: { ...fields, id, approvalFlow } }));
+      return run(call, id, prepare(id, { type: 'Create', data: { ...fields, id, approvalFlow } }), unwritten(target.aggregate));
     },
     async update(call, id, body) {
       await authorizeWrite(call, id);

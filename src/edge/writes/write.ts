@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Aggregate } from '../../commands/decider.js';
-import { executeCommand, type CommandDeps, type PreparedCommand } from '../../commands/handler.js';
+import { executeCommand, type CommandDeps, type Loaded, type PreparedCommand } from '../../commands/handler.js';
 import type { DomainEvent } from '../../events/codec.js';
 import { nameReferrers } from '../../read/referrers.js';
 import type { Services } from '../../services.js';
@@ -65,12 +65,15 @@ export async function runCommand<C, E extends DomainEvent, S>(
     readonly expectedRevision?: bigint;
     readonly guards?: Parameters<typeof executeCommand>[4]['guards'];
     readonly now?: Date;
+    /** The state the command starts from when the caller knows it (a create under a new id: `unwritten`). */
+    readonly known?: Loaded<S>;
   } = {},
 ): Promise<Written> {
   const result = await executeCommand(commandDeps(services), aggregate, id, command, {
     ...commandContext(call.request, options.now ?? services.now()),
     expectedRevision: 'expectedRevision' in options ? options.expectedRevision : call.expectedRevision,
     guards: options.guards,
+    known: options.known,
   }).catch(async (error: unknown) => {
     throw await nameReferrers(services.db, error);
   });
