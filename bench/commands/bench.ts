@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { adminToken, benchEnvironment } from '../graphql/service.js';
-import { expectOk, side, writeMany, type WriteSide } from '../graphql/live.js';
+import { side, writeMany, type WriteSide } from '../graphql/live.js';
+import { keepAlivePost } from './http-post.js';
 import { formatMs, formatRate } from '../stats.js';
 import { BASE_COMMIT, freshDatabase, REPOSITORY, sourceTreeOf, startService, type ServiceProcess } from './sides.js';
 
@@ -65,21 +66,23 @@ export async function benchCommands(options: CommandsOptions, say: (line: string
         `[commands] ${name}: ${tree === REPOSITORY ? 'this checkout' : `${options.baseRef} in ${tree}`}, listening on ${service.baseUrl}`,
       );
     }
-    const write =
-      ({ name, service, token }: (typeof services)[number]) =>
-      () =>
-        fetch(`${service.baseUrl}/api/templates`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: templateBody(name),
-        }).then((r) => expectOk(r, `POST /api/templates (${name})`));
-    for (const s of services) await writeMany(100, options.clients, write(s));
+    const write = ({ name, service, token }: (typeof services)[number]) => {
+      const post = keepAlivePost(service.baseUrl, options.clients);
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      return async () => {
+        const answer = await post('/api/templates', headers, templateBody(name));
+        if (answer.status < 200 || answer.status >= 300) throw new Error(`POST /api/templates (${name}) failed: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+      };
+    };
+    const writers = new Map(services.map((s) => [s.name, write(s)]));
+    const writerOf = (s: (typeof services)[number]): (() => Promise<void>) => writers.get(s.name) ?? write(s);
+    for (const s of services) await writeMany(100, options.clients, writerOf(s));
     const runs = new Map(services.map((s) => [s.name, [] as { ms: number; latencies: number[] }[]]));
     for (let round = 0; round < options.rounds; round++) {
       // before, now, now, before, …: each side goes first as often as second.
       const order = round % 2 === 0 ? services : [...services].reverse();
       for (const s of order) {
-        const run = await writeMany(options.writesPerRound, options.clients, write(s));
+        const run = await writeMany(options.writesPerRound, options.clients, writerOf(s));
         runs.get(s.name)?.push(run);
         say(`[commands] round ${round + 1} ${s.name}: ${formatRate((run.latencies.length * 1000) / run.ms)} writes/s`);
       }

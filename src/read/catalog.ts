@@ -1,5 +1,5 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from './list-query.js';
+import { sql, type QueryCreator, type SelectQueryBuilder } from 'kysely';
+import { listWithTotal, type ListQuery, type ListSpec } from './list-query.js';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
 import { declaredLinks, type ReadLink } from '../projections/catalog-projection.js';
 import type { Db } from '../storage/kysely.js';
@@ -32,13 +32,14 @@ function toView(row: Record<string, unknown>): CatalogView {
 }
 
 // The generic reader works on any catalog table, which Kysely's typed schema cannot express.
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
-type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
+type AnySchema = Record<string, Record<string, unknown>>;
+type AnySelect = SelectQueryBuilder<AnySchema, string, Record<string, unknown>>;
 
 /** Reads one catalog table the way every REST view needs it (all columns plus link id arrays). */
 export function catalogReader(table: string, links: readonly ReadLink[] = []) {
-  const select = (db: Db): AnySelect => {
-    let query = (db as unknown as AnyDb).selectFrom(table).selectAll(table) as unknown as AnySelect;
+  // On the database, or on a list statement's query creator (which holds its WITH).
+  const select = (from: Db | QueryCreator<AnySchema>): AnySelect => {
+    let query = (from as unknown as QueryCreator<AnySchema>).selectFrom(table).selectAll(table) as unknown as AnySelect;
     for (const link of links) {
       query = query.select(
         sql<string[]>`ARRAY(SELECT ${sql.ref(`${link.table}.${link.targetColumn}`)} FROM ${sql.table(link.table)} WHERE ${sql.ref(`${link.table}.${link.ownerColumn}`)} = ${sql.ref(`${table}.id`)} ORDER BY ${sql.ref(`${link.table}.ordinal`)})`.as(link.field),
@@ -52,10 +53,8 @@ export function catalogReader(table: string, links: readonly ReadLink[] = []) {
       return row ? toView(row) : undefined;
     },
     async list(db: Db, spec: ListSpec, query: ListQuery): Promise<{ rows: CatalogView[]; total: number }> {
-      const page = applyPage(applyFilters(select(db), spec, query), spec, query);
-      const count = applyFilters((db as unknown as AnyDb).selectFrom(table).select(sql<string>`count(*)`.as('total')) as unknown as AnySelect, spec, query);
-      const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
-      return { rows: rows.map(toView), total: Number(counted.total) };
+      const { rows, total } = await listWithTotal(db, spec, query, { select });
+      return { rows: rows.map(toView), total };
     },
   };
 }

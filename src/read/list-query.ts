@@ -1,7 +1,7 @@
 /**
  * The list engine shared by every REST and GraphQL list: a resource declares a ListSpec, requests
- * are validated with parseListQuery, and applyFilters / applyPage (or listPage) turn the result into
- * SQL. See list-query/ for the parts.
+ * are validated with parseListQuery, and listWithTotal (or applyFilters / applyPage) turns the result
+ * into SQL. See list-query/ for the parts.
  */
 export type {
   Condition,
@@ -18,4 +18,5 @@ export type {
 export { DEFAULT_LIST_LIMITS, isFilterable, isSortable } from './list-query/spec.js';
 export { OPERATORS } from './list-query/filter.js';
 export { parseListQuery } from './list-query/parse.js';
-export { applyFilters, applyPage, containsPattern, contentRange, listPage, pageOrder, type ListPage } from './list-query/sql.js';
+export { applyFilters, applyOrder, applyPage, containsPattern, contentRange, pageOrder } from './list-query/sql.js';
+export { listPage, listWithTotal, MATCHES_COUNTED_WITH_PAGE, type ListPage, type PageSource } from './list-query/page.js';

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../storage/kysely.js';
-import { applyFilters, applyPage, type ListQuery } from './list-query.js';
+import { listWithTotal, type ListQuery } from './list-query.js';
 import { runListSpec, type RunTable, type RunTables } from './list-specs/runs.js';
 
 /** One run as the REST API shows it (docs/contract.md §2, "Runs"). */
@@ -39,11 +39,11 @@ export const toRunView = (row: RunRow): RunView => ({
 
 /** A page of one resource's runs and how many match in all. */
 export async function listRuns(db: Db, resourceId: string, query: ListQuery): Promise<{ rows: RunView[]; total: number }> {
-  const runs = db.withTables<RunTables>();
-  const page = applyPage(applyFilters(runs.selectFrom('runs').select(COLUMNS).where('resource_id', '=', resourceId), runListSpec, query), runListSpec, query);
-  const count = applyFilters(runs.selectFrom('runs').select((eb) => eb.fn.countAll<string>().as('total')).where('resource_id', '=', resourceId), runListSpec, query);
-  const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
-  return { rows: rows.map(toRunView), total: Number(counted.total) };
+  const { rows, total } = await listWithTotal(db, runListSpec, query, {
+    select: (from) => from.selectFrom('runs').select(COLUMNS.map((column) => sql.ref(`runs.${column}`).as(column))),
+    scope: (qb) => qb.where(sql.ref('runs.resource_id'), '=', resourceId),
+  });
+  return { rows: (rows as unknown as RunRow[]).map(toRunView), total };
 }
 
 /** One run, or undefined. */

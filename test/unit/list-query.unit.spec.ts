@@ -10,6 +10,7 @@ import {
   type ListLimits,
   type ListQuery,
 } from '../../src/read/list-query.js';
+import { provenTotal } from '../../src/read/list-query/page.js';
 import { templateListSpec as spec } from '../../src/read/list-specs/templates.js';
 import type { Database } from '../../src/storage/schema.js';
 
@@ -291,5 +292,20 @@ describe('when the Content-Range header is built', () => {
 
   it('uses * for an empty page', () => {
     expect(contentRange(spec, query, 0, 5)).toBe('templates */5');
+  });
+});
+
+describe('when the page statement may prove the total', () => {
+  const at = (offset: number, limit: number): ListQuery => ({ ...parseListQuery(spec, {}), offset, limit });
+
+  it.each<[string, ListQuery, number, number | undefined, number | undefined]>([
+    ['takes the count of fewer matches than the cap', at(0, 25), 25, 100, 100],
+    ['takes it on a later page too', at(50, 25), 25, 100, 100],
+    ['leaves a full cap to a count', at(0, 25), 25, 1000, undefined],
+    ['knows an empty first page means nothing matches', at(0, 25), 0, undefined, 0],
+    ['leaves a page past the end to a count', at(100, 25), 0, undefined, undefined],
+    ['leaves an empty range to a count', at(0, 0), 0, undefined, undefined],
+  ])('%s', (_, query, rowCount, counted, expected) => {
+    expect(provenTotal(query, rowCount, counted, 1000)).toBe(expected);
   });
 });

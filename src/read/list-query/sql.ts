@@ -3,7 +3,7 @@
  * OFFSET and LIMIT: the caller picks the columns (GraphQL selects only what was asked for). Column
  * names come from the spec, never from the client, and every client value is a bound parameter.
  */
-import { expressionBuilder, sql, type Expression, type Kysely, type SelectQueryBuilder, type SelectType, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Condition, ListQuery, ListSpec } from './spec.js';
 
 // Table and column names are only known at run time (from the spec), so conditions are built over a
@@ -73,12 +73,24 @@ export function applyPage<DB, TB extends keyof DB, O>(
   spec: ListSpec,
   query: ListQuery,
 ): SelectQueryBuilder<DB, TB, O> {
-  const { column, idColumn, direction } = pageOrder(spec, query);
-  const sorted = qb.orderBy(columnRef(spec, column), direction);
-  const tieBroken = column === idColumn ? sorted : sorted.orderBy(columnRef(spec, idColumn), direction);
   // Literals, not parameters: a prepared statement's generic plan does not know a parameter's value
   // and may plan a LIMIT 100 page as if it read a tenth of the table (both are validated integers).
-  return tieBroken.offset(sql.lit(query.offset)).limit(sql.lit(query.limit));
+  return applyOrder(qb, spec, query, spec.table).offset(sql.lit(query.offset)).limit(sql.lit(query.limit));
+}
+
+/**
+ * Orders by the sort column, then by id in the same direction (applyPage's order), both named on
+ * `table`: the spec's table, or a derived table that kept those columns' names.
+ */
+export function applyOrder<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  spec: ListSpec,
+  query: ListQuery,
+  table: string,
+): SelectQueryBuilder<DB, TB, O> {
+  const { column, idColumn, direction } = pageOrder(spec, query);
+  const sorted = qb.orderBy(sql.ref(`${table}.${column}`), direction);
+  return column === idColumn ? sorted : sorted.orderBy(sql.ref(`${table}.${idColumn}`), direction);
 }
 
 /** The order applyPage gives a page: the sort column, then the id column, in one direction. */
@@ -94,36 +106,4 @@ export function pageOrder(spec: ListSpec, query: ListQuery): { column: string; i
 export function contentRange(spec: ListSpec, query: ListQuery, rowCount: number, total: number): string {
   if (rowCount === 0) return `${spec.resource} */${total}`;
   return `${spec.resource} ${query.offset}-${query.offset + rowCount - 1}/${total}`;
-}
-
-/** One page of a list and the number of rows matching the filter on all pages. */
-export interface ListPage<Row> {
-  readonly rows: Row[];
-  readonly total: number;
-}
-
-/**
- * Runs the page (selecting only `columns`) and the count: two statements, issued together.
- *
- * @example listPage(db, templateListSpec, parseListQuery(templateListSpec, request.query), ['id', 'name'])
- */
-export async function listPage<DB, TB extends keyof DB & string, C extends keyof DB[TB] & string>(
-  db: Kysely<DB>,
-  spec: ListSpec<TB>,
-  query: ListQuery,
-  columns: readonly C[],
-): Promise<ListPage<{ [K in C]: SelectType<DB[TB][K]> }>> {
-  // Kysely cannot type a select over a table chosen by a type parameter; the signature above
-  // restores the row type from the same DB, table and columns the caller passed.
-  const anyDb = db as unknown as Kysely<AnyDb>;
-  const table: string = spec.table;
-  const pageQuery = applyPage(applyFilters(anyDb.selectFrom(table).select(columns), spec, query), spec, query);
-  const countQuery = applyFilters(
-    anyDb.selectFrom(table).select((count) => count.fn.countAll().as('total')),
-    spec,
-    query,
-  );
-  const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
-  // count(*) is a bigint, which both drivers return as a string.
-  return { rows: rows as unknown as { [K in C]: SelectType<DB[TB][K]> }[], total: Number(counted.total) };
 }
