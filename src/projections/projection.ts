@@ -15,14 +15,31 @@ export interface Projection {
   applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
   /**
    * Optional, for rebuilds: a replay of every event, in order, into the projection's empty tables
-   * (a shadow schema on the search path), which may keep state in memory and write it set-based.
-   * Without it a rebuild replays through `applyBatch`.
+   * (a shadow schema on the search path), which may keep state in memory and write it set-based,
+   * in its pages' transactions or in its own through `transaction`. Without it a rebuild replays
+   * through `applyBatch`.
    */
-  replay?(): ProjectionReplay;
+  replay?(transaction: ReplayTransaction, tuning?: ReplayTuning): ProjectionReplay;
 }
 
-/** One rebuild's replay of a projection: `apply` for each page of its events, then `finish` once. */
+/** How a replay trades memory for early writes; tests set it low to take every path on a short log. */
+export interface ReplayTuning {
+  /** Events without a change after which a row may be written out before the replay ends. */
+  readonly quietEvents?: number;
+}
+
+/**
+ * Opens a transaction on the replay's tables. Calls may overlap: each runs on a connection of its own
+ * (on PGlite, one connection, they take turns).
+ */
+export type ReplayTransaction = (work: (tx: SqlClient) => Promise<void>) => Promise<void>;
+
+/**
+ * One rebuild's replay of a projection: `apply` for each page of its events (in that page's
+ * transaction), then `finish` once. Whatever it wrote in transactions of its own has committed when
+ * `finish` answers; a failed rebuild drops the shadow schema and everything in it.
+ */
 export interface ProjectionReplay {
   apply(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
-  finish(tx: SqlClient): Promise<void>;
+  finish(): Promise<void>;
 }

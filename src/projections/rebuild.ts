@@ -2,7 +2,7 @@ import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.j
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent } from '../events/store/port.js';
 import type { Logger } from '../log.js';
-import type { Projection } from './projection.js';
+import type { Projection, ReplayTuning } from './projection.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
 /** Replay pages are larger than live batches: nobody waits on a rebuild's individual events. */
@@ -37,6 +37,33 @@ function indexStatements(index: IndexDefinition, schema: string): string[] {
   return index.primary ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`] : [create];
 }
 
+/** Index builds a rebuild runs at the same time on PostgreSQL. */
+const PARALLEL_INDEX_BUILDS = 2;
+
+/**
+ * Builds the shadow tables' remaining indexes, on PostgreSQL several at a time, each on a connection
+ * of its own: a build uses one backend's CPU, and the trigram indexes take most of a rebuild's time
+ * after its replay (PGlite, one connection, builds them in turn). Longest first, by kind: GIN builds
+ * are several times slower than B-tree ones, so they are shared out before the short ones.
+ */
+async function buildIndexes(pool: SqlPool, builds: readonly string[][]): Promise<void> {
+  const queue = [...builds].sort((a, b) => Number(/ USING gin /i.test(b[0] ?? '')) - Number(/ USING gin /i.test(a[0] ?? '')));
+  let failed = false;
+  const builder = async (): Promise<void> => {
+    for (let statements = queue.shift(); statements && !failed; statements = queue.shift()) {
+      try {
+        await pool.query(statements.join(';\n'));
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1 }, builder));
+  const failure = settled.find((s) => s.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
 /** Decodes a page's relevant events; one that cannot be decoded stops the rebuild, named. */
 function decodeAll(codec: EventCodec, relevant: readonly RecordedEvent[], page: readonly RecordedEvent[]): DecodedEvent[] {
   return relevant.map((event) => {
@@ -61,6 +88,8 @@ export interface RebuildDeps {
    * the replay began (undefined beyond PROGRESS_COUNT_LIMIT).
    */
   readonly onProgress?: (replayed: number, total: number | undefined) => void;
+  /** How the projection's replay trades memory for early writes (its defaults when absent). */
+  readonly replayTuning?: ReplayTuning;
 }
 
 
@@ -164,13 +193,13 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   );
   let after: bigint | undefined;
   let count = 0;
-  const replay = projection.replay?.();
   const inShadow = async (work: (tx: SqlClient) => Promise<void>): Promise<void> =>
     withTransaction(deps.pool, async (tx) => {
       // Shadow rows are rebuilt from durable events: a crash only costs the rebuild, never a commit's wait.
       await tx.query(`SET LOCAL search_path TO ${shadow}, public; SET LOCAL synchronous_commit = off`);
       await work(tx);
     });
+  const replay = projection.replay?.(inShadow, deps.replayTuning);
   const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit: deps.batchSize ?? REBUILD_BATCH });
   // The next page is read while this one is applied.
   let page = read(undefined);
@@ -191,8 +220,8 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     count += events.length;
     deps.onProgress?.(count, total === undefined || total >= PROGRESS_COUNT_LIMIT ? undefined : total);
   }
-  if (replay) await inShadow((tx) => replay.finish(tx));
-  await deps.pool.query(indexes.filter((i) => !i.unique).flatMap((i) => indexStatements(i, shadow)).join(';\n'));
+  if (replay) await replay.finish();
+  await buildIndexes(deps.pool, indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)));
   await withTransaction(deps.pool, async (tx) => {
     // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [projectionLockKey(projection.name)]);
