@@ -107,9 +107,13 @@ const INSERT = `INSERT INTO audit_log (${COLUMNS})
     changes jsonb, correlation_id text, causation_id text, stream_id text, verb text, entity_name text, diff jsonb, reason text)
   ON CONFLICT (id) DO NOTHING`;
 
+// Keys as two arrays: the planner sizes an unnest of them from the arrays themselves, and picks index
+// lookups for a batch's few entities. jsonb_to_recordset counts as 100 rows whatever it holds, and
+// against that a hash join over the whole table looked cheaper until it held tens of thousands of
+// entities: every batch scanned every entity (2.5 ms at 4,000).
 const KNOWN = `SELECT e.entity_type, e.entity_id, e.name, e.fields, e.position::text AS position
-  FROM audit_entities e JOIN jsonb_to_recordset($1::jsonb) AS k(entity_type text, entity_id text)
-    ON e.entity_type = k.entity_type AND e.entity_id = k.entity_id`;
+  FROM unnest($1::text[], $2::text[]) AS k(entity_type, entity_id)
+  JOIN audit_entities e ON e.entity_type = k.entity_type AND e.entity_id = k.entity_id`;
 
 // The position guard keeps a replayed batch from moving an entity back.
 const REMEMBER = `INSERT INTO audit_entities (entity_type, entity_id, name, fields, position)
@@ -142,7 +146,10 @@ async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], defin
   const tracked = [...new Map(entities.filter((e) => e.entityId !== null && tracksFields(e.entityType, e.entityId)).map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId }])).values()];
   const known = new Map<string, Known>();
   if (tracked.length > 0) {
-    const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [JSON.stringify(tracked)]);
+    const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [
+      tracked.map((k) => k.entity_type),
+      tracked.map((k) => k.entity_id),
+    ]);
     for (const row of rows) known.set(keyOf(row.entity_type, row.entity_id), { name: row.name, fields: row.fields, position: BigInt(row.position) });
   }
   const rows: AuditLogRow[] = [];

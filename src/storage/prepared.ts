@@ -12,7 +12,8 @@ import type pg from 'pg';
  * texts are a fixed set, a GraphQL selection adding a few), others run unnamed as before. Only
  * single statements are named (a text with `;` may hold several, which only the simple protocol
  * runs), and never a `*` select or `RETURNING *`: a column added by a newer replica's migration
- * would fail such a prepared statement with "cached plan must not change result type".
+ * would fail such a prepared statement with "cached plan must not change result type". A text
+ * holding PLAN_EACH_CALL is never named.
  */
 export interface StatementNamer {
   /** The name to prepare `text` under, or undefined to run it unnamed. */
@@ -20,6 +21,15 @@ export interface StatementNamer {
   /** Distinct texts named so far. */
   readonly size: number;
 }
+
+/**
+ * Put in a statement's text, runs it unnamed: PostgreSQL then plans it with its parameters on every
+ * call. For lookups whose best plan changes as their table grows: a connection keeps the generic plan
+ * it settled on after five runs until the table is analysed again, so a plan made while `events` held
+ * a few hundred rows (a sequential scan) stays one as the log grows, and where autovacuum is late or
+ * off every read of a stream scans the whole log (1 ms per call at 20,000 events, 410 pages).
+ */
+export const PLAN_EACH_CALL = '/* plan each call */';
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 const STAR_SELECT = /(?:^|[\s,])(?:"?\w+"?\.)?\*\s*(?:,|from\b|$)/i;
@@ -34,7 +44,7 @@ export function createStatementNamer(maxNames = 1000): StatementNamer {
     nameOf(text) {
       const named = names.get(text);
       if (named !== undefined) return named;
-      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(';')) return undefined;
+      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(';') || text.includes(PLAN_EACH_CALL)) return undefined;
       if (!seen.has(text)) {
         if (seen.size >= SEEN_LIMIT) seen = new Set();
         seen.add(text);

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import { createPgPool, withTransaction } from '../../src/storage/pool.js';
+import { PLAN_EACH_CALL } from '../../src/storage/prepared.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');
@@ -59,6 +62,24 @@ if (postgres)
     expect(mode).toEqual({ plan_cache_mode: 'force_custom_plan' });
     // Outside a transaction the server's default applies again.
     expect((await db.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]).toEqual({ plan_cache_mode: 'auto' });
+  });
+
+  it('never prepares a text marked PLAN_EACH_CALL, nor the event store\'s lookups of streams and event ids', async () => {
+    // One connection, so the statements and pg_prepared_statements are that connection's.
+    const single = createPgPool({ connectionString: db.url ?? '', max: 1 });
+    try {
+      const store = createPostgresEventStore({ pool: single });
+      const marked = `select $1::int + 2 as "plus" ${PLAN_EACH_CALL}`;
+      for (let i = 0; i < 6; i++) {
+        expect((await single.query<{ plus: number }>(marked, [i])).rows).toEqual([{ plus: i + 2 }]);
+        await store.readStream(`template-${randomUUID()}`);
+        await store.readStreams([`template-${randomUUID()}`, `unique-template-name:${i}`]);
+      }
+      const prepared = await single.query<{ statement: string }>('select statement from pg_prepared_statements');
+      expect(prepared.rows.filter((row) => row.statement.includes('plan each call') || row.statement.includes('FROM events'))).toEqual([]);
+    } finally {
+      await single.end();
+    }
   });
 
   it('keeps multi-statement texts on the simple protocol', async () => {

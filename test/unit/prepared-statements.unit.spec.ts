@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStatementNamer } from '../../src/storage/prepared.js';
+import { createStatementNamer, PLAN_EACH_CALL } from '../../src/storage/prepared.js';
 
 const LOOKUP = 'select "id", "name" from "templates" where "id" = $1';
 
@@ -44,6 +44,13 @@ describe('which statements are prepared (src/db/prepared.ts)', () => {
       namer.nameOf(text);
       expect(namer.nameOf(text), text).toBeUndefined();
     }
+    expect(namer.size).toBe(0);
+  });
+
+  it('never names a text marked PLAN_EACH_CALL, however often it runs', () => {
+    const namer = createStatementNamer();
+    const marked = `select "stream_id" from "events" where "stream_id" = $1 ${PLAN_EACH_CALL}`;
+    for (let i = 0; i < 5; i++) expect(namer.nameOf(marked)).toBeUndefined();
     expect(namer.size).toBe(0);
   });
 

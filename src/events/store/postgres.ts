@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
+import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import {
   StreamRevisionConflictError,
   type AppendResult,
@@ -105,7 +106,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   };
 
   async function findExisting(db: Pick<SqlClient, 'query'>, eventIds: readonly string[]): Promise<EventRow[]> {
-    const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position`, [eventIds]);
+    const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position ${PLAN_EACH_CALL}`, [eventIds]);
     return rows;
   }
 
@@ -210,13 +211,16 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     append: (streamId: string, events: readonly NewEvent[], { expectedRevision }) => appendMany([{ streamId, expectedRevision, events }]),
     appendMany,
     async readStream(streamId) {
-      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId]);
+      // Planned per call, as the other lookups of the log by stream or id (PLAN_EACH_CALL says why).
+      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision ${PLAN_EACH_CALL}`, [streamId]);
       return rows.map(toRecorded);
     },
     async readStreams(streamIds) {
       const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
       if (streamIds.length === 0) return streams;
-      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision`, [[...new Set(streamIds)]]);
+      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision ${PLAN_EACH_CALL}`, [
+        [...new Set(streamIds)],
+      ]);
       for (const row of rows) streams.get(row.stream_id)?.push(toRecorded(row));
       return streams;
     },
