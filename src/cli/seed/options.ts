@@ -17,7 +17,7 @@ export const SEED_USAGE = `usage: npm run seed -- [--resources N] [--templates N
   --resources N     resources to create (default 1000)
   --templates N     templates (default max(10, resources/100), at most 1000)
   --executors N     executors (default max(5, templates/5), at most 200)
-  --concurrency N   commands in flight at once (default 16, at most 64)
+  --concurrency N   commands in flight at once (default 32, at most 64)
   --prefix text     starts every name, slug and URL: lower-case letters, digits and "-" (default seed-<random>)
 Writes through the command path (uniqueness, references and events as over REST). In embedded mode
 (no DATABASE_URL) stop the server first: one process owns DATA_DIR.`;
@@ -38,7 +38,7 @@ const argsSchema = z.strictObject({
   resources: count(10_000_000).default(1000),
   templates: count(1000).optional(),
   executors: count(200).optional(),
-  concurrency: count(64).default(16),
+  concurrency: count(64).default(32),
   prefix: z
     .string()
     .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'must be 1-40 lower-case letters, digits and "-" (not at either end)')
