@@ -82,6 +82,12 @@ if (postgres)
     }
   });
 
+  it('runs every connection of the service with JIT off', async () => {
+    const settings = await Promise.all(Array.from({ length: 3 }, () => db.pool.query<{ jit: string }>('SHOW jit')));
+    expect(settings.map((r) => r.rows[0]?.jit)).toEqual(['off', 'off', 'off']);
+    expect(await withTransaction(db.pool, async (tx) => (await tx.query<{ jit: string }>('SHOW jit')).rows[0]?.jit)).toBe('off');
+  });
+
   it('keeps multi-statement texts on the simple protocol', async () => {
       for (let i = 0; i < 3; i++) await db.pool.query('select 1; select 2');
       const prepared = await db.pool.query<{ statement: string }>(

@@ -45,6 +45,8 @@ export interface SeedHooks {
   readonly onProgress?: (progress: SeedProgress) => void;
   /** How often onProgress is called (default 3000 ms). */
   readonly progressIntervalMs?: number;
+  /** Test seam: the resource count of the first ANALYZE (default FIRST_ANALYZE_AT), doubling after. */
+  readonly analyzeFrom?: number;
   /** Called once as each phase ends, with its final count. */
   readonly onPhaseDone?: (progress: SeedProgress) => void;
 }
@@ -224,7 +226,7 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     const context: ResourceContext = { deps, writer, prefix, approvalFlow, creatorId: admin.id, templates, storages: { aws: storageOf('aws'), gcp: storageOf('gcp'), azurerm: storageOf('azurerm') }, cloudIntegrations, secretFor, positions };
     const units = planUnits(options.resources);
     phase = { name: 'resources', done: 0, total: options.resources, startedAt: Date.now() };
-    let analyzeAt = FIRST_ANALYZE_AT;
+    let analyzeAt = hooks.analyzeFrom ?? FIRST_ANALYZE_AT;
     // One ANALYZE at a time, beside the writes (it does not block them); its failure only costs speed.
     let analyzing = Promise.resolve();
     await runPool(units.length, concurrency, async (u) => {
