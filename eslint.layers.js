@@ -66,7 +66,7 @@ const rule = (layer, targets) => [
   },
 ];
 
-const KERNEL = ['src/errors.ts', 'src/log.ts', 'src/lru.ts', 'src/config.ts', 'src/validation.ts', 'src/data-dir-lock.ts', 'src/metrics.ts', 'src/spans.ts', 'src/telemetry.ts'];
+const KERNEL = ['src/errors.ts', 'src/log.ts', 'src/lru.ts', 'src/run-pool.ts', 'src/config.ts', 'src/validation.ts', 'src/data-dir-lock.ts', 'src/metrics.ts', 'src/spans.ts', 'src/telemetry.ts'];
 
 /** The flat-config objects that encode the layering. */
 export const layerConfigs = [

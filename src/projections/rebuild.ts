@@ -3,6 +3,7 @@ import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import type { Projection, ReplayTuning } from './projection.js';
+import { runPool } from '../run-pool.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
 /** Replay pages are larger than live batches: nobody waits on a rebuild's individual events. */
@@ -48,20 +49,7 @@ const PARALLEL_INDEX_BUILDS = 2;
  */
 async function buildIndexes(pool: SqlPool, builds: readonly string[][]): Promise<void> {
   const queue = [...builds].sort((a, b) => Number(/ USING gin /i.test(b[0] ?? '')) - Number(/ USING gin /i.test(a[0] ?? '')));
-  let failed = false;
-  const builder = async (): Promise<void> => {
-    for (let statements = queue.shift(); statements && !failed; statements = queue.shift()) {
-      try {
-        await pool.query(statements.join(';\n'));
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1 }, builder));
-  const failure = settled.find((s) => s.status === 'rejected');
-  if (failure) throw failure.reason;
+  await runPool(queue.length, pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1, (i) => pool.query((queue[i] ?? []).join(';\n')).then(() => undefined));
 }
 
 /** Decodes a page's relevant events; one that cannot be decoded stops the rebuild, named. */

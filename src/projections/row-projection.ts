@@ -1,6 +1,7 @@
 import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
+import { runPool } from '../run-pool.js';
 import type { Projection, ReplayTransaction, ReplayTuning } from './projection.js';
 
 /** A column's PostgreSQL type, for the casts of the upsert's jsonb_to_recordset and of the replay's inserts. */
@@ -233,25 +234,13 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
           chunks.push({ fresh: chunk.filter((c) => !written.has(c.after.id)), again: chunk.filter((c) => written.has(c.after.id)) });
         }
         for (const { after } of entries) written.add(after.id);
-        let failed = false;
-        const writer = async (): Promise<void> => {
-          for (let chunk = chunks.shift(); chunk && !failed; chunk = chunks.shift()) {
-            const { fresh, again } = chunk;
-            try {
-              await open(async (tx) => {
-                await write(tx, fresh, true);
-                await write(tx, again, false);
-              });
-            } catch (error) {
-              failed = true;
-              throw error;
-            }
-          }
-        };
-        // Every writer has stopped before this answers, even when one failed.
-        const settled = await Promise.allSettled(Array.from({ length: Math.min(parallel, chunks.length) }, writer));
-        const failure = settled.find((s) => s.status === 'rejected');
-        if (failure) throw failure.reason;
+        await runPool(chunks.length, parallel, async (i) => {
+          const { fresh, again } = chunks[i] ?? { fresh: [], again: [] };
+          await open(async (tx) => {
+            await write(tx, fresh, true);
+            await write(tx, again, false);
+          });
+        });
       };
 
       /** Takes the rows no event changed in the last `events` events out of memory, for writing. */

@@ -51,13 +51,13 @@ const MOVE = `UPDATE runs AS r SET
   WHERE r.id = latest.id AND r.status = CASE m.action WHEN 'start' THEN 'queued' ELSE 'in_progress' END AND r.revision < m.revision`;
 
 /** A batch's statements for the runs table, as column arrays: the runs it queues, then its rounds of moves. */
-export interface RunWrites {
+interface RunWrites {
   readonly queued: { id: string[]; resourceId: string[]; action: string[]; actorId: (string | null)[]; at: string[]; revision: number[] };
   readonly rounds: { resourceId: string[]; revision: number[]; action: Move[]; at: string[]; outputs: (string | null)[]; error: (string | null)[] }[];
 }
 
 /** What a batch of events writes to the runs table (the lifecycle events that queue, start or end a run). */
-export function runWritesOf(events: readonly DecodedEvent[]): RunWrites {
+function runWritesOf(events: readonly DecodedEvent[]): RunWrites {
   const queued: RunWrites['queued'] = { id: [], resourceId: [], action: [], actorId: [], at: [], revision: [] };
   const rounds: RunWrites['rounds'] = [];
   const movesSoFar = new Map<string, number>();

@@ -18,5 +18,5 @@ export type {
 export { DEFAULT_LIST_LIMITS, isFilterable, isSortable } from './list-query/spec.js';
 export { OPERATORS } from './list-query/filter.js';
 export { parseListQuery } from './list-query/parse.js';
-export { applyFilters, applyOrder, applyPage, containsPattern, contentRange, pageOrder } from './list-query/sql.js';
-export { listPage, listWithTotal, MATCHES_COUNTED_WITH_PAGE, type ListPage, type PageSource } from './list-query/page.js';
+export { applyFilters, applyPage, containsPattern, contentRange, pageOrder } from './list-query/sql.js';
+export { listPage, listWithTotal, type ListPage } from './list-query/page.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withTransaction, type SqlPool } from '../../src/storage/pool.js';
-import { dropAbandonedRebuilds, rebuildProjection } from '../../src/projections/rebuild.js';
+import { dropAbandonedRebuilds, rebuildProjection, type RebuildDeps } from '../../src/projections/rebuild.js';
 import { applyEvents, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
@@ -28,7 +28,8 @@ for (const target of databaseTargets()) {
 
     const runnerOn = (pool: SqlPool, batchSize = 7) =>
       new ProjectionRunner(templatesProjection, { pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize, retryDelayMs: 10 });
-    const rebuild = () => rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50 }, templatesProjection);
+    const rebuild = (options: Partial<RebuildDeps> = {}) =>
+      rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50, ...options }, templatesProjection);
 
     describe('when the same events are applied twice', () => {
       it('leaves the tables as one application does', async () => {
@@ -77,27 +78,18 @@ for (const target of databaseTargets()) {
     });
 
     describe('when a rebuild follows incremental projection', () => {
-      it('gives identical tables', async () => {
-        const runner = runnerOn(spine.pool);
-        runner.start();
-        const head = await writeHistory(spine);
-        await catchUp(runner, head);
-        const incremental = await dumpTables(spine.pool, TABLES);
-        const result = await rebuild();
-        expect(result.position).toBe(head);
-        expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
-        await runner.stop();
-      });
-
-      it('gives identical tables when rows are written out early and their events continue afterwards', async () => {
-        const runner = runnerOn(spine.pool);
-        runner.start();
-        const head = await writeHistory(spine);
-        await catchUp(runner, head);
-        const incremental = await dumpTables(spine.pool, TABLES);
+      it.each([
+        { what: 'gives identical tables', options: {} },
         // A row is written out after 3 events without a change, so most rows are, and many come back.
-        const early = { pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 5, replayTuning: { quietEvents: 3 } };
-        expect((await rebuildProjection(early, templatesProjection)).position).toBe(head);
+        { what: 'gives identical tables when rows are written out early and their events continue afterwards', options: { batchSize: 5, replayTuning: { quietEvents: 3 } } },
+      ])('$what', async ({ options }) => {
+        const runner = runnerOn(spine.pool);
+        runner.start();
+        const head = await writeHistory(spine);
+        await catchUp(runner, head);
+        const incremental = await dumpTables(spine.pool, TABLES);
+        const result = await rebuild(options);
+        expect(result.position).toBe(head);
         expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
         await runner.stop();
       });

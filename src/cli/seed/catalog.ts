@@ -13,7 +13,7 @@ import { templateAggregate } from '../../commands/template.js';
 import type { Services } from '../../services.js';
 import { CLOUDS, cloudOf, executorFixture, integrationFixtures, pick, secretFixtures, sourceCodeFixture, storageFixture, templateFixture, versionFixture, type Cloud } from './fixtures.js';
 import type { SeedOptions } from './options.js';
-import { runPool } from './pool.js';
+import { runPool } from '../../run-pool.js';
 import { planUnits, seedUnit, type ResourceContext, type SeededTemplate } from './resources.js';
 import { createSeedWriter, SeedError, type SeededKind, type SeedWriter } from './writer.js';
 
