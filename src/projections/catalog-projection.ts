@@ -79,6 +79,9 @@ export function declaredColumns(entity: EntityDeclaration): Record<string, Colum
   return columns;
 }
 
+/** Every column of a declared entity's table, the common ones first: what its projection writes and its reader reads. */
+export const declaredTableColumns = (entity: EntityDeclaration): Record<string, ColumnType> => ({ ...COMMON_COLUMNS, ...declaredColumns(entity) });
+
 /** A declared entity's link tables (each id-list field). */
 export const declaredLinks = (entity: EntityDeclaration): ReadLink[] =>
   idListFields(entity).map(([name, field]) => ({ ...field.link, field: columnOf(name) }));

@@ -4,6 +4,11 @@ import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import { createPgPool, withTransaction } from '../../src/storage/pool.js';
 import { PLAN_EACH_CALL } from '../../src/storage/prepared.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
+import { createDb } from '../../src/storage/kysely.js';
+import { declaredReader } from '../../src/read/catalog.js';
+import { templateEntity } from '../../src/model/template.js';
+import { parseListQuery } from '../../src/read/list-query.js';
+import { templateListSpec } from '../../src/read/list-specs/templates.js';
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');
 
@@ -79,6 +84,26 @@ if (postgres)
       expect(prepared.rows.filter((row) => row.statement.includes('plan each call') || row.statement.includes('FROM events'))).toEqual([]);
     } finally {
       await single.end();
+    }
+  });
+
+  it('prepares a catalog read by id (its columns named) and plans a catalog list per call', async () => {
+    const single = createPgPool({ connectionString: db.url ?? '', max: 1 });
+    const kysely = createDb(single);
+    try {
+      const reader = declaredReader(templateEntity);
+      const query = parseListQuery(templateListSpec, { filter: JSON.stringify({ name__like: 'web' }) });
+      for (let i = 0; i < 3; i++) {
+        expect(await reader.find(kysely, randomUUID())).toBeUndefined();
+        expect(await reader.list(kysely, templateListSpec, query)).toEqual({ rows: [], total: 0 });
+      }
+      const prepared = (await single.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map((row) => row.statement);
+      const byId = prepared.filter((text) => text.includes('"templates"."id" = $1'));
+      expect(byId).toHaveLength(1);
+      expect(byId[0]).toContain('"templates"."documentation_url" as "documentation_url"');
+      expect(prepared.filter((text) => text.includes('list_matches') || text.includes('ilike'))).toEqual([]);
+    } finally {
+      await kysely.destroy();
     }
   });
 

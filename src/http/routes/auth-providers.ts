@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { contentRange, listPage, parseListQuery } from '../../read/list-query.js';
 import { authProviderListSpec } from '../../read/list-specs/auth-providers.js';
 import { authProviderViewColumns, findAuthProvider, listLoginOptions, toAuthProviderView, type AuthProviderView } from '../../read/auth-providers.js';
 import { notFound } from '../../errors.js';
@@ -32,19 +32,8 @@ export function authProviderRoutes(app: FastifyInstance, services: Services): vo
       defaultPageSize: 100,
     });
     await awaitMinPosition(request, services, PROJECTIONS);
-    const db = services.db;
-    const page = applyPage(
-      applyFilters(db.selectFrom('auth_providers').select(authProviderViewColumns), authProviderListSpec, query),
-      authProviderListSpec,
-      query,
-    );
-    const count = applyFilters(
-      db.selectFrom('auth_providers').select((eb) => eb.fn.countAll<string>().as('total')),
-      authProviderListSpec,
-      query,
-    );
-    const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
-    const range = contentRange(authProviderListSpec, query, rows.length, Number(counted.total));
+    const { rows, total } = await listPage(services.db, authProviderListSpec, query, authProviderViewColumns);
+    const range = contentRange(authProviderListSpec, query, rows.length, total);
     return reply.header('Content-Range', range).send(rows.map((row) => toAuthProviderView(row, baseUrl)));
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { effectivePermissions } from '../../model/permissions.js';
-import { applyFilters, applyPage, contentRange, parseListQuery } from '../../read/list-query.js';
+import { contentRange, listPage, parseListQuery } from '../../read/list-query.js';
 import { userListSpec } from '../../read/list-specs/users.js';
 import type { UsersTable } from '../../storage/schema.js';
 import { notFound } from '../../errors.js';
@@ -15,7 +15,24 @@ import { registerWriteRoutes } from './catalog.js';
 
 const idParams = z.object({ id: uuid });
 
-type UserRow = Selectable<UsersTable>;
+/** The columns a user's view shows (not its sign-in subject or session cut-off). */
+const USER_VIEW_COLUMNS = [
+  'id',
+  'kind',
+  'identifier',
+  'email',
+  'display_name',
+  'provider',
+  'roles',
+  'grants',
+  'deactivated',
+  'revision',
+  'creator_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof UsersTable)[];
+
+type UserRow = Pick<Selectable<UsersTable>, (typeof USER_VIEW_COLUMNS)[number]>;
 
 /** A user as the REST API shows it. */
 export const toUserView = (row: UserRow) => ({
@@ -38,7 +55,7 @@ export const toUserView = (row: UserRow) => ({
 
 /** The users REST surface (super only, but for a caller's own record). */
 export function userRoutes(app: FastifyInstance, services: Services): void {
-  const find = (id: string) => services.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const find = (id: string) => services.db.selectFrom('users').select(USER_VIEW_COLUMNS).where('id', '=', id).executeTakeFirst();
 
   const findView = async (id: string) => {
     const row = await find(id);
@@ -49,10 +66,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     authorize(request, 'user:read');
     const query = parseListQuery(userListSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
     await awaitMinPosition(request, services, ['users']);
-    const page = applyPage(applyFilters(services.db.selectFrom('users').selectAll(), userListSpec, query), userListSpec, query);
-    const count = applyFilters(services.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('total')), userListSpec, query);
-    const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
-    return reply.header('Content-Range', contentRange(userListSpec, query, rows.length, Number(counted.total))).send(rows.map(toUserView));
+    const { rows, total } = await listPage(services.db, userListSpec, query, USER_VIEW_COLUMNS);
+    return reply.header('Content-Range', contentRange(userListSpec, query, rows.length, total)).send(rows.map(toUserView));
   });
 
   app.get('/users/:id', async (request, reply) => {

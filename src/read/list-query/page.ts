@@ -11,6 +11,7 @@
  * ordered scan finds the cap cheaply when most rows match).
  */
 import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder, type SelectType } from 'kysely';
+import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import { applyFilters, applyOrder, pageOrder } from './sql.js';
 import type { ListQuery, ListSpec } from './spec.js';
 
@@ -60,7 +61,9 @@ export function provenTotal(query: ListQuery, rowCount: number, counted: number 
 
 /**
  * Runs `query` over `spec.table`: the page (rows as `source.select` shapes them, in the query's
- * order) and the exact total.
+ * order) and the exact total. Both statements are planned per call (PLAN_EACH_CALL), never from a
+ * kept generic plan: how many rows a `__like` fragment or a filter value matches decides whether an
+ * index or an ordered scan finds the page first.
  *
  * @example listWithTotal(db, templateListSpec, query, { select: (from) => from.selectFrom('templates').select(['id', 'name']) })
  */
@@ -91,14 +94,14 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
     spec,
     query,
     spec.table,
-  );
+  ).modifyEnd(sql.raw(PLAN_EACH_CALL));
   const found = (await page.execute()) as (Row & { [COUNTED]?: string })[];
 
   const rows = found.map(({ [COUNTED]: _, ...row }) => row as unknown as Row);
   const counted = found[0]?.[COUNTED];
   const proven = provenTotal(query, rows.length, counted === undefined ? undefined : Number(counted), cap);
   if (proven !== undefined) return { rows, total: proven };
-  const count = scope(applyFilters(anyDb.selectFrom(spec.table).select(sql<string>`count(*)`.as('total')), spec, query));
+  const count = scope(applyFilters(anyDb.selectFrom(spec.table).select(sql<string>`count(*)`.as('total')), spec, query)).modifyEnd(sql.raw(PLAN_EACH_CALL));
   // count(*) is a bigint, which both drivers return as a string.
   return { rows, total: Number((await count.executeTakeFirstOrThrow()).total) };
 }
