@@ -84,59 +84,64 @@ type Transform = (value: unknown, path: string, holder?: Readonly<Record<string,
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Walks `steps` from `container` (part of a private copy) and rewrites every value found in place. */
-function rewrite(container: unknown, steps: readonly SecretPathStep[], index: number, prefix: string, transform: Transform): void {
+/**
+ * Walks `steps` from `container` and answers it with every value found there rewritten: a copy of each
+ * object and array on the way to a value that changed, `container` itself where nothing did. Copying
+ * only those keeps the cost in proportion to the secrets, not to the data: every event is redacted
+ * for the audit log, and a deep copy of each (structuredClone) was most of what encoding and
+ * redacting cost (a seed spent a twentieth of its time there).
+ */
+function rewrite(container: unknown, steps: readonly SecretPathStep[], index: number, prefix: string, transform: Transform): unknown {
   const step = steps[index];
-  if (step === undefined) return;
+  if (step === undefined) return container;
   const last = index === steps.length - 1;
   if (step.kind === 'key') {
     // Absent keys and non-object values (e.g. null where an object was expected) are left as they are.
-    if (!isPlainObject(container) || !Object.hasOwn(container, step.name)) return;
+    if (!isPlainObject(container) || !Object.hasOwn(container, step.name)) return container;
     const path = prefix === '' ? step.name : `${prefix}.${step.name}`;
-    if (last) container[step.name] = transform(container[step.name], path, container);
-    else rewrite(container[step.name], steps, index + 1, path, transform);
-    return;
+    const value = container[step.name];
+    const next = last ? transform(value, path, container) : rewrite(value, steps, index + 1, path, transform);
+    return next === value ? container : { ...container, [step.name]: next };
   }
-  if (!Array.isArray(container)) return;
-  const elements: unknown[] = container;
-  elements.forEach((element, i) => {
+  if (!Array.isArray(container)) return container;
+  let copy: unknown[] | undefined;
+  (container as unknown[]).forEach((element, i) => {
     const path = `${prefix}[${i}]`;
-    if (last) elements[i] = transform(element, path);
-    else rewrite(element, steps, index + 1, path, transform);
+    const next = last ? transform(element, path) : rewrite(element, steps, index + 1, path, transform);
+    if (next !== element) (copy ??= [...(container as unknown[])])[i] = next;
   });
+  return copy ?? container;
 }
 
 function apply(data: Readonly<Record<string, unknown>>, paths: SecretPaths, transform: Transform): Record<string, unknown> {
-  // A deep copy first: callers keep their input (often a command's or an aggregate's state) untouched.
-  const copy = structuredClone(data) as Record<string, unknown>;
-  for (const path of compiled(paths).paths) rewrite(copy, path.steps, 0, '', transform);
-  return copy;
+  let result: unknown = data;
+  for (const path of compiled(paths).paths) result = rewrite(result, path.steps, 0, '', transform);
+  return result as Record<string, unknown>;
 }
 
 /**
- * Returns a deep copy of `data` with every present value at `paths` replaced by
- * `keyring.encrypt(JSON.stringify(value), <concrete path>)`. Absent paths, `null` and `undefined` are
- * left as they are, and so are values already encrypted (so encrypting twice is harmless).
- * Never mutates `data`; without any path it answers `data` itself (nothing to rewrite).
+ * Returns `data` with every present value at `paths` replaced by
+ * `keyring.encrypt(JSON.stringify(value), <concrete path>)` (the objects and arrays holding them
+ * copied, the rest shared). Absent paths, `null` and `undefined` are left as they are, and so are
+ * values already encrypted (so encrypting twice is harmless). Never mutates `data`; where nothing
+ * changes it answers `data` itself.
  * @throws TypeError for an invalid path
  */
 export function encryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
-  // Most events have no secret: nothing to copy (the codec hands this to the store or to zod, which copies).
-  if (compiled(paths).paths.length === 0) return data;
   return apply(data, paths, (value, path) =>
     value === null || value === undefined || keyring.isEncrypted(value) ? value : keyring.encrypt(JSON.stringify(value), path),
   );
 }
 
 /**
- * The inverse of {@link encryptSecrets}: a deep copy with every encrypted value at `paths` decrypted
- * and JSON-parsed. Values that are not encrypted are left as they are, so events written before a
- * field was declared secret still read. Never mutates `data`; without any path it answers `data` itself.
+ * The inverse of {@link encryptSecrets}: `data` with every encrypted value at `paths` decrypted and
+ * JSON-parsed (copied where they are, as there). Values that are not encrypted are left as they are,
+ * so events written before a field was declared secret still read. Never mutates `data`; where
+ * nothing changes it answers `data` itself.
  * @throws AppError `INTERNAL` from {@link Keyring.decrypt} (unknown key, tampered value, value moved
  *   to another path); TypeError for an invalid path
  */
 export function decryptSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, keyring: Keyring): Record<string, unknown> {
-  if (compiled(paths).paths.length === 0) return data;
   return apply(data, paths, (value, path) => (keyring.isEncrypted(value) ? parseDecrypted(keyring.decrypt(value, path), path) : value));
 }
 
@@ -159,10 +164,10 @@ export interface RedactOptions {
 }
 
 /**
- * A deep copy of `data` with every present value at `paths` (plain or encrypted) replaced by
- * {@link REDACTED}, for audit views, read models and API responses. `null`, `undefined` and `''` stay
- * as they are (nothing is stored there). The one masking of write-only values: read models store
- * what this returns. Never mutates `data`.
+ * `data` with every present value at `paths` (plain or encrypted) replaced by {@link REDACTED} (copied
+ * where they are, as there), for audit views, read models and API responses. `null`, `undefined` and
+ * `''` stay as they are (nothing is stored there). The one masking of write-only values: read models
+ * store what this returns. Never mutates `data`; where nothing changes it answers `data` itself.
  * @throws TypeError for an invalid path
  */
 export function redactSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, options: RedactOptions = {}): Record<string, unknown> {

@@ -91,6 +91,28 @@ describe('secret fields', () => {
       expect(data).toEqual(providerData());
     });
 
+    it('copies the objects and arrays on the way to a secret and shares the rest', () => {
+      const configuration = encrypted.configuration as Record<string, unknown>;
+      expect(configuration).not.toBe(data.configuration);
+      expect(configuration.secrets).not.toBe(at(data, 'configuration', 'secrets'));
+      // `d` holds no value to encrypt: the element is the input's own.
+      expect(at(encrypted, 'configuration', 'secrets', 3)).toBe(at(data, 'configuration', 'secrets', 3));
+      expect(at(encrypted, 'groups', 1)).toBe(at(data, 'groups', 1));
+      // A change to a copied element of the answer leaves the input as it was.
+      const input = providerData();
+      const [first] = (encryptSecrets(input, PATHS, keyring).configuration as { secrets: Record<string, unknown>[] }).secrets;
+      if (first) first.name = 'changed';
+      expect(input).toEqual(providerData());
+    });
+
+    it('answers the input itself where there is nothing to rewrite', () => {
+      const plain = { name: 'no secrets here', configuration: { clientId: 'x' } };
+      expect(encryptSecrets(plain, PATHS, keyring)).toBe(plain);
+      expect(redactSecrets(plain, PATHS)).toBe(plain);
+      expect(decryptSecrets(plain, PATHS, keyring)).toBe(plain);
+      expect(redactSecrets(data, [])).toBe(data);
+    });
+
     it('is idempotent: encrypting again leaves the ciphertexts as they are', () => {
       expect(encryptSecrets(encrypted, PATHS, keyring)).toEqual(encrypted);
     });
