@@ -52,13 +52,13 @@ async function buildIndexes(pool: SqlPool, builds: readonly string[][]): Promise
   await runPool(queue.length, pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1, (i) => pool.query((queue[i] ?? []).join(';\n')).then(() => undefined));
 }
 
-/** Decodes a page's relevant events; one that cannot be decoded stops the rebuild, named. */
-function decodeAll(codec: EventCodec, relevant: readonly RecordedEvent[], page: readonly RecordedEvent[]): DecodedEvent[] {
-  return relevant.map((event) => {
+/** Decodes a page's events; one that cannot be decoded stops the rebuild, named. */
+function decodeAll(codec: EventCodec, page: readonly RecordedEvent[]): DecodedEvent[] {
+  return page.map((event, i) => {
     try {
       return codec.decode(event);
     } catch (reason) {
-      throw new PoisonEvent(event, reason, page[page.indexOf(event) - 1]?.position);
+      throw new PoisonEvent(event, reason, page[i - 1]?.position);
     }
   });
 }
@@ -188,19 +188,23 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
       await work(tx);
     });
   const replay = projection.replay?.(inShadow, deps.replayTuning);
-  const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit: deps.batchSize ?? REBUILD_BATCH });
+  // Only the projection's own events leave the store (on a log of many kinds, a small share of it).
+  // Every event up to `head` is readable now, so the replay covers them all, of whatever type: the
+  // checkpoint moves at least there, and the live runner does not read that stretch again.
+  const types = [...projection.handles];
+  const head = await deps.store.headPosition();
+  const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit: deps.batchSize ?? REBUILD_BATCH, types });
   // The next page is read while this one is applied.
   let page = read(undefined);
   // Positions need not count events: the total to replay is counted once, for the progress report.
-  const total = deps.onProgress ? await deps.store.countAfter(undefined, PROGRESS_COUNT_LIMIT) : undefined;
+  const total = deps.onProgress ? await deps.store.countAfter(undefined, PROGRESS_COUNT_LIMIT, types) : undefined;
   for (;;) {
     const events = await page;
     const last = events.at(-1);
     if (!last) break;
     page = read(last.position);
     if (replay) {
-      const relevant = events.filter((e) => projection.handles.has(e.type));
-      if (relevant.length > 0) await inShadow((tx) => replay.apply(tx, decodeAll(deps.codec, relevant, events)));
+      await inShadow((tx) => replay.apply(tx, decodeAll(deps.codec, events)));
     } else {
       await inShadow((tx) => applyEvents(tx, projection, deps.codec, events));
     }
@@ -209,6 +213,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     deps.onProgress?.(count, total === undefined || total >= PROGRESS_COUNT_LIMIT ? undefined : total);
   }
   if (replay) await replay.finish();
+  if (head !== undefined && (after === undefined || after < head)) after = head;
   await buildIndexes(deps.pool, indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)));
   await withTransaction(deps.pool, async (tx) => {
     // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.

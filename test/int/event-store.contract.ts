@@ -99,6 +99,27 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         const rest = await store.readAll({ after: second.position, limit: 1000 });
         expect(rest.filter((e) => e.streamId === id).map((e) => e.streamRevision)).toEqual([2n]);
       });
+
+      it('reads only the types asked for, page after page past other events, and counts them alike', async () => {
+        const head = await store.headPosition();
+        const rare = `Rare${randomUUID().replaceAll('-', '')}`;
+        const id = stream();
+        // Pages of one: between and after the two rare events only other events follow.
+        await store.append(id, [event(rare, { n: 1 }), event(), event(), event(), event(rare, { n: 2 }), event(), event()], { expectedRevision: 'no_stream' });
+        const pages: unknown[][] = [];
+        let after = head;
+        for (;;) {
+          const page = await store.readAll({ after, limit: 1, types: [rare] });
+          const last = page.at(-1);
+          if (!last) break;
+          pages.push(page.map((e) => [e.type, e.data.n]));
+          after = last.position;
+        }
+        expect(pages).toEqual([[[rare, 1]], [[rare, 2]]]);
+        expect(await store.countAfter(head, 100, [rare])).toBe(2);
+        expect(await store.countAfter(head, 1, [rare])).toBe(1);
+        expect(await store.readAll({ after: head, limit: 10, types: [] })).toEqual([]);
+      });
     });
 
     if (store_atomic_hint(name)) {

@@ -94,6 +94,23 @@ for (const target of databaseTargets()) {
         await runner.stop();
       });
 
+      it('reads only its own events, and ends at the head of a log whose last events are of other kinds', async () => {
+        const runner = runnerOn(spine.pool);
+        runner.start();
+        await writeHistory(spine, 10);
+        const others = Array.from({ length: 5 }, () => ({ eventId: randomUUID(), type: 'SomethingElseHappened', data: {}, metadata: { correlationId: randomUUID() } }));
+        const head = (await spine.store.append(`elsewhere-${randomUUID()}`, others, { expectedRevision: 'no_stream' })).position;
+        await catchUp(runner, head);
+        const incremental = await dumpTables(spine.pool, TABLES);
+        const own = (await spine.store.readAll({ limit: 10_000 })).filter((e) => templatesProjection.handles.has(e.type)).length;
+        const progress: [number, number | undefined][] = [];
+        const result = await rebuild({ onProgress: (replayed, total) => progress.push([replayed, total]) });
+        expect(result).toMatchObject({ events: own, position: head });
+        expect(progress.at(-1)).toEqual([own, own]);
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
+        await runner.stop();
+      });
+
       it('keeps answering reads from the old tables while it replays', async () => {
         const runner = runnerOn(spine.pool);
         const head = await writeHistory(spine, 30);

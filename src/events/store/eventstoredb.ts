@@ -240,11 +240,13 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
       const read = await Promise.all(unique.map(async (id) => [id, await readStream(id)] as const));
       return new Map(read);
     },
-    async readAll({ after, limit }) {
+    async readAll({ after, limit, types }) {
       const events: RecordedEvent[] = [];
       if (limit <= 0) return events;
+      // The types are filtered here, as system events are: the scan goes on past pages of other events.
+      const wanted = types === undefined ? undefined : new Set(types);
       // One more than asked for, so a page that starts with the (skipped) event at `after` still fills the limit.
-      await scanAll(FORWARDS, after, limit + 1, (event) => events.push(event) < limit);
+      await scanAll(FORWARDS, after, limit + 1, (event) => (wanted && !wanted.has(event.type)) || events.push(event) < limit);
       return events;
     },
     async truncate(streamId, beforeRevision) {
@@ -274,9 +276,10 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
     lastPosition() {
       return this.headPosition();
     },
-    async countAfter(after, limit) {
+    async countAfter(after, limit, types) {
       let count = 0;
-      if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), () => ++count < limit);
+      const wanted = types === undefined ? undefined : new Set(types);
+      if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), (event) => (wanted && !wanted.has(event.type)) || ++count < limit);
       return count;
     },
     subscribe(subscribeOptions) {

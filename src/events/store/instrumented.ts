@@ -34,7 +34,7 @@ export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, '
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
     lastPosition: () => store.lastPosition(),
-    countAfter: (after, limit) => store.countAfter(after, limit),
+    countAfter: (after, limit, types) => store.countAfter(after, limit, types),
     subscribe: (options) => store.subscribe(options),
     truncate: (streamId, beforeRevision) => store.truncate(streamId, beforeRevision),
     ping: () => store.ping(),

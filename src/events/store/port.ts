@@ -49,6 +49,12 @@ export interface ReadAllOptions {
   /** Read events strictly after this position; undefined reads from the beginning. */
   readonly after?: bigint;
   readonly limit: number;
+  /**
+   * Only events of these types (every event when absent), still in position order: a page is empty
+   * only when no such event follows `after`. A rebuild reads just its projection's events this way;
+   * PostgreSQL filters before the rows leave the server.
+   */
+  readonly types?: readonly string[];
 }
 
 /** Where a subscription to `$all` starts and how it is fed. */
@@ -99,8 +105,9 @@ export interface EventStore {
   /**
    * How many visible events follow `after` (all of them when undefined), counting at most `limit`:
    * how far a reader at `after` is behind. Positions are not dense (they need not count events).
+   * With `types`, only events of those types count (what a reader filtering as readAll does has left).
    */
-  countAfter(after: bigint | undefined, limit: number): Promise<number>;
+  countAfter(after: bigint | undefined, limit: number, types?: readonly string[]): Promise<number>;
   /** Catch-up then live delivery of `$all`, in position order, each event exactly once. */
   subscribe(options: SubscribeOptions): Subscription;
   /**

@@ -74,11 +74,17 @@ const READABLE = `snapshot AS MATERIALIZED (
  * the bound start at the greater of the two lower bounds, as one index condition: with two separate
  * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
  */
-const READ_PAGE = `WITH ${READABLE}
-(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) ORDER BY global_position LIMIT $2)
+const readPage = (typeFilter: string): string => `WITH ${READABLE}
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${typeFilter} ORDER BY global_position LIMIT $2)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable
  WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below) ORDER BY global_position LIMIT 1) IS NOT NULL`;
+const READ_PAGE = readPage('');
+/**
+ * The same page of the event types in $3 only (a rebuild's read). Planned per call: how many events
+ * are of those types decides between walking the log in order and gathering them first.
+ */
+const READ_PAGE_OF_TYPES = `${readPage(' AND type = ANY($3::text[])')} ${PLAN_EACH_CALL}`;
 
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
@@ -197,8 +203,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
 
-  async function readPage({ after, limit }: ReadAllOptions): Promise<ReadPage> {
-    const { rows } = await pool.query<EventRow & { held: boolean }>(READ_PAGE, [String(after ?? 0n), limit]);
+  async function readPage({ after, limit, types }: ReadAllOptions): Promise<ReadPage> {
+    const from = String(after ?? 0n);
+    const { rows } = await pool.query<EventRow & { held: boolean }>(
+      types === undefined ? READ_PAGE : READ_PAGE_OF_TYPES,
+      types === undefined ? [from, limit] : [from, limit, types],
+    );
     const held = rows.at(-1)?.held === true;
     return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
   }
@@ -236,10 +246,11 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const { rows } = await pool.query<{ position: string | null }>('SELECT max(global_position)::text AS position FROM events');
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);
     },
-    async countAfter(after, limit) {
+    async countAfter(after, limit, types) {
+      const ofTypes = types === undefined ? '' : ` AND type = ANY($3::text[]) ${PLAN_EACH_CALL}`;
       const { rows } = await pool.query<{ n: number }>(
-        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable) LIMIT $2) AS ahead`,
-        [String(after ?? 0n), limit],
+        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${ofTypes} LIMIT $2) AS ahead`,
+        [String(after ?? 0n), limit, ...(types === undefined ? [] : [types])],
       );
       return rows[0]?.n ?? 0;
     },
