@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
@@ -22,6 +23,13 @@ import { pollingSubscription, type ReadPage } from './subscription.js';
  */
 const CHANNEL = 'infraledger_events';
 
+/**
+ * Least time between two NOTIFYs of one store. Other processes' subscriptions wake at most this much
+ * later (they poll as well, PostgresEventStoreOptions.pollIntervalMs); this process's own are woken
+ * by the append itself.
+ */
+const NOTIFY_INTERVAL_MS = 10;
+
 interface EventRow {
   global_position: string;
   event_id: string;
@@ -43,6 +51,25 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
   position: BigInt(row.global_position),
   recordedAt: row.recorded_at,
 });
+
+/** What the append functions answer for a write: its conflict, or its last position and each stream's head. */
+interface AppendRow {
+  conflict_stream: string | null;
+  conflict_actual: string | null;
+  last_position: string | null;
+  heads: string[] | null;
+}
+
+/** The same for one write of a group (1-based). */
+interface GroupRow extends AppendRow {
+  grp: number;
+}
+
+/**
+ * The most writes one grouped append carries. Bounded so one statement stays small and a write never
+ * waits behind more than this many others (their events are few: a command writes a handful).
+ */
+const MAX_GROUP = 64;
 
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
 
@@ -98,13 +125,18 @@ export interface PostgresEventStoreOptions {
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { pool, log } = options;
   const appended = new EventEmitter();
+  /** This store's NOTIFY payload, so that it can tell its own notifications from other processes'. */
+  const self = randomUUID();
   appended.setMaxListeners(0);
   let stopListening: Promise<() => Promise<void>> | undefined;
 
   // Other processes' appends arrive by NOTIFY (PostgreSQL only; PGlite has no other process).
   const ensureListening = (): void => {
     stopListening ??= pool
-      .listen(CHANNEL, () => appended.emit('append'))
+      // This store's own notifications say what its appends said already.
+      .listen(CHANNEL, (payload) => {
+        if (payload !== self) appended.emit('append');
+      })
       .catch((error: unknown) => {
         log?.warn({ err: error }, 'LISTEN failed; subscriptions fall back to polling');
         return () => Promise.resolve();
@@ -132,11 +164,50 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { position, revisions };
   }
 
-  async function appendMany(writes: readonly StreamWrite[]): Promise<AppendResult> {
+  /** One command's write waiting for the append on its way (group commit). */
+  interface Queued {
+    readonly writes: readonly StreamWrite[];
+    readonly resolve: (result: AppendResult) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  const queued: Queued[] = [];
+  let appending = false;
+
+  /**
+   * Group commit: a write goes at once when no append is on its way; otherwise it waits for that one,
+   * and every write that waited goes together in one statement and one transaction
+   * (`infraledger_append_groups`, migration 028), each still checked on its own. An idle service
+   * sends each write alone as before; a busy one pays one round trip and one commit for several.
+   */
+  function appendMany(writes: readonly StreamWrite[]): Promise<AppendResult> {
+    if (writes.every((w) => w.events.length === 0)) return Promise.reject(new TypeError('appendMany needs at least one event'));
+    if (new Set(writes.map((w) => w.streamId)).size !== writes.length) return Promise.reject(new TypeError('appendMany takes each stream once'));
+    return new Promise<AppendResult>((resolve, reject) => {
+      queued.push({ writes, resolve, reject });
+      if (!appending) void drain();
+    });
+  }
+
+  async function drain(): Promise<void> {
+    appending = true;
+    try {
+      while (queued.length > 0) {
+        const group = queued.splice(0, MAX_GROUP);
+        const [only] = group;
+        if (group.length === 1 && only) await appendAlone(only.writes).then(only.resolve, only.reject);
+        else await appendGroup(group);
+        appended.emit('append');
+        notifyOthers();
+      }
+    } finally {
+      appending = false;
+    }
+  }
+
+  /** One write in its own statement; an event id used already is accepted only as an exact retry. */
+  async function appendAlone(writes: readonly StreamWrite[]): Promise<AppendResult> {
     const all = writes.flatMap((w) => w.events);
-    if (all.length === 0) throw new TypeError('appendMany needs at least one event');
-    if (new Set(writes.map((w) => w.streamId)).size !== writes.length) throw new TypeError('appendMany takes each stream once');
-    const result = await appendOnce(writes, all).catch(async (error: unknown) => {
+    return appendOnce(writes, all).catch(async (error: unknown) => {
       if ((error as { code?: string }).code !== '23505') throw error;
       // An event id is used already: only an exact retry of an earlier, committed write is accepted.
       const existing = await findExisting(pool, all.map((e) => e.eventId));
@@ -144,42 +215,82 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const first = writes[0];
       throw new StreamRevisionConflictError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
     });
-    appended.emit('append');
-    notifyOthers();
-    return result;
+  }
+
+  /**
+   * Several commands' writes in one statement. If the statement fails as a whole (an event id used
+   * already, a lost connection), each write is appended alone, so each gets the answer it would have
+   * had on its own: the writes' event ids make a write that did commit an accepted retry.
+   */
+  async function appendGroup(group: readonly Queued[]): Promise<void> {
+    const streams = group.flatMap((q, g) => q.writes.map((w) => ({ write: w, group: g + 1 })));
+    const events = streams.flatMap(({ write }, s) => write.events.map((e) => ({ event: e, stream: s + 1 })));
+    let rows: GroupRow[];
+    try {
+      ({ rows } = await pool.query<GroupRow>(
+        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, $3, $4, $5, $6, $7, $8)',
+        [
+          streams.map((s) => s.group),
+          streams.map((s) => s.write.streamId),
+          streams.map((s) => String(s.write.expectedRevision)),
+          events.map((e) => e.stream),
+          events.map((e) => e.event.eventId),
+          events.map((e) => e.event.type),
+          events.map((e) => JSON.stringify(e.event.data)),
+          events.map((e) => JSON.stringify(e.event.metadata)),
+        ],
+      ));
+    } catch (error) {
+      log?.debug({ err: error, writes: group.length }, 'a grouped append failed; appending its writes one by one');
+      for (const q of group) await appendAlone(q.writes).then(q.resolve, q.reject);
+      return;
+    }
+    await Promise.all(
+      group.map(async (q, g) => {
+        const row = rows.find((r) => r.grp === g + 1);
+        try {
+          q.resolve(await settle(q.writes, q.writes.flatMap((w) => w.events), row));
+        } catch (error) {
+          q.reject(error);
+        }
+      }),
+    );
   }
 
   // Other processes learn of appends by NOTIFY, sent after the commit in a statement of its own (a
-  // notifying transaction holds a server-wide lock through its commit) and at most one at a time:
-  // appends that commit while one is on its way are covered by the next.
-  let notifying: 'idle' | 'sending' | 'again' = 'idle';
+  // notifying transaction holds a server-wide lock through its commit), at most one at a time and at
+  // most one per NOTIFY_INTERVAL_MS: appends that commit meanwhile are covered by the next. On a busy
+  // service that is one statement per several appends instead of one per append or two.
+  let notifying: 'idle' | 'waiting' | 'sending' | 'again' = 'idle';
+  let notifyTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   function notifyOthers(): void {
     if (pool.dialect !== 'postgres') return;
-    if (notifying !== 'idle') {
-      notifying = 'again';
-      return;
-    }
-    notifying = 'sending';
+    if (notifying === 'sending') notifying = 'again';
+    if (notifying !== 'idle') return;
+    notifying = 'waiting';
     const send = (): void => {
+      notifyTimer = undefined;
+      notifying = 'sending';
       pool
-        .query('SELECT pg_notify($1, $2)', [CHANNEL, ''])
+        .query('SELECT pg_notify($1, $2)', [CHANNEL, self])
         .catch((error: unknown) => log?.warn({ err: error }, 'NOTIFY failed; other processes find the events by polling'))
         .finally(() => {
-          if (notifying === 'again') {
-            notifying = 'sending';
-            send();
+          if (notifying === 'again' && !closed) {
+            notifying = 'waiting';
+            notifyTimer = setTimeout(send, NOTIFY_INTERVAL_MS);
           } else {
             notifying = 'idle';
           }
         });
     };
-    send();
+    notifyTimer = setTimeout(send, NOTIFY_INTERVAL_MS);
   }
 
-  /** One statement (see migration 026): lock the streams, check revisions, insert, notify. Zero-event writes only assert. */
+  /** One statement (see migration 026): lock the streams, check revisions, insert. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
-    const { rows } = await pool.query<{ conflict_stream: string | null; conflict_actual: string | null; last_position: string | null; heads: string[] | null }>(
+    const { rows } = await pool.query<AppendRow>(
       'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, $6, $7)',
       [
         writes.map((w) => w.streamId),
@@ -191,14 +302,18 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         all.map((e) => JSON.stringify(e.metadata)),
       ],
     );
-    const row = rows[0];
+    return settle(writes, all, rows[0]);
+  }
+
+  /** A write's answer from its row: its position and heads, or its conflict (unless it is a retry of a write that committed). */
+  async function settle(writes: readonly StreamWrite[], all: readonly NewEvent[], row: AppendRow | undefined): Promise<AppendResult> {
     if (row?.conflict_stream != null) {
       const existing = await findExisting(pool, all.map((e) => e.eventId));
       if (existing.length > 0 && isSameWrite(writes, existing)) return resultOf(existing);
       const write = writes.find((w) => w.streamId === row.conflict_stream);
       throw new StreamRevisionConflictError(row.conflict_stream, write?.expectedRevision ?? 'any', row.conflict_actual == null ? 'no_stream' : BigInt(row.conflict_actual));
     }
-    if (row?.last_position == null || !row.heads) throw new Error('infraledger_append returned no result');
+    if (row?.last_position == null || !row.heads) throw new Error('the append function returned no result');
     const heads = row.heads;
     return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
@@ -271,6 +386,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       await pool.query('SELECT 1');
     },
     async close() {
+      closed = true;
+      clearTimeout(notifyTimer);
       if (stopListening) await (await stopListening)();
       appended.removeAllListeners();
     },

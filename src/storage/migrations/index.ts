@@ -21,6 +21,7 @@ import { sql as auditHistory } from './022-audit-history.js';
 import { sql as signInRetention } from './024-sign-in-retention.js';
 import { sql as concurrentAppend } from './026-concurrent-append.js';
 import { sql as trigramSearch } from './027-trigram-search.js';
+import { sql as groupedAppend } from './028-grouped-append.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   { id: '024-sign-in-retention', sql: signInRetention },
   { id: '026-concurrent-append', sql: concurrentAppend },
   { id: '027-trigram-search', sql: trigramSearch },
+  { id: '028-grouped-append', sql: groupedAppend },
 ];
