@@ -4,7 +4,7 @@ import { executeCommand, unwritten, type CommandDeps } from '../../src/commands/
 import { referenceStreamId } from '../../src/commands/references.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
 import { uniqueStreamId } from '../../src/commands/unique.js';
-import type { EventStore } from '../../src/events/store/port.js';
+import { StreamRevisionConflictError, type EventStore } from '../../src/events/store/port.js';
 import { databaseTargets } from '../support/databases.js';
 import { openSpine, type Spine } from '../support/spine.js';
 
@@ -14,6 +14,37 @@ const create = (id: string, name: string, parentIds: string[] = []): TemplateCom
   type: 'Create',
   data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, documentationUrl: null, executorIds: [], parentIds, status: 'enabled' },
 });
+
+/** A template create with a slug of its own (not derived from the name). */
+const createWithSlug = (id: string, name: string, slug: string): TemplateCommand => {
+  const command = create(id, name);
+  return command.type === 'Create' ? { ...command, data: { ...command.data, template: slug } } : command;
+};
+
+/**
+ * The store, recording what the handler asks of it: the streams it reads (one by one or together)
+ * and the outcome of each multi-stream append ('ok', or the stream a revision conflict names).
+ */
+function observed(store: EventStore) {
+  const reads: string[] = [];
+  const appends: string[] = [];
+  const wrapped: EventStore = {
+    ...store,
+    readStream: (streamId) => (reads.push(streamId), store.readStream(streamId)),
+    readStreams: (streamIds) => (reads.push(...streamIds), store.readStreams(streamIds)),
+    appendMany: async (writes) => {
+      try {
+        const result = await store.appendMany(writes);
+        appends.push('ok');
+        return result;
+      } catch (error) {
+        appends.push(error instanceof StreamRevisionConflictError ? `conflict on ${error.streamId}` : 'error');
+        throw error;
+      }
+    },
+  };
+  return { reads, appends, store: wrapped, reservationReads: () => reads.filter((streamId) => streamId.startsWith('unique-')) };
+}
 
 /**
  * The PostgreSQL store presented as one that cannot append to several streams atomically (as
@@ -113,6 +144,114 @@ for (const target of databaseTargets()) {
         await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow('simulated failure');
         expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual(['ReferenceAdded', 'ReferenceRemoved']);
         await expect(executeCommand(deps, templateAggregate, parent, { type: 'Delete' }, context())).resolves.toBeDefined();
+      });
+    });
+
+    describe('when a command takes unique values, on its first attempt', () => {
+      const reservations = async (key: string) =>
+        (await spine.store.readStream(uniqueStreamId(key))).map((e) => ({ type: e.type, revision: e.streamRevision, owner: (e.data as { ownerStreamId: string }).ownerStreamId }));
+
+      it('creates with fresh values without reading their reservation streams', async () => {
+        const { reservationReads, appends, store } = observed(spine.store);
+        const id = randomUUID();
+
+        const created = await executeCommand({ ...spine.deps, store }, templateAggregate, id, create(id, 'Fresh'), context());
+
+        expect(created.revision).toBe(0n);
+        expect(reservationReads()).toEqual([]);
+        expect(appends).toEqual(['ok']);
+        const owner = templateAggregate.streamId(id);
+        expect(await reservations('template-name:fresh')).toEqual([{ type: 'UniqueValueReserved', revision: 0n, owner }]);
+        expect(await reservations('template-slug:fresh')).toEqual([{ type: 'UniqueValueReserved', revision: 0n, owner }]);
+      });
+
+      it('refuses a name another template holds with the same 409 as a command that reads first', async () => {
+        const holder = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, holder, create(holder, 'Held'), context());
+        const { reservationReads, appends, store } = observed(spine.store);
+        const id = randomUUID();
+
+        const refused = await executeCommand({ ...spine.deps, store }, templateAggregate, id, createWithSlug(id, 'held', 'other_slug'), context()).catch((error: unknown) => error);
+
+        const message = 'a template named "held" already exists';
+        expect(refused).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
+        // A single attempt (maxAttempts 1) does not assume: it reads first and answers as before the change.
+        const readFirst = await executeCommand({ ...spine.deps, maxAttempts: 1 }, templateAggregate, id, createWithSlug(id, 'held', 'other_slug'), context()).catch((error: unknown) => error);
+        expect(readFirst).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
+        // The first attempt's append failed on the reservation; the second read it and refused.
+        expect(appends).toEqual([`conflict on ${uniqueStreamId('template-name:held')}`]);
+        expect(reservationReads()).toContain(uniqueStreamId('template-name:held'));
+        expect(await reservations('template-name:held')).toEqual([{ type: 'UniqueValueReserved', revision: 0n, owner: templateAggregate.streamId(holder) }]);
+        expect(await reservations('template-slug:other_slug')).toEqual([]);
+        expect(await spine.store.readStream(templateAggregate.streamId(id))).toEqual([]);
+      });
+
+      it('reserves a name released by a rename at the stream revision, after one conflict', async () => {
+        const holder = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, holder, create(holder, 'Old'), context());
+        await executeCommand(spine.deps, templateAggregate, holder, { type: 'Update', data: { changes: { name: 'New' } } }, context());
+        const { appends, store } = observed(spine.store);
+        const id = randomUUID();
+
+        const created = await executeCommand({ ...spine.deps, store }, templateAggregate, id, createWithSlug(id, 'Old', 'old_again'), context());
+
+        expect(created.revision).toBe(0n);
+        expect(appends).toEqual([`conflict on ${uniqueStreamId('template-name:old')}`, 'ok']);
+        expect((await reservations('template-name:old')).map((r) => [r.type, r.revision, r.owner])).toEqual([
+          ['UniqueValueReserved', 0n, templateAggregate.streamId(holder)],
+          ['UniqueValueReleased', 1n, templateAggregate.streamId(holder)],
+          ['UniqueValueReserved', 2n, templateAggregate.streamId(id)],
+        ]);
+      });
+
+      it('reserves a name and slug released by a delete, after one conflict', async () => {
+        const holder = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, holder, create(holder, 'Gone'), context());
+        await executeCommand(spine.deps, templateAggregate, holder, { type: 'Delete' }, context());
+        const { appends, store } = observed(spine.store);
+        const id = randomUUID();
+
+        await executeCommand({ ...spine.deps, store }, templateAggregate, id, create(id, 'Gone'), context());
+
+        expect(appends).toHaveLength(2);
+        expect(appends[0]).toMatch(/^conflict on unique-template-(name|slug):gone$/);
+        expect(appends[1]).toBe('ok');
+        for (const key of ['template-name:gone', 'template-slug:gone']) {
+          expect((await reservations(key)).at(-1)).toEqual({ type: 'UniqueValueReserved', revision: 2n, owner: templateAggregate.streamId(id) });
+        }
+      });
+
+      it('reads the reservations when an update changes a unique value (the old one is released at its revision)', async () => {
+        const id = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, id, create(id, 'Before'), context());
+        const { reservationReads, appends, store } = observed(spine.store);
+
+        const renamed = await executeCommand({ ...spine.deps, store }, templateAggregate, id, { type: 'Update', data: { changes: { name: 'After' } } }, context());
+
+        expect(renamed.revision).toBe(1n);
+        expect(reservationReads().sort()).toEqual([uniqueStreamId('template-name:after'), uniqueStreamId('template-name:before')]);
+        expect(appends).toEqual(['ok']);
+        expect((await reservations('template-name:before')).map((r) => r.type)).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
+        expect((await reservations('template-name:after')).map((r) => r.type)).toEqual(['UniqueValueReserved']);
+      });
+
+      it('reads them as before on a store without atomic appends, writing nothing for a refused create', async () => {
+        const holder = randomUUID();
+        await executeCommand(spine.deps, templateAggregate, holder, create(holder, 'Ordered held'), context());
+        const { reservationReads, store } = observed(nonAtomic(spine.store));
+        const deps = { ...spine.deps, store };
+
+        const id = randomUUID();
+        await executeCommand(deps, templateAggregate, id, create(id, 'Ordered fresh'), context());
+        expect(reservationReads().sort()).toEqual([uniqueStreamId('template-name:ordered fresh'), uniqueStreamId('template-slug:ordered_fresh')]);
+
+        // The name is fresh, the slug is not: the name is not reserved and undone on the way to the 409.
+        const other = randomUUID();
+        await expect(executeCommand(deps, templateAggregate, other, createWithSlug(other, 'Ordered other', 'ordered_held'), context())).rejects.toMatchObject({
+          code: 'CONFLICT',
+          errors: [{ field: 'template' }],
+        });
+        expect(await reservations('template-name:ordered other')).toEqual([]);
       });
     });
 
