@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { Lru } from '../lru.js';
+import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
 import { isBackstageToken, type BackstageAuth } from './backstage.js';
@@ -80,6 +81,8 @@ export function samePrincipal(a: Principal, b: Principal): boolean {
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const bearerOf = (header: string): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 
 interface UserRow {
@@ -93,6 +96,7 @@ interface UserRow {
 }
 
 interface SessionRow extends UserRow {
+  session_id: string;
   ended_at: Date | null;
   method: string;
   user_id: string;
@@ -122,7 +126,9 @@ function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal,
 export function createAuthenticator(deps: { db: Db; tokens: TokenService; backstage?: BackstageAuth }): Authenticator {
   const { db, tokens } = deps;
 
-  // Every request that is not answered from `recall` runs this lookup: compiled once, only its parameter changes.
+  // Every request that is not answered from `recall` runs this lookup: compiled once, only its
+  // parameters change. Requests read in one poll look their sessions up together
+  // (src/storage/id-batch.ts): one statement instead of one each.
   const sessionLookup = db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -137,10 +143,21 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       'sessions.ended_at',
       'sessions.method',
       'sessions.user_id',
+      'sessions.id as session_id',
       sql<string>`${sql.raw(fingerprintOf('sessions', 'users'))}`.as('fingerprint'),
     ])
     .where('sessions.id', '=', '00000000-0000-0000-0000-000000000000')
     .compile();
+  const sessionsLookup = batchedLookup(sessionLookup.sql);
+  const lookUp = sameTurnLoader<Db, SessionRow>(async (database, sessionIds) => {
+    const found = new Map<string, SessionRow>();
+    for (const group of idGroups(sessionIds)) {
+      const query = group.length === 1 ? sessionLookup : { ...sessionLookup, sql: sessionsLookup };
+      const { rows } = await database.executeQuery({ ...query, parameters: group });
+      for (const row of rows as SessionRow[]) found.set(row.session_id, row);
+    }
+    return found;
+  });
 
   /** Sessions whose lookup found a caller, by session id: what `recall` answers from. */
   const remembered = new Lru<string, SessionRow>(RECALLED_SESSIONS);
@@ -157,8 +174,9 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
 
   async function viaServiceToken(token: string, now: Date): Promise<Principal> {
     const verified = await tokens.verify(token, now);
-    const lookup: typeof sessionLookup = { ...sessionLookup, parameters: [verified.sessionId] };
-    const [row] = (await db.executeQuery(lookup)).rows as SessionRow[];
+    // A session id is a uuid (ours, signed): anything else is no session, and never reaches the
+    // statement, where it would fail the other requests' lookups batched with it.
+    const row = UUID.test(verified.sessionId) ? await lookUp(db, verified.sessionId.toLowerCase()) : undefined;
     remembered.delete(verified.sessionId);
     const principal = decide(row, verified);
     if (row?.method === 'guest' || row?.method === 'backstage') {

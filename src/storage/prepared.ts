@@ -31,7 +31,8 @@ export interface StatementNamer {
  */
 export const PLAN_EACH_CALL = '/* plan each call */';
 
-const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
+// A leading parenthesis: the first branch of a UNION (src/storage/id-batch.ts).
+const PREPARABLE = /^\s*\(?\s*(?:select|insert|update|delete|with)\b/i;
 const STAR_SELECT = /(?:^|[\s,])(?:"?\w+"?\.)?\*\s*(?:,|from\b|$)/i;
 /** First sightings kept to tell a repeated text from a one-off; forgotten in bulk past this many. */
 const SEEN_LIMIT = 10_000;

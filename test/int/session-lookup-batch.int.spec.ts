@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import { databaseTargets } from '../support/databases.js';
+
+/*
+ * Requests read in one turn look their sessions up in one statement (src/auth/authenticator.ts,
+ * src/storage/id-batch.ts); each is still decided on its own session's row as it is now.
+ */
+
+const isSessionLookup = (text: string): boolean => text.includes('from "sessions" inner join "users"');
+
+for (const target of databaseTargets()) {
+  describe(`session lookups of one turn (${target.name})`, () => {
+    let harness: HttpHarness;
+    const statements: string[] = [];
+    const tokens = new Map<string, string>();
+
+    beforeAll(async () => {
+      harness = await openHttpApp(target, { onQuery: (text) => statements.push(text) });
+      for (const name of ['ops-a', 'ops-b', 'ops-c']) tokens.set(name, await harness.serviceAccount(name, ['default']));
+    });
+    afterAll(async () => harness.close());
+
+    const me = (token: string) => harness.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+
+    it('given requests of several callers in one turn, when they are authenticated, then one statement looks up all their sessions and each answers as its own caller', async () => {
+      statements.length = 0;
+      const names = ['ops-a', 'ops-b', 'ops-c'];
+      const answers = await Promise.all(names.map((name) => me(tokens.get(name) ?? '')));
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+      expect(answers.map((answer) => answer.json<{ identifier: string }>().identifier)).toEqual(names);
+      expect(statements.filter(isSessionLookup).length).toBeLessThan(names.length);
+    });
+
+    it('given an ended session among them, when they are authenticated together, then only its request is refused', async () => {
+      const ended = await harness.serviceAccount('ops-ended', ['default']);
+      const logout = await harness.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${ended}` } });
+      expect(logout.statusCode).toBeLessThan(300);
+      const answers = await Promise.all([me(tokens.get('ops-a') ?? ''), me(ended), me(tokens.get('ops-b') ?? '')]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 401, 200]);
+      expect(answers[1].json<{ detail: string }>().detail).toContain('the session has ended');
+    });
+  });
+}
