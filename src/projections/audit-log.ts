@@ -122,6 +122,9 @@ const REMEMBER = `INSERT INTO audit_entities (entity_type, entity_id, name, fiel
   ON CONFLICT (entity_type, entity_id) DO UPDATE SET name = EXCLUDED.name, fields = EXCLUDED.fields, position = EXCLUDED.position
     WHERE audit_entities.position < EXCLUDED.position`;
 
+// Both in one statement (one round trip per batch fewer): neither reads what the other writes.
+const INSERT_AND_REMEMBER = `WITH entries AS (${INSERT}) ${REMEMBER.replace('$1::jsonb', '$2::jsonb')}`;
+
 // Every entry of a renamed entity shows its new name, so a filter on the name finds its whole history.
 const RENAME = `UPDATE audit_log SET entity_name = r.name
   FROM jsonb_to_recordset($1::jsonb) AS r(entity_type text, entity_id text, name text)
@@ -143,7 +146,24 @@ const keyOf = (entityType: string, entityId: string): string => `${entityType}\u
  */
 async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], definitionOf: (type: string) => EventDefinition | undefined) {
   const entities = events.map((e) => ({ event: e, ...auditEntityOf(e.streamId, e.event.data) }));
-  const tracked = [...new Map(entities.filter((e) => e.entityId !== null && tracksFields(e.entityType, e.entityId)).map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId }])).values()];
+  // An entity whose stream begins in this batch has nothing remembered yet: only the others are
+  // looked up (an entity is its own stream, and each event is applied once; see existingRowIds).
+  const born = new Set<string>();
+  const seen = new Set<string>();
+  for (const e of entities) {
+    if (e.entityId === null) continue;
+    const key = keyOf(e.entityType, e.entityId);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (e.event.streamRevision === 0n && !e.event.streamId.startsWith(SIGN_IN_STREAM_PREFIX)) born.add(key);
+  }
+  const tracked = [
+    ...new Map(
+      entities
+        .filter((e) => e.entityId !== null && tracksFields(e.entityType, e.entityId) && !born.has(keyOf(e.entityType, e.entityId)))
+        .map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId }]),
+    ).values(),
+  ];
   const known = new Map<string, Known>();
   if (tracked.length > 0) {
     const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [
@@ -173,9 +193,9 @@ async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], defin
  * An audit log projection over `definitions` (a thunk, read on first use: the catalog imports every
  * event module, and reading it at module load could meet a half-initialised import cycle). Every
  * defined type but the internal bookkeeping ones is handled. Per batch: one SELECT of the entities'
- * remembered fields, one INSERT of the entries, one upsert of the fields (and one UPDATE when an
- * entity was renamed). Rows are keyed by event id and entities by their last position, so replaying
- * a batch changes nothing.
+ * remembered fields (none when every entity is new), one statement inserting the entries and
+ * upserting the fields (and one UPDATE when an entity was renamed). Rows are keyed by event id and
+ * entities by their last position, so replaying a batch changes nothing.
  */
 export function createAuditLogProjection(definitions: () => readonly EventDefinition[]): Projection {
   let byType: ReadonlyMap<string, EventDefinition> | undefined;
@@ -191,8 +211,9 @@ export function createAuditLogProjection(definitions: () => readonly EventDefini
     async applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void> {
       if (events.length === 0) return;
       const { rows, remembered, renamed } = await rowsOfBatch(tx, events, (type) => audited().get(type));
-      if (rows.length > 0) await tx.query(INSERT, [JSON.stringify(rows)]);
-      if (remembered.length > 0) await tx.query(REMEMBER, [JSON.stringify(remembered)]);
+      if (rows.length > 0 && remembered.length > 0) await tx.query(INSERT_AND_REMEMBER, [JSON.stringify(rows), JSON.stringify(remembered)]);
+      else if (rows.length > 0) await tx.query(INSERT, [JSON.stringify(rows)]);
+      else if (remembered.length > 0) await tx.query(REMEMBER, [JSON.stringify(remembered)]);
       // After the insert, so that this batch's earlier entries of the entity are renamed too.
       if (renamed.length > 0) await tx.query(RENAME, [JSON.stringify(renamed)]);
     },

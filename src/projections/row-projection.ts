@@ -110,6 +110,22 @@ export function touched<Row extends { revision: number; updated_at: string }>(ro
 }
 
 /**
+ * The rows a live batch must load: those whose first event in the batch is not their stream's first.
+ * A row is its aggregate's stream (`rowId` reads the stream id, revisions are the stream's), and the
+ * hub applies each event once (the checkpoint moves in the batch's transaction, checked under its
+ * lock), so a row born in this batch is not in the table yet: a batch of creates (most of a busy
+ * service's, and all of a seed's) skips the load, one statement and round trip fewer.
+ */
+export function existingRowIds(events: readonly DecodedEvent[], rowId: (event: DecodedEvent) => string): string[] {
+  const first = new Map<string, bigint>();
+  for (const event of events) {
+    const id = rowId(event);
+    if (!first.has(id)) first.set(id, event.streamRevision);
+  }
+  return [...first].filter(([, revision]) => revision !== 0n).map(([id]) => id);
+}
+
+/**
  * A projection of one row per aggregate (plus link tables for its lists). Each batch loads the rows
  * it touches, folds the events in memory and writes each changed row once: a handful of statements
  * per batch, whatever its size. Events at or below a row's revision are skipped, so replaying the
@@ -131,6 +147,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
   ].join(', ')} FROM ${spec.table} r WHERE r.id = ANY($1::uuid[])`;
 
   async function load(tx: SqlClient, ids: readonly string[]): Promise<Map<string, Row>> {
+    if (ids.length === 0) return new Map();
     const { rows } = await tx.query<Row>(loadRows, [ids]);
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -207,7 +224,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     tables: [spec.table, ...spec.links.map((l) => l.table)],
     handles: new Set(spec.handles),
     async applyBatch(tx, events) {
-      const rows = await load(tx, [...new Set(events.map(spec.rowId))]);
+      const rows = await load(tx, existingRowIds(events, spec.rowId));
       const changed = new Map<string, Change<Row>>();
       fold(rows, events, changed);
       await write(tx, [...changed.values()], false);
