@@ -287,7 +287,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     notifyTimer = setTimeout(send, NOTIFY_INTERVAL_MS);
   }
 
-  /** One statement (see migration 026): lock the streams, check revisions, insert. Zero-event writes only assert. */
+  /** One statement (migrations 026, 028): lock the streams, check revisions, insert. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
     const { rows } = await pool.query<AppendRow>(

@@ -11,6 +11,9 @@
  * every group is locked first, in one order (by hash) as `infraledger_append` does, so grouped and
  * single appends never wait on each other in a cycle.
  *
+ * `infraledger_append` (one write) becomes this function with a single group: one implementation of
+ * the locking, the revision checks and the numbering of positions and revisions.
+ *
  * p_groups: for each stream, the 1-based group it belongs to (a stream appears once per group).
  */
 export const sql = `
@@ -86,5 +89,15 @@ BEGIN
       array(SELECT v_heads[i] FROM generate_subscripts(p_streams, 1) AS i WHERE p_groups[i] = v_group ORDER BY i);
   END LOOP;
 END
+$fn$;
+
+CREATE OR REPLACE FUNCTION infraledger_append(
+  p_streams text[], p_expected text[], p_event_stream int[],
+  p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (conflict_stream text, conflict_actual bigint, last_position bigint, heads bigint[])
+LANGUAGE sql AS $fn$
+  SELECT g.conflict_stream, g.conflict_actual, g.last_position, g.heads
+    FROM infraledger_append_groups(array_fill(1, ARRAY[coalesce(array_length(p_streams, 1), 0)]),
+                                   p_streams, p_expected, p_event_stream, p_ids, p_types, p_data, p_metadata) AS g
 $fn$;
 `;
