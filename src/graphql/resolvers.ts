@@ -94,8 +94,14 @@ async function loadById(context: GraphContext, root: RootEntity, id: string, inf
   // the loader nulls the restricted fields unless the caller holds user:read or is that user.
   if (root.type !== 'User' && !mayList(load, root)) return null;
   const plan = planOf(root.type, info);
-  const { query, ...read } = selectPlan(load, plan);
-  const rows = await rootRows(context, query.where(sql.ref(`${OBJECT_TYPES[root.type].table}.id`), '=', id).compile());
+  const table = OBJECT_TYPES[root.type].table;
+  // Tombstones are excluded in a form no partial index's `WHERE deleted_at IS NULL` matches: with the
+  // plain form, the generic plan PostgreSQL keeps for this prepared statement, made while the table is
+  // small, walked such an index (every live row) instead of the primary key, and kept doing so as the
+  // table grew where autovacuum does not analyse it (docs/decisions/0004-prepared-statements.md).
+  const { query, ...read } = selectPlan(load, plan, { excludeDeleted: false });
+  const live = plan.type.softDelete ? query.where(sql<boolean>`(${sql.ref(`${table}.deleted_at`)} IS NULL) IS TRUE`) : query;
+  const rows = await rootRows(context, live.where(sql.ref(`${table}.id`), '=', id).compile());
   const [object] = await loadObjects(load, plan, rows, read);
   return object ?? null;
 }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import { databaseTargets } from '../support/databases.js';
+
+/*
+ * A prepared statement keeps the generic plan PostgreSQL made after its first five runs until the
+ * table is analysed again; where autovacuum is off or behind, a plan made on a small table stays as
+ * the table grows. The reads by id must keep looking the row up by primary key: with a plain
+ * `deleted_at IS NULL` beside `id = $1`, the plan made on an empty catalog walked a partial index of
+ * every live row instead (docs/decisions/0004-prepared-statements.md).
+ */
+
+const postgres = databaseTargets().find((target) => target.name === 'postgres');
+
+if (postgres)
+  describe('reads by id keep the primary key in the plan made on an empty table', () => {
+    let harness: HttpHarness;
+    const statements: { text: string; parameters: readonly unknown[] }[] = [];
+
+    beforeAll(async () => {
+      harness = await openHttpApp(postgres, { onQuery: (text, parameters) => statements.push({ text, parameters }) });
+    });
+    afterAll(async () => harness.close());
+
+    /** The statement a request ran to read a template by id, and its parameters. */
+    const readById = async (request: () => Promise<unknown>): Promise<{ text: string; parameters: readonly unknown[] }> => {
+      statements.length = 0;
+      await request();
+      const found = statements.find(({ text }) => /"templates"\."id" = \$\d/.test(text));
+      if (!found) throw new Error(`no read by id among: ${statements.map(({ text }) => text).join('\n')}`);
+      return found;
+    };
+
+    it('given the REST and GraphQL reads by id, when their generic plans are made on an empty table and the table grows, then both look rows up by primary key', async () => {
+      const missing = randomUUID();
+      const texts = [
+        await readById(() => harness.inject({ method: 'GET', url: `/api/templates/${missing}` })),
+        await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id name } }` } })),
+      ];
+      const client = new pg.Client({ connectionString: harness.database.url });
+      await client.connect();
+      try {
+        const execute = (i: number): string =>
+          `EXECUTE read_${String(i)}(${(texts[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
+        for (const [i, { text }] of texts.entries()) {
+          await client.query(`PREPARE read_${String(i)} AS ${text}`);
+          // Past the five custom plans: the generic plan is made now, on an empty table.
+          for (let run = 0; run < 7; run++) await client.query(execute(i));
+        }
+        await client.query(
+          `INSERT INTO templates (id, name, template, labels, configuration, revision, created_at, updated_at, creator_id)
+           SELECT gen_random_uuid(), 'name ' || n, 'slug_' || n, '{}', '{}', 1, now(), now(), gen_random_uuid() FROM generate_series(1, 3000) AS n`,
+        );
+        for (const [i] of texts.entries()) {
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
+          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+          expect(plan, `plan of ${texts[i]?.text ?? ''}`).toContain('templates_pkey');
+        }
+      } finally {
+        await client.end();
+      }
+    });
+  });
+else
+  describe('reads by id keep the primary key in the plan made on an empty table', () => {
+    it('was not run: TEST_DATABASE_URL is not set (PostgreSQL only: PGlite runs statements unprepared)', () => {
+      expect(postgres).toBeUndefined();
+    });
+  });
