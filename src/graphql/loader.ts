@@ -132,7 +132,7 @@ function joinToOne(
       .selectFrom(`${target.table} as ${alias}`)
       .select([...carried].map((c) => sql.ref(`${alias}.${c}`).as(c)))
       .where(sql.ref(`${alias}.id`), '=', sql.ref(`${parent}.${field.column}`)) as unknown as AnySelect;
-    if (target.softDelete) row = row.where(sql.ref(`${alias}.deleted_at`), 'is', null);
+    if (target.softDelete) row = row.where(liveById(`${alias}.deleted_at`));
     query = query.leftJoinLateral(row.limit(sql.lit(1)).as(alias), (join) => join.onTrue());
     const inner = joinToOne(context, child, alias, query, counter);
     query = inner.query;
@@ -146,6 +146,15 @@ function joinToOne(
   }
   return { query, joins, selected };
 }
+
+/**
+ * "Not deleted" for a row looked up by primary key, in a form no partial index's `WHERE deleted_at IS
+ * NULL` matches. With the plain form beside `id = …`, a plan made while the table is small (a generic
+ * plan PostgreSQL keeps, or one made before the table was ever analysed) walks such an index, every
+ * live row, instead of the primary key (docs/decisions/0004-prepared-statements.md). Lookups by a
+ * foreign key keep the plain form: their partial indexes are the right ones.
+ */
+export const liveById = (deletedAt: string) => sql<boolean>`(${sql.ref(deletedAt)} IS NULL) IS TRUE`;
 
 /**
  * Adds a LATERAL json_agg for every readable list relation of `plan` onto `query` (aliases m1, m2, …),
@@ -171,12 +180,17 @@ function aggregateToMany(
     let order: ReturnType<typeof sql>[];
     if (field.kind === 'toMany') {
       const link = `${alias}_l`;
+      // Each link row's target looked up by primary key (LATERAL … LIMIT 1, as joinToOne does): as a
+      // plain join, a plan made while the tables were small (kept where autovacuum does not analyse)
+      // walked every target row for each parent instead.
+      let byId = db
+        .selectFrom(`${table} as ${target}`)
+        .select([...new Set(['id', ...child.columns, ...child.foreignKeys])].map((c) => sql.ref(`${target}.${c}`).as(c)))
+        .where(sql.ref(`${target}.id`), '=', sql.ref(`${link}.${field.targetColumn}`)) as unknown as AnySelect;
+      if (child.type.softDelete) byId = byId.where(liveById(`${target}.deleted_at`));
       sub = db
         .selectFrom(`${field.table} as ${link}`)
-        .innerJoin(`${table} as ${target}`, (join) => {
-          const on = join.onRef(`${target}.id`, '=', `${link}.${field.targetColumn}`);
-          return child.type.softDelete ? on.on(sql.ref(`${target}.deleted_at`), 'is', null) : on;
-        })
+        .innerJoinLateral(byId.limit(sql.lit(1)).as(target), (join) => join.onTrue())
         .where(sql.ref(`${link}.${field.ownerColumn}`), '=', sql.ref(`${parent}.id`));
       order = [sql`${sql.ref(`${link}.ordinal`)}`];
     } else {

@@ -14,7 +14,7 @@ import { credentials } from '../auth/credentials.js';
 import { parseInput } from '../validation.js';
 import type { Services } from '../services.js';
 import { Lru } from '../lru.js';
-import { canRead, loadObjects, selectPage, selectPlan, type AnySelect, type JoinedRelations, type LoadContext } from './loader.js';
+import { canRead, liveById, loadObjects, selectPage, selectPlan, type AnySelect, type JoinedRelations, type LoadContext } from './loader.js';
 import { OBJECT_TYPES } from './model.js';
 import { planOf, type LoadPlan } from './plan.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
@@ -95,12 +95,10 @@ async function loadById(context: GraphContext, root: RootEntity, id: string, inf
   if (root.type !== 'User' && !mayList(load, root)) return null;
   const plan = planOf(root.type, info);
   const table = OBJECT_TYPES[root.type].table;
-  // Tombstones are excluded in a form no partial index's `WHERE deleted_at IS NULL` matches: with the
-  // plain form, the generic plan PostgreSQL keeps for this prepared statement, made while the table is
-  // small, walked such an index (every live row) instead of the primary key, and kept doing so as the
-  // table grew where autovacuum does not analyse it (docs/decisions/0004-prepared-statements.md).
+  // Tombstones excluded as a lookup by primary key must (liveById): the plain form let the generic
+  // plan PostgreSQL keeps for this prepared statement walk a partial index instead.
   const { query, ...read } = selectPlan(load, plan, { excludeDeleted: false });
-  const live = plan.type.softDelete ? query.where(sql<boolean>`(${sql.ref(`${table}.deleted_at`)} IS NULL) IS TRUE`) : query;
+  const live = plan.type.softDelete ? query.where(liveById(`${table}.deleted_at`)) : query;
   const rows = await rootRows(context, live.where(sql.ref(`${table}.id`), '=', id).compile());
   const [object] = await loadObjects(load, plan, rows, read);
   return object ?? null;
