@@ -4,6 +4,7 @@ import type { Principal } from '../model/principal.js';
 import type { Db } from '../storage/kysely.js';
 import type { ObjectTypeDef, RelationField, ToManyField, ToOneField, ReverseField } from './model.js';
 import { OBJECT_TYPES } from './model.js';
+import { liveById } from '../read/live-by-id.js';
 import { withId, type LoadPlan } from './plan.js';
 import { isoFromUtcText, utcText } from './timestamps.js';
 
@@ -146,15 +147,6 @@ function joinToOne(
   }
   return { query, joins, selected };
 }
-
-/**
- * "Not deleted" for a row looked up by primary key, in a form no partial index's `WHERE deleted_at IS
- * NULL` matches. With the plain form beside `id = …`, a plan made while the table is small (a generic
- * plan PostgreSQL keeps, or one made before the table was ever analysed) walks such an index, every
- * live row, instead of the primary key (docs/decisions/0004-prepared-statements.md). Lookups by a
- * foreign key keep the plain form: their partial indexes are the right ones.
- */
-export const liveById = (deletedAt: string) => sql<boolean>`(${sql.ref(deletedAt)} IS NULL) IS TRUE`;
 
 /**
  * Adds a LATERAL json_agg for every readable list relation of `plan` onto `query` (aliases m1, m2, …),

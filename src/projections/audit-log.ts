@@ -6,6 +6,7 @@ import { referenceEvents } from '../events/reference.js';
 import { redactSecrets } from '../events/secret-fields.js';
 import { uniqueEvents } from '../events/unique.js';
 import type { Projection } from './projection.js';
+import { existingRowIds } from './row-projection.js';
 import { actorUserId } from './metadata.js';
 import { historyStep, tracksFields, type FieldChange, type KnownFields } from './audit-history.js';
 
@@ -146,24 +147,12 @@ const keyOf = (entityType: string, entityId: string): string => `${entityType}\u
  */
 async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], definitionOf: (type: string) => EventDefinition | undefined) {
   const entities = events.map((e) => ({ event: e, ...auditEntityOf(e.streamId, e.event.data) }));
-  // An entity whose stream begins in this batch has nothing remembered yet: only the others are
-  // looked up (an entity is its own stream, and each event is applied once; see existingRowIds).
-  const born = new Set<string>();
-  const seen = new Set<string>();
-  for (const e of entities) {
-    if (e.entityId === null) continue;
-    const key = keyOf(e.entityType, e.entityId);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (e.event.streamRevision === 0n && !e.event.streamId.startsWith(SIGN_IN_STREAM_PREFIX)) born.add(key);
-  }
-  const tracked = [
-    ...new Map(
-      entities
-        .filter((e) => e.entityId !== null && tracksFields(e.entityType, e.entityId) && !born.has(keyOf(e.entityType, e.entityId)))
-        .map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId }]),
-    ).values(),
-  ];
+  // Entities whose fields are kept, by key; those whose stream begins in this batch have nothing
+  // remembered yet, so only the others are looked up (an entity is its own stream: existingRowIds).
+  const tracking = entities.filter((e) => tracksFields(e.entityType, e.entityId));
+  const keyOfEvent = new Map(tracking.map((e) => [e.event, keyOf(e.entityType, e.entityId ?? '')]));
+  const entityOfKey = new Map(tracking.map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId ?? '' }]));
+  const tracked = existingRowIds([...keyOfEvent.keys()], (event) => keyOfEvent.get(event) ?? '').flatMap((key) => entityOfKey.get(key) ?? []);
   const known = new Map<string, Known>();
   if (tracked.length > 0) {
     const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [

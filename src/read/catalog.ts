@@ -3,6 +3,7 @@ import { listWithTotal, type ListQuery, type ListSpec } from './list-query.js';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
 import { declaredLinks, declaredTableColumns, type ReadLink } from '../projections/catalog-projection.js';
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
+import { liveById } from './live-by-id.js';
 import type { Db } from '../storage/kysely.js';
 
 /** A catalog entity as the REST API shows it. */
@@ -57,20 +58,14 @@ export function catalogReader(table: string, columns: readonly string[], links: 
     (from as unknown as QueryCreator<AnySchema>).selectFrom(table).select(selections);
   let byId: string | undefined;
   let byIds: string | undefined;
-  /**
-   * The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its
-   * batched form for more. Deleted rows are dropped here, not by the statement: with
-   * `deleted_at IS NULL` in it, the generic plan PostgreSQL makes while the table is small walks a
-   * partial index (every live row) instead of the primary key, and keeps doing so as the table grows
-   * where autovacuum does not analyse it.
-   */
+  /** The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its batched form for more. */
   const read = async (db: Db, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
-    byId ??= select(db).where(sql.ref(`${table}.id`), '=', '00000000-0000-0000-0000-000000000000').compile().sql;
+    byId ??= select(db).where(sql.ref(`${table}.id`), '=', '00000000-0000-0000-0000-000000000000').where(liveById(`${table}.deleted_at`)).compile().sql;
     byIds ??= batchedLookup(byId);
     const found = new Map<string, Record<string, unknown>>();
     for (const group of idGroups(ids)) {
       const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(group.length === 1 ? byId : byIds, group));
-      for (const row of rows) if (row.deleted_at == null) found.set(String(row.id), row);
+      for (const row of rows) found.set(String(row.id), row);
     }
     return found;
   };

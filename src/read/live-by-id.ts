@@ -1,0 +1,11 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * "Not deleted" for a row looked up by primary key, in a form no partial index's `WHERE deleted_at IS
+ * NULL` matches. With the plain form beside `id = …`, a plan made while the table is small (a generic
+ * plan PostgreSQL keeps for a prepared statement, or one made before the table was ever analysed)
+ * walks such an index, every live row, instead of the primary key, and keeps doing so as the table
+ * grows where autovacuum does not analyse it (docs/decisions/0004-prepared-statements.md). Lookups
+ * by a foreign key keep the plain form: their partial indexes are the right ones.
+ */
+export const liveById = (deletedAt: string): RawBuilder<boolean> => sql<boolean>`(${sql.ref(deletedAt)} IS NULL) IS TRUE`;
