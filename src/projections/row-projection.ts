@@ -4,7 +4,7 @@ import { actorUserId } from './metadata.js';
 import { runPool } from '../run-pool.js';
 import type { Projection, ReplayTransaction, ReplayTuning } from './projection.js';
 
-/** A column's PostgreSQL type, for the casts of the upsert's jsonb_to_recordset and of the replay's inserts. */
+/** A column's PostgreSQL type, as json_to_recordset reads it into the table. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
 
 /**
@@ -14,31 +14,11 @@ export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'int
 const arrayElement = (text: string): string =>
   text.includes('"') || text.includes('\\') ? `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"` : `"${text}"`;
 
-/**
- * A one-dimensional array literal (null elements as NULL), as node-postgres would send the array but
- * in one pass: its generic conversion took as long as the rest of a replay's writing in Node.
- */
-function arrayLiteral(values: readonly (string | null)[]): string {
+/** A one-dimensional array literal, as node-postgres would send the array but in one pass. */
+function arrayLiteral(values: readonly string[]): string {
   let literal = '{';
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    literal += `${i === 0 ? '' : ','}${value === null || value === undefined ? 'NULL' : arrayElement(value)}`;
-  }
+  for (let i = 0; i < values.length; i++) literal += `${i === 0 ? '' : ','}${arrayElement(values[i] as string)}`;
   return `${literal}}`;
-}
-
-/**
- * A value as jsonb_to_recordset would turn its JSON into the column's text input: strings as they
- * are, anything else as its JSON text (numbers, booleans; a Date, loaded back from the table, as its
- * ISO string), jsonb always as JSON, text[] as an array literal, null and undefined as NULL. The
- * replay's unnest inserts go through this and land exactly what the live path's recordset lands.
- */
-function textInput(value: unknown, type: ColumnType): string | null {
-  if (value === null || value === undefined) return null;
-  if (type === 'jsonb') return JSON.stringify(value);
-  if (type === 'text[]') return arrayLiteral((value as readonly unknown[]).map((e) => (e === null || e === undefined ? null : typeof e === 'string' ? e : JSON.stringify(e))));
-  if (typeof value === 'string') return value;
-  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
 }
 
 /** A list field kept in a link table (owner id, target id, ordinal). */
@@ -134,8 +114,13 @@ export function existingRowIds(events: readonly DecodedEvent[], rowId: (event: D
 export function rowProjection<Row extends { id: string; revision: number }>(spec: RowProjectionSpec<Row>): Projection {
   const scalarColumns = Object.keys(spec.columns);
   const recordsetColumns = scalarColumns.map((c) => `${c} ${spec.columns[c]}`).join(', ');
-  const upsert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
-    SELECT ${scalarColumns.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordsetColumns})
+  // Rows travel as one JSON document: JSON.stringify is native, where building a text array per
+  // column in JavaScript cost a replay as much as the rest of its writing in Node. json (not jsonb)
+  // because PostgreSQL reads it without building a tree first. Keys that are not columns (the link
+  // lists) are ignored by json_to_recordset.
+  const insert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
+    SELECT ${scalarColumns.join(', ')} FROM json_to_recordset($1::json) AS r(${recordsetColumns})`;
+  const upsert = `${insert}
     ON CONFLICT (id) DO UPDATE SET ${scalarColumns.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 
   // One statement loads the rows and every link list: a batch costs a round trip less per link table.
@@ -152,30 +137,13 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  // Fresh rows (a replay's) go in as one text array per column: PostgreSQL reads those about twice
-  // as fast as the same rows as one JSON document (5,000 template rows: 50–60 ms against 90–135 ms).
-  const columnTypes = scalarColumns.map((c) => spec.columns[c] as ColumnType);
-  const insert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
-    SELECT ${scalarColumns.map((c, i) => `r.c${i}::${columnTypes[i]}`).join(', ')}
-      FROM unnest(${scalarColumns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS r(${scalarColumns.map((_, i) => `c${i}`).join(', ')})`;
-  const insertColumns = (rows: readonly Row[]): string[] =>
-    scalarColumns.map((c, i) => {
-      const type = columnTypes[i] as ColumnType;
-      return arrayLiteral(rows.map((row) => textInput((row as Record<string, unknown>)[c], type)));
-    });
-
   /**
    * Writes changed rows and their link lists. `fresh`: none of these rows was ever written (a
    * rebuild's first write of them), so plain inserts do and no old link rows need deleting.
    */
   async function write(tx: SqlClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
     if (changed.length === 0) return;
-    if (fresh) {
-      await tx.query(insert, insertColumns(changed.map((c) => c.after)));
-    } else {
-      const scalars = JSON.stringify(changed.map(({ after: row }) => Object.fromEntries(scalarColumns.map((c) => [c, (row as Record<string, unknown>)[c]]))));
-      await tx.query(upsert, [scalars]);
-    }
+    await tx.query(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
     for (const link of spec.links) {
       const moved = fresh ? changed : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
       if (moved.length === 0) continue;

@@ -7,7 +7,7 @@ import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
-import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
+import { AWKWARD, dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
 
 const TABLES = templatesProjection.tables;
 /** Starts a runner and resolves once it has applied everything up to `position`. */
@@ -92,6 +92,15 @@ for (const target of databaseTargets()) {
         expect(result.position).toBe(head);
         expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
         await runner.stop();
+      });
+
+      it('keeps text exactly as the commands wrote it, quotes, backslashes and literal syntax included', async () => {
+        await writeHistory(spine, 10);
+        await rebuild();
+        const { rows } = await spine.pool.query<{ description: string; labels: string[]; configuration: unknown }>(
+          "SELECT description, labels, configuration FROM templates WHERE template = 'first_template_1'",
+        );
+        expect(rows).toEqual([{ description: `number 1: ${AWKWARD}`, labels: ['group-1', AWKWARD, 'NULL', '"'], configuration: { size: 1, note: AWKWARD, nested: { list: [AWKWARD, null] } } }]);
       });
 
       it('reads only its own events, and ends at the head of a log whose last events are of other kinds', async () => {

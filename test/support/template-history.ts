@@ -7,6 +7,12 @@ import type { Spine } from './spine.js';
 /** The clock of written histories: one second per command from here. */
 export const FIXED_START = Date.parse('2026-01-01T00:00:00Z');
 
+/**
+ * Text that the ways rows reach PostgreSQL must carry unchanged: quotes, backslashes, the characters
+ * of array and record literals, JSON escapes and characters beyond ASCII.
+ */
+export const AWKWARD = 'a "quoted" back\\slash, {braces}, (parens); tab\tnew\nline ünïcødé 🚀 NULL';
+
 /** A realistic history: creates, renames, relinks, disables and deletes across 40 templates. */
 export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise<bigint> {
   let tick = 0;
@@ -22,11 +28,11 @@ export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): 
         id,
         name: `${prefix} template ${i}`,
         template: `${prefix}_template_${i}`,
-        description: `number ${i}`,
-        labels: [`group-${i % 3}`],
+        description: i % 5 === 1 ? `number ${i}: ${AWKWARD}` : `number ${i}`,
+        labels: i % 5 === 1 ? [`group-${i % 3}`, AWKWARD, 'NULL', '"'] : [`group-${i % 3}`],
         abstract: i % 5 === 0,
         cloudResourceTypes: ['aws_s3_bucket'],
-        configuration: { size: i },
+        configuration: i % 5 === 1 ? { size: i, note: AWKWARD, nested: { list: [AWKWARD, null] } } : { size: i },
         documentationUrl: null,
         executorIds: [],
         parentIds: i > 0 && i % 4 === 0 ? [ids[i - 1] ?? id] : [],
