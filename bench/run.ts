@@ -19,6 +19,7 @@ import { benchGraphql, defaultGraphqlDatabaseUrl, GRAPHQL_CONNECTIONS, graphqlNo
 import { checksOf, formatGraphqlChecks, formatGraphqlTable, GRAPHQL_TARGETS } from './graphql/report.js';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options.js';
 import { benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
+import { REBUILD_BATCH } from '../src/projections/rebuild.js';
 import { formatTable, type StoreColumn, type StoreResults } from './report.js';
 import { formatMs, formatRate, formatSeconds } from './stats.js';
 import { checkTargets, formatTargets } from './targets.js';
@@ -133,7 +134,7 @@ async function storePart(log: Logger): Promise<boolean> {
   say(`PostgreSQL: ${shownUrl.toString()} (throwaway database per run); PGlite: in memory`);
   say(
     `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, one stream per writer, exact expected revision); ` +
-      `replay of ${formatRate(TEMPLATES * 2)} template events (rebuild: batches of 2,000; runner catch-up: batches of ${BATCH_SIZE})`,
+      `replay of ${formatRate(TEMPLATES * 2)} template events (rebuild: batches of ${formatRate(REBUILD_BATCH)}; runner catch-up: batches of ${BATCH_SIZE})`,
   );
   say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
   say('');

@@ -7,7 +7,7 @@ import { runPool } from '../run-pool.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
 /** Replay pages are larger than live batches: nobody waits on a rebuild's individual events. */
-const REBUILD_BATCH = 5000;
+export const REBUILD_BATCH = 5000;
 
 interface IndexDefinition {
   readonly name: string;
@@ -69,7 +69,7 @@ export interface RebuildDeps {
   readonly store: EventStore;
   readonly codec: EventCodec;
   readonly log: Logger;
-  /** Events per replay transaction (default 2,000). */
+  /** Events per replay page and transaction (default 5,000). */
   readonly batchSize?: number;
   /**
    * Called after each replayed batch: events replayed so far, and how many there were to replay when
