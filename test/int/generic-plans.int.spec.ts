@@ -24,23 +24,28 @@ if (postgres)
     });
     afterAll(async () => harness.close());
 
-    /** The statement a request ran to read a template by id, and its parameters. */
-    const readById = async (request: () => Promise<unknown>): Promise<{ text: string; parameters: readonly unknown[] }> => {
+    /** The statement a request ran to read a template by id (or, given `pattern`, the one matching it), and its parameters. */
+    const readById = async (request: () => Promise<unknown>, pattern = /"templates"\."id" = \$\d/): Promise<{ text: string; parameters: readonly unknown[] }> => {
       statements.length = 0;
       await request();
       // The last such statement: a relation's lookup comes with (or after) its root's.
-      const found = statements.findLast(({ text }) => /"templates"\."id" = \$\d/.test(text));
+      const found = statements.findLast(({ text }) => pattern.test(text));
       if (!found) throw new Error(`no read by id among: ${statements.map(({ text }) => text).join('\n')}`);
       return found;
     };
 
-    it('given the REST and GraphQL reads by id (and a relation read by id), when their generic plans are made on an empty table and the table grows, then all look rows up by primary key', async () => {
+    it('given the REST and GraphQL reads by id (and relations read by id, to-one and through a link table), when their generic plans are made on an empty table and the table grows, then all look rows up by primary key', async () => {
       const missing = randomUUID();
       const texts = [
         await readById(() => harness.inject({ method: 'GET', url: `/api/templates/${missing}` })),
         await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id name } }` } })),
         // Relations looked up by id inside a query: the parents, through their link table.
         await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id parents { id name } } }` } })),
+        // A to-one relation: a resource's template, looked up by the resource row's template_id.
+        await readById(
+          () => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ resource(id: "${missing}") { id template { id name } } }` } }),
+          /from "resources"[\s\S]*"templates"/i,
+        ),
       ];
       const client = new pg.Client({ connectionString: harness.database.url });
       await client.connect();
