@@ -187,7 +187,9 @@ function aggregateToMany(
       order = [sql`${sql.ref(`${link}.ordinal`)}`];
     } else {
       sub = db.selectFrom(`${table} as ${target}`).where(sql.ref(`${target}.${field.column}`), '=', sql.ref(`${parent}.id`));
-      if (child.type.softDelete) sub = sub.where(sql.ref(`${target}.deleted_at`), 'is', null);
+      // By the foreign key's full index (migration 029): a partial index of live rows would otherwise
+      // serve a plan made while the table was small, walking every live row for each parent.
+      if (child.type.softDelete) sub = sub.where(liveById(`${target}.deleted_at`));
       order = [sql`${sql.ref(`${target}.created_at`)}`, sql`${sql.ref(`${target}.id`)}`];
     }
     // The subquery is a scope of its own: its joins are numbered from j1 again.

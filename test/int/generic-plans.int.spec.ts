@@ -73,6 +73,42 @@ if (postgres)
         await client.end();
       }
     });
+
+    it('given GraphQL reverse relations (the versions of a template, of a source code), when their generic plans are made on an empty table and it grows, then each finds its rows by its foreign key index', async () => {
+      const missing = randomUUID();
+      const versionsOf = /from "source_code_versions"/i;
+      const cases = [
+        { index: 'source_code_versions_template_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
+        { index: 'source_code_versions_source_code_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ sourceCode(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
+      ];
+      const client = new pg.Client({ connectionString: harness.database.url });
+      await client.connect();
+      try {
+        const execute = (i: number): string =>
+          `EXECUTE reverse_${String(i)}(${(cases[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
+        for (const [i, { text }] of cases.entries()) {
+          await client.query(`PREPARE reverse_${String(i)} AS ${text}`);
+          for (let run = 0; run < 7; run++) await client.query(execute(i));
+        }
+        // 3,000 versions of 300 templates and 300 source codes.
+        await client.query(
+          `INSERT INTO source_code_versions (id, revision, created_at, updated_at, source_code_folder, identifier, template_id, source_code_id)
+           SELECT gen_random_uuid(), 1, now(), now(), '/', 'v' || n, t.id, s.id
+             FROM generate_series(1, 3000) AS n
+             JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS t ON t.k = n % 300
+             JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS s ON s.k = (n / 10) % 300`,
+        );
+        for (const [i, { text, index }] of cases.entries()) {
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
+          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+          const scans = plan.split('\n').filter((line) => /Scan.* on source_code_versions\b/.test(line));
+          expect(scans.length, `plan of ${text}`).toBeGreaterThan(0);
+          for (const scan of scans) expect(scan, `plan of ${text}:\n${plan}`).toContain(index);
+        }
+      } finally {
+        await client.end();
+      }
+    });
   });
 else
   describe('reads by id keep the primary key in the plan made on an empty table', () => {

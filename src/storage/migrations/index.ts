@@ -22,6 +22,7 @@ import { sql as signInRetention } from './024-sign-in-retention.js';
 import { sql as concurrentAppend } from './026-concurrent-append.js';
 import { sql as trigramSearch } from './027-trigram-search.js';
 import { sql as groupedAppend } from './028-grouped-append.js';
+import { sql as reverseRelationIndexes } from './029-reverse-relation-indexes.js';
 
 /** One migration: its id and SQL. */
 export interface Migration {
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   { id: '026-concurrent-append', sql: concurrentAppend },
   { id: '027-trigram-search', sql: trigramSearch },
   { id: '028-grouped-append', sql: groupedAppend },
+  { id: '029-reverse-relation-indexes', sql: reverseRelationIndexes },
 ];
