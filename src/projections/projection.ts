@@ -15,9 +15,9 @@ export interface Projection {
   applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
   /**
    * Optional, for rebuilds: a replay of every event, in order, into the projection's empty tables
-   * (a shadow schema on the search path), which may keep state in memory and write it set-based,
-   * in its pages' transactions or in its own through `transaction`. Without it a rebuild replays
-   * through `applyBatch`.
+   * (a shadow schema on the search path), which may keep state in memory and write it set-based in
+   * transactions it opens through `transaction`. Without it a rebuild replays through `applyBatch`,
+   * a page at a time.
    */
   replay?(transaction: ReplayTransaction, tuning?: ReplayTuning): ProjectionReplay;
 }
@@ -35,11 +35,15 @@ export interface ReplayTuning {
 export type ReplayTransaction = (work: (tx: SqlClient) => Promise<void>) => Promise<void>;
 
 /**
- * One rebuild's replay of a projection: `apply` for each page of its events (in that page's
- * transaction), then `finish` once. Whatever it wrote in transactions of its own has committed when
- * `finish` answers; a failed rebuild drops the shadow schema and everything in it.
+ * One rebuild's replay of a projection: `add` for each of its events in order, as they are read;
+ * `endPage` after each page of them; then `finish` once. It reads and writes its tables in
+ * transactions of its own (the replay's `transaction`); all have committed when `finish` answers. A
+ * failed rebuild leaves the shadow schema to be dropped (by the next rebuild, or at start-up).
  */
 export interface ProjectionReplay {
-  apply(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
+  /** Takes the next event (folding it at once where it can, so that nothing keeps the event itself). */
+  add(event: DecodedEvent): void;
+  /** Ends a page: applies what `add` could not yet (loading rows back), writes out what it chooses to. */
+  endPage(): Promise<void>;
   finish(): Promise<void>;
 }

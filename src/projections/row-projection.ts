@@ -169,22 +169,20 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
   }
 
   /**
-   * Folds `events` into `rows` (events at or below a row's revision are skipped) and records each
-   * changed row in `changed` at `at`, moved to the end: the map stays in order of last change.
+   * Folds `event` into `rows` (skipped when at or below its row's revision) and records its changed
+   * row in `changed` at `at`, moved to the end: the map stays in order of last change.
    */
-  function fold(rows: Map<string, Row>, events: readonly DecodedEvent[], changed: Map<string, Change<Row>>, at = 0): void {
-    for (const event of events) {
-      const id = spec.rowId(event);
-      const current = rows.get(id);
-      // The row's revision counts the events already in it: those are skipped (idempotent replay).
-      if (current && Number(event.streamRevision) < current.revision) continue;
-      const next = spec.evolve(current, event);
-      if (!next) continue;
-      rows.set(id, next);
-      const entry = changed.get(id);
-      if (entry) changed.delete(id);
-      changed.set(id, { before: entry ? entry.before : current, after: next, at });
-    }
+  function foldOne(rows: Map<string, Row>, event: DecodedEvent, changed: Map<string, Change<Row>>, at: number): void {
+    const id = spec.rowId(event);
+    const current = rows.get(id);
+    // The row's revision counts the events already in it: those are skipped (idempotent replay).
+    if (current && Number(event.streamRevision) < current.revision) return;
+    const next = spec.evolve(current, event);
+    if (!next) return;
+    rows.set(id, next);
+    const entry = changed.get(id);
+    if (entry) changed.delete(id);
+    changed.set(id, { before: entry ? entry.before : current, after: next, at });
   }
 
   return {
@@ -194,7 +192,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     async applyBatch(tx, events) {
       const rows = await load(tx, existingRowIds(events, spec.rowId));
       const changed = new Map<string, Change<Row>>();
-      fold(rows, events, changed);
+      for (const event of events) foldOne(rows, event, changed, 0);
       await write(tx, [...changed.values()], false);
     },
     replay(transaction: ReplayTransaction, tuning?: ReplayTuning) {
@@ -240,21 +238,37 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         return taken;
       };
 
+      // Events of rows written out earlier, held until the page ends and their rows are loaded back,
+      // with every later event of those rows (each row's events keep their order).
+      let held: DecodedEvent[] = [];
+      const waiting = new Set<string>();
+
       return {
-        async apply(tx, events) {
-          seen += events.length;
-          // Rows written earlier come back from the table when their events continue.
-          const missing = [...new Set(events.map(spec.rowId))].filter((id) => !rows.has(id) && written.has(id));
-          if (missing.length > 0) {
+        add(event) {
+          const id = spec.rowId(event);
+          if (waiting.has(id) || (!rows.has(id) && written.has(id))) {
+            waiting.add(id);
+            held.push(event);
+            return;
+          }
+          foldOne(rows, event, changed, ++seen);
+        },
+        async endPage() {
+          if (held.length > 0) {
+            // Rows written earlier come back from the table when their events continue.
             quiet *= 2;
             await writing;
-            for (const [id, row] of await load(tx, missing)) rows.set(id, row);
+            await transaction(async (tx) => {
+              for (const [id, row] of await load(tx, [...waiting])) rows.set(id, row);
+            });
+            for (const event of held) foldOne(rows, event, changed, ++seen);
+            held = [];
+            waiting.clear();
           }
-          fold(rows, events, changed, seen);
           if (rows.size >= REPLAY_ROWS_IN_MEMORY) {
-            // Too many rows changing at once: all of them are written, in this page's transaction.
+            // Too many rows changing at once: all of them are written before the replay goes on.
             await writing;
-            await writeOut(takeQuiet(0), (work) => work(tx), 1);
+            await writeOut(takeQuiet(0), transaction, 1);
             rows = new Map();
             changed = new Map();
             return;

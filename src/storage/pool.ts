@@ -22,6 +22,15 @@ export interface SqlClient {
 export interface SqlPool {
   readonly dialect: 'postgres' | 'pglite';
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+  /**
+   * Runs one statement and hands each row to `onRow` as it arrives instead of collecting them, so a
+   * reader that keeps little of each row leaves little for the garbage collector (PGlite answers
+   * with every row at once and hands them over in turn). Answers how many rows it handed over. An
+   * error `onRow` throws stops the handing over and rejects, once the statement has ended.
+   */
+  // R names the rows the statement selects, as query's does.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+  queryEach<R = Record<string, unknown>>(text: string, params: readonly unknown[], onRow: (row: R) => void): Promise<number>;
   connect(): Promise<SqlClient>;
   /** Calls `onPayload` for every NOTIFY on `channel` from any process; returns the unsubscribe. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
@@ -118,6 +127,37 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
       const result = await pool.query(text, params ? [...params] : []);
       // node-postgres types rows as QueryResultRow; callers name the row type they selected.
       return { rows: result.rows as R[], rowCount: result.rowCount, command: result.command };
+    },
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+    async queryEach<R>(text: string, params: readonly unknown[], onRow: (row: R) => void): Promise<number> {
+      const client = await pool.connect();
+      let handed = 0;
+      let thrown: { readonly error: unknown } | undefined;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const query = new pg.Query(text, [...params]);
+          query.on('row', (row: pg.QueryResultRow) => {
+            if (thrown) return;
+            try {
+              // Rows are what the statement selects: the caller names their type.
+              onRow(row as R);
+              handed++;
+            } catch (error) {
+              thrown = { error };
+            }
+          });
+          query.on('end', () => resolve());
+          query.on('error', reject);
+          client.query(query);
+        });
+      } catch (error) {
+        // A statement's own error leaves the connection usable; anything else (a lost connection) does not.
+        client.release(!(error instanceof pg.DatabaseError));
+        throw error;
+      }
+      client.release();
+      if (thrown) throw thrown.error;
+      return handed;
     },
     connect: () => pool.connect(),
     async listen(channel, onPayload) {
@@ -266,6 +306,18 @@ export function pglitePool(db: PgliteLike): SqlPool {
       } finally {
         unlock();
       }
+    },
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+    async queryEach<R>(text: string, params: readonly unknown[], onRow: (row: R) => void) {
+      const unlock = await acquire();
+      let rows: R[];
+      try {
+        rows = (await run<R>(text, params)).rows;
+      } finally {
+        unlock();
+      }
+      for (const row of rows) onRow(row);
+      return rows.length;
     },
     async connect() {
       const unlock = await acquire();

@@ -120,6 +120,34 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         expect(await store.countAfter(head, 1, [rare])).toBe(1);
         expect(await store.readAll({ after: head, limit: 10, types: [] })).toEqual([]);
       });
+
+      it('hands over the events of readAll one at a time, with the same after, limit and types', async () => {
+        const head = await store.headPosition();
+        const rare = `Rare${randomUUID().replaceAll('-', '')}`;
+        await store.append(stream(), [event(rare, { n: 1 }), event(), event(rare, { n: 2 }), event(rare, { n: 3 }), event()], { expectedRevision: 'no_stream' });
+        for (const options of [{ after: head, limit: 4 }, { after: head, limit: 2, types: [rare] }, { after: head, limit: 10, types: [rare] }]) {
+          const handed: RecordedEvent[] = [];
+          const count = await store.readAllEach(options, (e) => handed.push(e));
+          expect(handed).toEqual(await store.readAll(options));
+          expect(count).toBe(handed.length);
+        }
+        expect(await store.readAllEach({ after: await store.headPosition(), limit: 10 }, () => undefined)).toBe(0);
+      });
+
+      it('stops handing over at the first error the reader throws, rejects with it, and reads on afterwards', async () => {
+        const head = await store.headPosition();
+        await store.append(stream(), [event(), event(), event()], { expectedRevision: 'no_stream' });
+        const refused = new Error('the reader refuses this event');
+        let seen = 0;
+        await expect(
+          store.readAllEach({ after: head, limit: 10 }, () => {
+            seen++;
+            throw refused;
+          }),
+        ).rejects.toBe(refused);
+        expect(seen).toBe(1);
+        expect(await store.readAllEach({ after: head, limit: 10 }, () => undefined)).toBe(3);
+      });
     });
 
     if (store_atomic_hint(name)) {

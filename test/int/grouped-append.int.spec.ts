@@ -29,6 +29,7 @@ function counting(pool: SqlPool): { pool: SqlPool; grouped: () => number; single
       else if (text.includes('infraledger_append(')) single++;
       return pool.query(text, params);
     },
+    queryEach: (text, params, onRow) => pool.queryEach(text, params, onRow),
     connect: () => pool.connect(),
     listen: (channel, onPayload) => pool.listen(channel, onPayload),
     end: () => pool.end(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withTransaction, type SqlPool } from '../../src/storage/pool.js';
 import { dropAbandonedRebuilds, rebuildProjection, type RebuildDeps } from '../../src/projections/rebuild.js';
-import { applyEvents, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
+import { applyEvents, PoisonEvent, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { databaseTargets } from '../support/databases.js';
@@ -215,6 +215,29 @@ for (const target of databaseTargets()) {
         const waitFor = createPositionWaiter({ pool: spine.pool, runners: [runner], timeoutMs: 1000 });
         await expect(waitFor(['templates'], head + 1n)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
         await runner.stop();
+      });
+
+      it('fails a rebuild that meets it, naming the event, and leaves the tables as they were', async () => {
+        const runner = runnerOn(spine.pool);
+        runner.start();
+        const head = await writeHistory(spine, 5);
+        await catchUp(runner, head);
+        await runner.stop();
+        const before = await dumpTables(spine.pool, TABLES);
+        const poisonId = randomUUID();
+        const poison = await spine.store.append(`template-${randomUUID()}`, [{ eventId: poisonId, type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
+          expectedRevision: 'no_stream',
+        });
+        await writeHistory(spine, 2, 'later');
+        // The rebuild reads the projection's own events: the one before the poison is the last template event before it.
+        const own = await spine.store.readAll({ limit: 10_000, types: [...templatesProjection.handles] });
+        const previous = own.filter((e) => e.position < poison.position).at(-1)?.position;
+        const failure: unknown = await rebuild().catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(PoisonEvent);
+        expect(failure).toMatchObject({ event: { eventId: poisonId }, before: previous });
+        expect(await dumpTables(spine.pool, TABLES)).toEqual(before);
+        // The next rebuild still runs (and meets the same event).
+        await expect(rebuild()).rejects.toMatchObject({ event: { eventId: poisonId } });
       });
     });
   });

@@ -249,6 +249,11 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
       await scanAll(FORWARDS, after, limit + 1, (event) => (wanted && !wanted.has(event.type)) || events.push(event) < limit);
       return events;
     },
+    async readAllEach(options, onEvent) {
+      const events = await this.readAll(options);
+      for (const event of events) onEvent(event);
+      return events.length;
+    },
     async truncate(streamId, beforeRevision) {
       try {
         let before = beforeRevision;

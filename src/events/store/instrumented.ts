@@ -32,6 +32,7 @@ export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, '
     readStream: (streamId) => store.readStream(streamId),
     readStreams: (streamIds) => store.readStreams(streamIds),
     readAll: (options) => store.readAll(options),
+    readAllEach: (options, onEvent) => store.readAllEach(options, onEvent),
     headPosition: () => store.headPosition(),
     lastPosition: () => store.lastPosition(),
     countAfter: (after, limit, types) => store.countAfter(after, limit, types),

@@ -92,6 +92,14 @@ export interface EventStore {
   /** Events of all streams in position order. Gap-free: never passes an event that may still commit. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
+   * The page readAll would answer, handed to `onEvent` one event at a time as it arrives instead of
+   * collected (PostgreSQL streams the rows; EventStoreDB reads the page, then hands it over), so a
+   * reader that keeps little of each event leaves little for the garbage collector: a rebuild folds
+   * each one into its rows at once. Answers how many events it handed over. An error `onEvent`
+   * throws stops the handing over and rejects with that error.
+   */
+  readAllEach(options: ReadAllOptions, onEvent: (event: RecordedEvent) => void): Promise<number>;
+  /**
    * Position of the newest event a gap-free reader may pass (see readAll), or undefined when the
    * store is empty: a reader starting after it misses nothing committed later.
    */

@@ -330,6 +330,21 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
 
   const readAll = async (options: ReadAllOptions): Promise<RecordedEvent[]> => (await readPage(options)).events;
 
+  async function readAllEach({ after, limit, types }: ReadAllOptions, onEvent: (event: RecordedEvent) => void): Promise<number> {
+    const from = String(after ?? 0n);
+    let handed = 0;
+    await pool.queryEach<EventRow & { held: boolean }>(
+      types === undefined ? READ_PAGE : READ_PAGE_OF_TYPES,
+      types === undefined ? [from, limit] : [from, limit, types],
+      (row) => {
+        if (row.held) return; // the marker row: nothing to hand over
+        onEvent(toRecorded(row));
+        handed++;
+      },
+    );
+    return handed;
+  }
+
   return {
     kind: pool.dialect,
     atomicMultiStream: true,
@@ -350,6 +365,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       return streams;
     },
     readAll,
+    readAllEach,
     async headPosition() {
       const { rows } = await pool.query<{ position: string | null }>(
         `WITH ${READABLE} SELECT max(global_position)::text AS position FROM events WHERE global_position < (SELECT below FROM readable)`,
