@@ -32,8 +32,10 @@ export interface LinkTable<Row> {
 /** Rows written per statement when a replay writes its rows. */
 const REPLAY_WRITE_CHUNK = 5000;
 /**
- * Chunks a replay writes at the same time, each in a transaction of its own: PostgreSQL parses and
- * inserts one while Node serialises the next (PGlite, one connection, takes them in turn).
+ * Writes a replay runs at the same time, each in a transaction of its own: PostgreSQL parses and
+ * inserts one while Node serialises the next, or folds the next pages (PGlite, one connection, takes
+ * them in turn). With one background write at a time, a rebuild waited on it for a quarter of its
+ * replay.
  */
 const REPLAY_PARALLEL_WRITES = 2;
 /** Rows a replay keeps in memory before it writes them out (and reloads those whose events continue). */
@@ -205,9 +207,11 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
       const written = new Set<string>();
       let seen = 0;
       let quiet = tuning?.quietEvents ?? REPLAY_QUIET_EVENTS;
-      // The one write running in the background; awaited before rows are loaded back, before the next
-      // one starts and at the end (its failure surfaces there and fails the rebuild).
-      let writing: Promise<void> = Promise.resolve();
+      // Writes running in the background, at most REPLAY_PARALLEL_WRITES: the oldest is awaited before
+      // another starts, all of them before rows are loaded back and at the end (a failure surfaces
+      // there and fails the rebuild).
+      const writing: Promise<void>[] = [];
+      const allWritten = (): Promise<unknown> => Promise.all(writing.splice(0));
 
       /** Writes `entries` in chunks, `parallel` transactions of `open` at a time; fresh ones are inserted. */
       const writeOut = async (entries: readonly Change<Row>[], open: ReplayTransaction, parallel: number): Promise<void> => {
@@ -257,7 +261,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
           if (held.length > 0) {
             // Rows written earlier come back from the table when their events continue.
             quiet *= 2;
-            await writing;
+            await allWritten();
             await transaction(async (tx) => {
               for (const [id, row] of await load(tx, [...waiting])) rows.set(id, row);
             });
@@ -267,7 +271,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
           }
           if (rows.size >= REPLAY_ROWS_IN_MEMORY) {
             // Too many rows changing at once: all of them are written before the replay goes on.
-            await writing;
+            await allWritten();
             await writeOut(takeQuiet(0), transaction, 1);
             rows = new Map();
             changed = new Map();
@@ -275,12 +279,13 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
           }
           const quietRows = takeQuiet(quiet);
           if (quietRows.length === 0) return;
-          await writing;
-          writing = writeOut(quietRows, transaction, 1);
-          writing.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+          if (writing.length >= REPLAY_PARALLEL_WRITES) await writing.shift();
+          const write = writeOut(quietRows, transaction, 1);
+          write.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+          writing.push(write);
         },
         async finish() {
-          await writing;
+          await allWritten();
           await writeOut(takeQuiet(0), transaction, REPLAY_PARALLEL_WRITES);
         },
       };
