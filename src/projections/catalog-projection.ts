@@ -147,10 +147,13 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
       case names.updated:
         setColumns(next, data.changes as Record<string, unknown>);
         return next;
+      // `next` is this event's own copy of the row: set in place rather than copied once more.
       case names.enabled:
-        return { ...next, status: 'enabled' };
+        next.status = 'enabled';
+        return next;
       case names.disabled:
-        return { ...next, status: 'disabled' };
+        next.status = 'disabled';
+        return next;
       case names.transitioned: {
         const columns = spec.columns;
         return {
