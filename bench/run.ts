@@ -62,13 +62,18 @@ async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Pr
     const rebuild = await benchRebuild(deps);
     await expectTemplates(db, 'rebuild');
     say(`${tag} ${replayLine('rebuildProjection', rebuild)}`);
+    // Reported beside the first, which is the target's figure: a rebuild from the command line runs in a fresh process.
+    const again = [await benchRebuild(deps), await benchRebuild(deps)];
+    await expectTemplates(db, 'rebuild run again');
+    const rebuildAgain = again.reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
+    say(`${tag} ${replayLine('rebuildProjection run again, the better of 2', rebuildAgain)}`);
 
     await resetTemplatesProjection(db.pool);
     const runner = await benchRunnerCatchUp(deps, seed.events, seed.head, CATCH_UP_TIMEOUT_MS);
     await expectTemplates(db, 'runner catch-up');
     say(`${tag} ${replayLine('runner catch-up', runner)}`);
 
-    return { version: db.version, append1, append8, seed, rebuild, runner };
+    return { version: db.version, append1, append8, seed, rebuild, rebuildAgain, runner };
   } finally {
     await store.close();
   }
