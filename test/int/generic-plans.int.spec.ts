@@ -34,6 +34,34 @@ if (postgres)
       return found;
     };
 
+    /**
+     * Prepares each statement and runs it past the five custom plans (its generic plan is made now,
+     * on an empty table), lets `fill` grow the table, and answers each statement's kept plan with
+     * the plan's lines that scan `table`.
+     */
+    const plansAfterGrowth = async (statements: readonly { text: string; parameters: readonly unknown[] }[], fill: string, table: string) => {
+      const client = new pg.Client({ connectionString: harness.database.url });
+      await client.connect();
+      try {
+        const execute = (i: number): string =>
+          `EXECUTE statement_${String(i)}(${(statements[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
+        for (const [i, { text }] of statements.entries()) {
+          await client.query(`PREPARE statement_${String(i)} AS ${text}`);
+          for (let run = 0; run < 7; run++) await client.query(execute(i));
+        }
+        await client.query(fill);
+        const plans: { text: string; plan: string; scans: string[] }[] = [];
+        for (const [i, { text }] of statements.entries()) {
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
+          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+          plans.push({ text, plan, scans: plan.split('\n').filter((line) => new RegExp(`Scan.* on ${table}\\b`).test(line)) });
+        }
+        return plans;
+      } finally {
+        await client.end();
+      }
+    };
+
     it('given the REST and GraphQL reads by id (and relations read by id, to-one and through a link table), when their generic plans are made on an empty table and the table grows, then all look rows up by primary key', async () => {
       const missing = randomUUID();
       const texts = [
@@ -47,30 +75,16 @@ if (postgres)
           /from "resources"[\s\S]*"templates"/i,
         ),
       ];
-      const client = new pg.Client({ connectionString: harness.database.url });
-      await client.connect();
-      try {
-        const execute = (i: number): string =>
-          `EXECUTE read_${String(i)}(${(texts[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
-        for (const [i, { text }] of texts.entries()) {
-          await client.query(`PREPARE read_${String(i)} AS ${text}`);
-          // Past the five custom plans: the generic plan is made now, on an empty table.
-          for (let run = 0; run < 7; run++) await client.query(execute(i));
-        }
-        await client.query(
-          `INSERT INTO templates (id, name, template, labels, configuration, revision, created_at, updated_at, creator_id)
-           SELECT gen_random_uuid(), 'name ' || n, 'slug_' || n, '{}', '{}', 1, now(), now(), gen_random_uuid() FROM generate_series(1, 3000) AS n`,
-        );
-        for (const [i] of texts.entries()) {
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
-          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-          // Every scan of templates is by primary key: no partial index (or the table) walked instead.
-          const scans = plan.split('\n').filter((line) => /Scan.* on templates\b/.test(line));
-          expect(scans.length, `plan of ${texts[i]?.text ?? ''}`).toBeGreaterThan(0);
-          for (const scan of scans) expect(scan, `plan of ${texts[i]?.text ?? ''}:\n${plan}`).toContain('templates_pkey');
-        }
-      } finally {
-        await client.end();
+      const plans = await plansAfterGrowth(
+        texts,
+        `INSERT INTO templates (id, name, template, labels, configuration, revision, created_at, updated_at, creator_id)
+         SELECT gen_random_uuid(), 'name ' || n, 'slug_' || n, '{}', '{}', 1, now(), now(), gen_random_uuid() FROM generate_series(1, 3000) AS n`,
+        'templates',
+      );
+      for (const { text, plan, scans } of plans) {
+        // Every scan of templates is by primary key: no partial index (or the table) walked instead.
+        expect(scans.length, `plan of ${text}`).toBeGreaterThan(0);
+        for (const scan of scans) expect(scan, `plan of ${text}:\n${plan}`).toContain('templates_pkey');
       }
     });
 
@@ -81,32 +95,19 @@ if (postgres)
         { index: 'source_code_versions_template_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
         { index: 'source_code_versions_source_code_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ sourceCode(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
       ];
-      const client = new pg.Client({ connectionString: harness.database.url });
-      await client.connect();
-      try {
-        const execute = (i: number): string =>
-          `EXECUTE reverse_${String(i)}(${(cases[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
-        for (const [i, { text }] of cases.entries()) {
-          await client.query(`PREPARE reverse_${String(i)} AS ${text}`);
-          for (let run = 0; run < 7; run++) await client.query(execute(i));
-        }
-        // 3,000 versions of 300 templates and 300 source codes.
-        await client.query(
-          `INSERT INTO source_code_versions (id, revision, created_at, updated_at, source_code_folder, identifier, template_id, source_code_id)
-           SELECT gen_random_uuid(), 1, now(), now(), '/', 'v' || n, t.id, s.id
-             FROM generate_series(1, 3000) AS n
-             JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS t ON t.k = n % 300
-             JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS s ON s.k = (n / 10) % 300`,
-        );
-        for (const [i, { text, index }] of cases.entries()) {
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
-          const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-          const scans = plan.split('\n').filter((line) => /Scan.* on source_code_versions\b/.test(line));
-          expect(scans.length, `plan of ${text}`).toBeGreaterThan(0);
-          for (const scan of scans) expect(scan, `plan of ${text}:\n${plan}`).toContain(index);
-        }
-      } finally {
-        await client.end();
+      // 3,000 versions of 300 templates and 300 source codes.
+      const plans = await plansAfterGrowth(
+        cases,
+        `INSERT INTO source_code_versions (id, revision, created_at, updated_at, source_code_folder, identifier, template_id, source_code_id)
+         SELECT gen_random_uuid(), 1, now(), now(), '/', 'v' || n, t.id, s.id
+           FROM generate_series(1, 3000) AS n
+           JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS t ON t.k = n % 300
+           JOIN (SELECT gen_random_uuid() AS id, k FROM generate_series(0, 299) AS k) AS s ON s.k = (n / 10) % 300`,
+        'source_code_versions',
+      );
+      for (const [i, { text, plan, scans }] of plans.entries()) {
+        expect(scans.length, `plan of ${text}`).toBeGreaterThan(0);
+        for (const scan of scans) expect(scan, `plan of ${text}:\n${plan}`).toContain(cases[i]?.index);
       }
     });
   });
