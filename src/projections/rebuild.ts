@@ -58,7 +58,7 @@ export interface RebuildDeps {
   readonly store: EventStore;
   readonly codec: EventCodec;
   readonly log: Logger;
-  /** Events per replay page and transaction (default REBUILD_BATCH). */
+  /** Events per page read (default REBUILD_BATCH); without a `replay`, each page is applied in a transaction of its own. */
   readonly batchSize?: number;
   /**
    * Called after each replayed batch: events replayed so far, and how many there were to replay when
