@@ -318,30 +318,26 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { position: BigInt(row.last_position), revisions: new Map(writes.map((w, i) => [w.streamId, BigInt(heads[i] ?? '-1')])) };
   }
 
-  async function readPage({ after, limit, types }: ReadAllOptions): Promise<ReadPage> {
-    const from = String(after ?? 0n);
-    const { rows } = await pool.query<EventRow & { held: boolean }>(
-      types === undefined ? READ_PAGE : READ_PAGE_OF_TYPES,
-      types === undefined ? [from, limit] : [from, limit, types],
-    );
+  /** The page statement readAll and readAllEach run, with its parameters. */
+  const pageStatement = ({ after, limit, types }: ReadAllOptions): [string, unknown[]] =>
+    types === undefined ? [READ_PAGE, [String(after ?? 0n), limit]] : [READ_PAGE_OF_TYPES, [String(after ?? 0n), limit, types]];
+
+  async function readPage(options: ReadAllOptions): Promise<ReadPage> {
+    const { rows } = await pool.query<EventRow & { held: boolean }>(...pageStatement(options));
     const held = rows.at(-1)?.held === true;
     return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
   }
 
   const readAll = async (options: ReadAllOptions): Promise<RecordedEvent[]> => (await readPage(options)).events;
 
-  async function readAllEach({ after, limit, types }: ReadAllOptions, onEvent: (event: RecordedEvent) => void): Promise<number> {
-    const from = String(after ?? 0n);
+  async function readAllEach(options: ReadAllOptions, onEvent: (event: RecordedEvent) => void): Promise<number> {
+    const [text, params] = pageStatement(options);
     let handed = 0;
-    await pool.queryEach<EventRow & { held: boolean }>(
-      types === undefined ? READ_PAGE : READ_PAGE_OF_TYPES,
-      types === undefined ? [from, limit] : [from, limit, types],
-      (row) => {
-        if (row.held) return; // the marker row: nothing to hand over
-        onEvent(toRecorded(row));
-        handed++;
-      },
-    );
+    await pool.queryEach<EventRow & { held: boolean }>(text, params, (row) => {
+      if (row.held) return; // the marker row: nothing to hand over
+      onEvent(toRecorded(row));
+      handed++;
+    });
     return handed;
   }
 
