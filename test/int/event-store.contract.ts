@@ -121,10 +121,20 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         expect(await store.readAll({ after: head, limit: 10, types: [] })).toEqual([]);
       });
 
+      /**
+       * Waits (by reading, never by a timer) until every event up to `position` is readable: a
+       * transaction still open elsewhere on the server may hold the readable bound back for a moment,
+       * and two reads compared with each other must see the same log.
+       */
+      const readableUpTo = async (position: bigint): Promise<void> => {
+        while (((await store.headPosition()) ?? -1n) < position);
+      };
+
       it('hands over the events of readAll one at a time, with the same after, limit and types', async () => {
         const head = await store.headPosition();
         const rare = `Rare${randomUUID().replaceAll('-', '')}`;
-        await store.append(stream(), [event(rare, { n: 1 }), event(), event(rare, { n: 2 }), event(rare, { n: 3 }), event()], { expectedRevision: 'no_stream' });
+        const { position } = await store.append(stream(), [event(rare, { n: 1 }), event(), event(rare, { n: 2 }), event(rare, { n: 3 }), event()], { expectedRevision: 'no_stream' });
+        await readableUpTo(position);
         for (const options of [{ after: head, limit: 4 }, { after: head, limit: 2, types: [rare] }, { after: head, limit: 10, types: [rare] }]) {
           const handed: RecordedEvent[] = [];
           const count = await store.readAllEach(options, (e) => handed.push(e));
@@ -136,7 +146,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
 
       it('stops handing over at the first error the reader throws, rejects with it, and reads on afterwards', async () => {
         const head = await store.headPosition();
-        await store.append(stream(), [event(), event(), event()], { expectedRevision: 'no_stream' });
+        await readableUpTo((await store.append(stream(), [event(), event(), event()], { expectedRevision: 'no_stream' })).position);
         const refused = new Error('the reader refuses this event');
         let seen = 0;
         await expect(

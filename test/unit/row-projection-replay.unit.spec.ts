@@ -118,7 +118,8 @@ describe('a row projection replay', () => {
       if (page % 2 === 0) db.hold();
       else db.release();
       const ending = replay.endPage().then(() => 'ended');
-      if ((await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5))])) !== 'ended') {
+      // Everything here is in memory: a page end that has not ended once pending callbacks have run waits for the writes.
+      if ((await Promise.race([ending, new Promise((resolve) => setImmediate(resolve))])) !== 'ended') {
         db.release();
         await ending;
       }
