@@ -1,5 +1,6 @@
 import type { EventStore } from '../events/store/port.js';
 import type { Logger } from '../log.js';
+import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import { withTransaction, type SqlPool } from '../storage/pool.js';
 
 /** How long sign-in data is kept (0: forever), from `SIGN_IN_RETENTION_DAYS` and `SIGN_IN_EVENTS_RETENTION_DAYS`. */
@@ -35,6 +36,8 @@ const isoDay = (at: Date): string => at.toISOString().slice(0, 10);
  */
 export async function pruneSignIns(deps: { readonly pool: SqlPool; readonly store: EventStore }, settings: RetentionSettings, now: Date): Promise<RetentionOutcome | undefined> {
   const pruned = await withTransaction(deps.pool, async (tx) => {
+    // Deleting many rows can take a while: marked, the transaction holds no reader of `$all` back.
+    await tx.query(MARK_NOT_APPENDING);
     const { rows: lock } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [RETENTION_LOCK]);
     if (!lock[0]?.locked) return undefined;
     // Where the sign-in streams were truncated up to; before the first truncation, the oldest audit entry's day.

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isTransientDatabaseError } from '../storage/errors.js';
+import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
@@ -298,7 +299,8 @@ export class ProjectionHub {
   }
 
   /**
-   * The batch transaction: lock and check every checkpoint at once (sent with BEGIN), apply each
+   * The batch transaction: lock and check every checkpoint at once (sent with BEGIN, which also marks
+   * the transaction as never appending, so that it holds no reader of `$all` back), apply each
    * projection's events, move every checkpoint in one statement (sent with COMMIT). `careful` applies
    * each projection under a savepoint, event by event after a failure, to name a poison event;
    * otherwise a projector error aborts the transaction (ProjectorFailed) so the caller can run it
@@ -316,7 +318,7 @@ export class ProjectionHub {
     try {
       const keys = plans.map((p) => `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)})`).join(', ');
       const begun = await tx.query<CheckpointRow>(
-        `BEGIN; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off;
+        `BEGIN; ${MARK_NOT_APPENDING}; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off;
          SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
           WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
       );

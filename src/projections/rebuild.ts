@@ -1,3 +1,4 @@
+import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent } from '../events/store/port.js';
@@ -49,7 +50,10 @@ const PARALLEL_INDEX_BUILDS = 2;
  */
 async function buildIndexes(pool: SqlPool, builds: readonly string[][]): Promise<void> {
   const queue = [...builds].sort((a, b) => Number(/ USING gin /i.test(b[0] ?? '')) - Number(/ USING gin /i.test(a[0] ?? '')));
-  await runPool(queue.length, pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1, (i) => pool.query((queue[i] ?? []).join(';\n')).then(() => undefined));
+  // One text, one implicit transaction, marked: a build holds no reader of `$all` back.
+  await runPool(queue.length, pool.dialect === 'postgres' ? PARALLEL_INDEX_BUILDS : 1, (i) =>
+    pool.query([MARK_NOT_APPENDING, ...(queue[i] ?? [])].join(';\n')).then(() => undefined),
+  );
 }
 
 /** What a rebuild needs. */
@@ -162,6 +166,8 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   // which is several times cheaper than maintaining them row by row.
   await deps.pool.query(
     [
+      // Every transaction of a rebuild only writes read tables: none holds a reader of `$all` back.
+      MARK_NOT_APPENDING,
       `DROP SCHEMA IF EXISTS ${shadow} CASCADE`,
       `CREATE SCHEMA ${shadow}`,
       ...projection.tables.map((t) => `CREATE TABLE ${shadow}.${t} (LIKE public.${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)`),
@@ -173,7 +179,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   const inShadow = async (work: (tx: SqlClient) => Promise<void>): Promise<void> =>
     withTransaction(deps.pool, async (tx) => {
       // Shadow rows are rebuilt from durable events: a crash only costs the rebuild, never a commit's wait.
-      await tx.query(`SET LOCAL search_path TO ${shadow}, public; SET LOCAL synchronous_commit = off`);
+      await tx.query(`${MARK_NOT_APPENDING}; SET LOCAL search_path TO ${shadow}, public; SET LOCAL synchronous_commit = off`);
       await work(tx);
     });
   const replay = projection.replay?.(inShadow, deps.replayTuning);
@@ -228,6 +234,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   await buildIndexes(deps.pool, indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)));
   await withTransaction(deps.pool, async (tx) => {
     // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.
+    await tx.query(MARK_NOT_APPENDING);
     await tx.query('SELECT pg_advisory_xact_lock($1)', [projectionLockKey(projection.name)]);
     for (const table of [...projection.tables].reverse()) await tx.query(`DROP TABLE public.${table}`);
     for (const table of projection.tables) await tx.query(`ALTER TABLE ${shadow}.${table} SET SCHEMA public`);

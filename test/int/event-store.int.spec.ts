@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createEventStoreDbStore } from '../../src/events/store/eventstoredb.js';
 import type { RecordedEvent } from '../../src/events/store/port.js';
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
+import { MARK_NOT_APPENDING } from '../../src/storage/not-appending.js';
 import { databaseTargets } from '../support/databases.js';
 import { describeEventStoreContract } from './event-store.contract.js';
 
@@ -78,6 +79,65 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         blocker.release();
         await store.close();
         await elsewhere.close();
+        await db.close();
+      }
+    });
+
+    it('does not wait for transactions marked as never appending, whenever they took the mark', async () => {
+      const db = await target.create();
+      const store = createPostgresEventStore({ pool: db.pool });
+      const before = await db.pool.connect();
+      const after = await db.pool.connect();
+      try {
+        const head = await store.headPosition();
+        // A rebuild's or a projection batch's transaction: marked, then given a transaction id …
+        await before.query(`BEGIN; ${MARK_NOT_APPENDING}`);
+        await before.query('SELECT pg_current_xact_id()');
+        // … or given one first and marked later: either way it never appends, so neither holds readers back.
+        await after.query('BEGIN');
+        await after.query('SELECT pg_current_xact_id()');
+        await after.query(MARK_NOT_APPENDING);
+        const eventId = randomUUID();
+        await store.append(`unheld-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
+        await before.query('COMMIT');
+        await after.query('COMMIT');
+      } finally {
+        before.release();
+        after.release();
+        await store.close();
+        await db.close();
+      }
+    });
+
+    it('still waits for an unmarked transaction a marked one is waiting on', async () => {
+      const db = await target.create();
+      const store = createPostgresEventStore({ pool: db.pool });
+      const unmarked = await db.pool.connect();
+      const marked = await db.pool.connect();
+      try {
+        await db.pool.query('CREATE TABLE lock_probe (id int PRIMARY KEY); INSERT INTO lock_probe VALUES (1)');
+        const head = await store.headPosition();
+        await unmarked.query('BEGIN');
+        await unmarked.query('UPDATE lock_probe SET id = 1 WHERE id = 1');
+        await marked.query(`BEGIN; ${MARK_NOT_APPENDING}`);
+        // Waits for the unmarked transaction's id (a lock on it, not granted, under the marked one's virtual id).
+        const waiting = marked.query('UPDATE lock_probe SET id = 1 WHERE id = 1');
+        for (let seen = false; !seen; ) {
+          const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted");
+          seen = Number(rows[0]?.n) > 0;
+        }
+        const eventId = randomUUID();
+        await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
+        await unmarked.query('COMMIT');
+        await waiting;
+        expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
+        await marked.query('COMMIT');
+      } finally {
+        unmarked.release();
+        marked.release();
+        await store.close();
         await db.close();
       }
     });

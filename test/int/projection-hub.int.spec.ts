@@ -8,6 +8,7 @@ import { allProjections } from '../../src/projections/registry.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { integrationFixtures } from '../../src/cli/seed/fixtures.js';
 import type { SqlPool } from '../../src/storage/pool.js';
+import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
 import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
@@ -169,6 +170,27 @@ for (const target of databaseTargets()) {
         await hub.stop();
       });
     });
+
+    if (target.name === 'postgres') {
+      describe('while a batch transaction is open', () => {
+        it('holds no reader of $all back (another replica, a subscription): the transaction is marked as never appending', async () => {
+          let readable: boolean | undefined;
+          const pool = withClientHook(spine.pool, async (text) => {
+            // The batch transaction's first statement has locked its checkpoints: it holds a transaction id.
+            if (readable !== undefined || !text.startsWith('BEGIN') || !text.includes('FOR UPDATE OF c')) return;
+            const appended = await spine.store.append(`probe-${randomUUID()}`, [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+            const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
+            readable = seen[0]?.position === appended.position;
+          });
+          const hub = hubOn(pool, 1000);
+          const head = await writeHistory(spine, 3);
+          hub.start();
+          await allReached(hub.projections, head);
+          await hub.stop();
+          expect(readable).toBe(true);
+        });
+      });
+    }
 
     describe('when events concern only some projections', () => {
       it('moves every checkpoint with one transaction per batch, and the idle ones without a transaction of their own', async () => {

@@ -5,6 +5,7 @@ import { dropAbandonedRebuilds, rebuildProjection, type RebuildDeps } from '../.
 import { applyEvents, PoisonEvent, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
+import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
 import { AWKWARD, dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
@@ -16,6 +17,37 @@ async function catchUp(runner: ProjectionRunner, position: bigint): Promise<void
   while (runner.position === undefined || runner.position < position) {
     await new Promise<void>((resolve) => runner.progress.once('position', () => resolve()));
   }
+}
+
+/**
+ * A pool whose first shadow write and first index build of a rebuild pause with their transaction
+ * open (and holding a transaction id) while `during` runs. The index build runs its own text, mark
+ * and all, inside a transaction kept open for the pause.
+ */
+function pausingPool(pool: SqlPool, during: (what: string) => Promise<void>): SqlPool {
+  const paused = new Set<string>();
+  const once = (what: string): boolean => !paused.has(what) && Boolean(paused.add(what));
+  const hooked = withClientHook(pool, async (text, client) => {
+    if (!text.includes('SET LOCAL search_path TO rebuild_') || !once('a shadow write')) return;
+    await client.query('SELECT pg_current_xact_id()');
+    await during('a shadow write');
+  });
+  return {
+    ...hooked,
+    async query<R>(text: string, params?: readonly unknown[]) {
+      if (!text.includes('CREATE INDEX') || !once('an index build')) return pool.query<R>(text, params);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await client.query<R>(text, params);
+        await during('an index build');
+        await client.query('COMMIT');
+        return result;
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
 
 for (const target of databaseTargets()) {
@@ -131,6 +163,24 @@ for (const target of databaseTargets()) {
         for (const { rows } of reads) expect(rows).toEqual(before.templates);
         await runner.stop();
       });
+
+      if (target.name === 'postgres') {
+        it('holds no reader of $all back while it writes its shadow tables and builds their indexes', async () => {
+          await writeHistory(spine, 10);
+          // Each pause appends an event and reads it back at once: an open rebuild transaction that
+          // held readers back would make the read come back empty.
+          const readable: Record<string, boolean> = {};
+          const probe = async (during: string): Promise<void> => {
+            const appended = await spine.store.append(`probe-${randomUUID()}`, [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+            const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
+            readable[during] = seen[0]?.position === appended.position;
+          };
+          await rebuild({ pool: pausingPool(spine.pool, probe) });
+          expect(readable).toEqual({ 'a shadow write': true, 'an index build': true });
+          const { rows } = await spine.pool.query<{ n: string }>('SELECT count(*) AS n FROM templates');
+          expect(Number(rows[0]?.n)).toBe(10);
+        });
+      }
 
       it('keeps the live runner going from where the rebuild ended', async () => {
         const runner = runnerOn(spine.pool);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
+import { MARKED_TRANSACTION_IDS } from '../../storage/not-appending.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import {
   StreamRevisionConflictError,
@@ -76,9 +77,11 @@ const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, da
 /**
  * `readable.below`: every position below it is final, as this statement's snapshot sees the log. First
  * the snapshot's xmin (every transaction below it has ended); when committed events wait at or beyond
- * that bound after $1, the bound is refined: in-progress transactions that are running in another
- * database of the server cannot append here, so they are left out (a transaction that ended since
- * the snapshot, or one whose database cannot be seen, still holds the bound back).
+ * that bound after $1, the bound is refined: in-progress transactions that cannot append here are
+ * left out, those running in another database of the server and those marked as never appending
+ * (../../storage/not-appending.ts: a rebuild's writes and index builds, projection batches). A
+ * transaction that ended since the snapshot, or one whose database or mark cannot be seen, still
+ * holds the bound back.
  */
 const READABLE = `snapshot AS MATERIALIZED (
   SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
@@ -90,7 +93,8 @@ const READABLE = `snapshot AS MATERIALIZED (
       SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
        WHERE x::text::bigint % 4294967296 NOT IN (
          SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) AS a
-          WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))
+          WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+         UNION ALL ${MARKED_TRANSACTION_IDS})
     ), snapshot.xmax) END AS below
   FROM snapshot
 )`;
