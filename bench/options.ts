@@ -8,7 +8,8 @@ export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
                           [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--base REF]
-  store                  event store appends (against Emmett and the previous append), projection replay, growth
+  store                  event store appends (against Emmett and the previous append), projection replay, growth,
+                         how long a fresh event waits to be readable while a rebuild runs
   commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
                          commit, built into a temporary directory) against this checkout, sides taking turns
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)

@@ -8,7 +8,7 @@ import { rebuildProjection } from '../src/projections/rebuild.js';
 import { ProjectionRunner } from '../src/projections/runner.js';
 import { templatesProjection } from '../src/projections/templates.js';
 import { encode, templateCreated, templateFollowUp, templateStream } from './fixtures.js';
-import { perSecond } from './stats.js';
+import { percentile, perSecond } from './stats.js';
 
 /** The store, pool and codec a replay runs against. */
 export interface ReplayDeps {
@@ -72,6 +72,49 @@ export async function benchRebuild(deps: ReplayDeps): Promise<ReplayResult> {
   const result = await rebuildProjection({ pool: deps.pool, store: deps.store, codec: deps.codec, log: deps.log }, templatesProjection);
   const ms = performance.now() - started;
   return { events: result.events, ms, eventsPerSecond: perSecond(result.events, ms) };
+}
+
+/** How long fresh events took to become readable in `$all` while a rebuild ran (ms). */
+export interface ReadableDuringRebuild {
+  readonly probes: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+}
+
+/** Between two probes of benchReadableDuringRebuild. */
+const PROBE_INTERVAL_MS = 10;
+
+/**
+ * Rebuilds the templates projection while appending one event every 10 ms (of a type no projection
+ * reads) and timing how long each takes to become readable in `$all`: a rebuild's transactions,
+ * index builds included, must hold no reader back (docs/decisions/0006-concurrent-append.md), or
+ * every write's read-your-writes wait would take as long. The probes read from this process, whose
+ * event loop the rebuild's replay shares, so a few milliseconds are the loop's, not the database's.
+ */
+export async function benchReadableDuringRebuild(deps: ReplayDeps): Promise<ReadableDuringRebuild> {
+  let rebuilding = true;
+  const rebuild = rebuildProjection({ pool: deps.pool, store: deps.store, codec: deps.codec, log: deps.log }, templatesProjection).finally(() => {
+    rebuilding = false;
+  });
+  const waits: number[] = [];
+  try {
+    while (rebuilding) {
+      const { position } = await deps.store.appendMany([
+        { streamId: `bench-probe-${randomUUID()}`, expectedRevision: 'no_stream', events: [{ eventId: randomUUID(), type: 'BenchProbed', data: {}, metadata: {} }] },
+      ]);
+      const started = performance.now();
+      while (!(await deps.store.readAll({ after: position - 1n, limit: 1 })).some((e) => e.position === position)) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      waits.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+    }
+  } finally {
+    await rebuild;
+  }
+  const sorted = waits.sort((a, b) => a - b);
+  return { probes: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), max: sorted.at(-1) ?? Number.NaN };
 }
 
 /** Resolves once `runner` has applied `head`; rejects if it fails or `timeoutMs` passes first. */

@@ -18,7 +18,7 @@ import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
 import { benchGraphql, defaultGraphqlDatabaseUrl, GRAPHQL_CONNECTIONS, graphqlNotes } from './graphql/bench.js';
 import { checksOf, formatGraphqlChecks, formatGraphqlTable, GRAPHQL_TARGETS } from './graphql/report.js';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options.js';
-import { benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
+import { benchReadableDuringRebuild, benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
 import { REBUILD_BATCH } from '../src/projections/rebuild.js';
 import { formatTable, type StoreColumn, type StoreResults } from './report.js';
 import { formatMs, formatRate, formatSeconds } from './stats.js';
@@ -72,6 +72,14 @@ async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Pr
     const runner = await benchRunnerCatchUp(deps, seed.events, seed.head, CATCH_UP_TIMEOUT_MS);
     await expectTemplates(db, 'runner catch-up');
     say(`${tag} ${replayLine('runner catch-up', runner)}`);
+
+    // PGlite has one connection: there a probe waits its turn behind the rebuild, whatever it marks.
+    if (db.kind === 'postgres') {
+      const readable = await benchReadableDuringRebuild(deps);
+      say(
+        `${tag} a fresh event readable during a rebuild after p50 ${formatMs(readable.p50)} ms, p90 ${formatMs(readable.p90)} ms, max ${formatMs(readable.max)} ms (${readable.probes} probes)`,
+      );
+    }
 
     return { version: db.version, append1, append8, seed, rebuild, rebuildAgain, runner };
   } finally {
