@@ -46,4 +46,9 @@ export interface ProjectionReplay {
   /** Ends a page: applies what `add` could not yet (loading rows back), writes out what it chooses to. */
   endPage(): Promise<void>;
   finish(): Promise<void>;
+  /**
+   * Gives the replay up (the rebuild failed): resolves once none of its writes is still running,
+   * whatever became of them, so that nothing of a failed rebuild outlives it.
+   */
+  abandon(): Promise<void>;
 }

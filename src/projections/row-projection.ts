@@ -209,9 +209,12 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
       let quiet = tuning?.quietEvents ?? REPLAY_QUIET_EVENTS;
       // Writes running in the background, at most REPLAY_PARALLEL_WRITES: the oldest is awaited before
       // another starts, all of them before rows are loaded back and at the end (a failure surfaces
-      // there and fails the rebuild).
+      // there and fails the rebuild, once the others have ended too).
       const writing: Promise<void>[] = [];
-      const allWritten = (): Promise<unknown> => Promise.all(writing.splice(0));
+      const allWritten = async (): Promise<void> => {
+        const failed = (await Promise.allSettled(writing.splice(0))).find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
+      };
 
       /** Writes `entries` in chunks, `parallel` transactions of `open` at a time; fresh ones are inserted. */
       const writeOut = async (entries: readonly Change<Row>[], open: ReplayTransaction, parallel: number): Promise<void> => {
@@ -289,6 +292,9 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         async finish() {
           await allWritten();
           await writeOut(takeQuiet(0), transaction, REPLAY_PARALLEL_WRITES);
+        },
+        async abandon() {
+          await Promise.allSettled(writing.splice(0));
         },
       };
     },

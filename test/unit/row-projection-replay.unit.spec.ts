@@ -98,6 +98,23 @@ describe('a row projection replay', () => {
     });
   });
 
+  it('given a background write under way, when the replay is abandoned (its rebuild failed), then it returns only once that write has ended', async () => {
+    const db = heldTable();
+    const replay = projection.replay?.(db.transaction, { quietEvents: 2 });
+    if (!replay) throw new Error('row projections replay');
+    for (const event of [set('a', 0, 'a0'), set('b', 0, 'b0'), set('c', 0, 'c0'), set('c', 1, 'c1')]) replay.add(event);
+    db.hold();
+    await replay.endPage();
+    let abandoned = false;
+    const abandoning = replay.abandon().then(() => (abandoned = true));
+    // Everything here is in memory: once pending callbacks have run, only the held write can keep it waiting.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(abandoned).toBe(false);
+    db.release();
+    await abandoning;
+    expect([...db.table.keys()].sort()).toEqual(['a', 'b']);
+  });
+
   it('given rows that go quiet and come back page after page, when writes are still running as pages end, then every row lands once with its last value', async () => {
     const db = heldTable();
     const replay = projection.replay?.(db.transaction, { quietEvents: 3 });
