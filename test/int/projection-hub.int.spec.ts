@@ -8,7 +8,7 @@ import { allProjections } from '../../src/projections/registry.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { integrationFixtures } from '../../src/cli/seed/fixtures.js';
 import type { SqlPool } from '../../src/storage/pool.js';
-import { withClientHook } from '../support/client-hook.js';
+import { interceptClients, withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
 import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
@@ -27,21 +27,10 @@ function countingPool(pool: SqlPool): { pool: SqlPool; transactions: () => numbe
   let begun = 0;
   return {
     transactions: () => begun,
-    pool: {
-      ...pool,
-      dialect: pool.dialect,
-      query: (text, params) => pool.query(text, params),
-      async connect() {
-        const client = await pool.connect();
-        return {
-          query(text, params) {
-            if (text.startsWith('BEGIN')) begun++;
-            return client.query(text, params);
-          },
-          release: (destroy) => client.release(destroy),
-        };
-      },
-    },
+    pool: interceptClients(pool, (text, send) => {
+      if (text.startsWith('BEGIN')) begun++;
+      return send();
+    }),
   };
 }
 

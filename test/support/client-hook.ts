@@ -1,11 +1,14 @@
-import type { SqlClient, SqlPool } from '../../src/storage/pool.js';
+import type { SqlClient, SqlPool, SqlResult } from '../../src/storage/pool.js';
+
+/** Runs one statement of a connected client in a test's stead: `send` runs it as the client would. */
+export type ClientStatement = (text: string, send: () => Promise<SqlResult<unknown>>, client: SqlClient) => Promise<SqlResult<unknown>>;
 
 /**
- * `pool`, but every statement sent on a connected client (a transaction's) is followed by
- * `after(text, client)` before its result is handed back: a test can look around, or hold the
- * transaction open, at a chosen statement.
+ * `pool`, but every statement sent on a connected client (a transaction's) goes through `statement`,
+ * which may look around, hold the transaction open, count, or fail it instead of sending it.
+ * Statements sent on the pool itself pass untouched.
  */
-export function withClientHook(pool: SqlPool, after: (text: string, client: SqlClient) => Promise<void>): SqlPool {
+export function interceptClients(pool: SqlPool, statement: ClientStatement): SqlPool {
   return {
     ...pool,
     dialect: pool.dialect,
@@ -13,14 +16,20 @@ export function withClientHook(pool: SqlPool, after: (text: string, client: SqlC
     async connect() {
       const client = await pool.connect();
       const wrapped: SqlClient = {
-        async query<R>(text: string, params?: readonly unknown[]) {
-          const result = await client.query<R>(text, params);
-          await after(text, client);
-          return result;
-        },
+        query: async <R>(text: string, params?: readonly unknown[]) =>
+          (await statement(text, () => client.query(text, params), client)) as SqlResult<R>,
         release: (destroy) => client.release(destroy),
       };
       return wrapped;
     },
   };
+}
+
+/** `pool`, with `after(text, client)` run after each statement of a connected client, before its result is handed back. */
+export function withClientHook(pool: SqlPool, after: (text: string, client: SqlClient) => Promise<void>): SqlPool {
+  return interceptClients(pool, async (text, send, client) => {
+    const result = await send();
+    await after(text, client);
+    return result;
+  });
 }

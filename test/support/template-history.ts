@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { executeCommand } from '../../src/commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
-import type { SqlClient, SqlPool } from '../../src/storage/pool.js';
+import type { SqlPool } from '../../src/storage/pool.js';
+import { interceptClients } from './client-hook.js';
 import type { Spine } from './spine.js';
 
 /** The clock of written histories: one second per command from here. */
@@ -53,25 +54,13 @@ export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): 
 /** A pool whose n-th COMMIT fails, as if the process died just before committing that batch. */
 export function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => void): SqlPool {
   let commits = 0;
-  return {
-    ...pool,
-    dialect: pool.dialect,
-    query: (text, params) => pool.query(text, params),
-    async connect() {
-      const client = await pool.connect();
-      const wrapped: SqlClient = {
-        async query(text, params) {
-          if (/\bCOMMIT$/.test(text) && ++commits === failOnCommit) {
-            await client.query('ROLLBACK');
-            onDeath();
-            throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
-          }
-          return client.query(text, params);
-        },
-        release: (destroy) => client.release(destroy),
-      };
-      return wrapped;
-    },
-  };
+  return interceptClients(pool, async (text, send, client) => {
+    if (/\bCOMMIT$/.test(text) && ++commits === failOnCommit) {
+      await client.query('ROLLBACK');
+      onDeath();
+      throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+    }
+    return send();
+  });
 }
 

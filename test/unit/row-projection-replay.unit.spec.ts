@@ -73,15 +73,20 @@ function heldTable() {
   };
 }
 
+/** Page 1 of a replay: a and b are quiet after two more events and go to a background write, held. */
+async function quietRowsBeingWritten(db: ReturnType<typeof heldTable>) {
+  const replay = projection.replay?.(db.transaction, { quietEvents: 2 });
+  if (!replay) throw new Error('row projections replay');
+  for (const event of [set('a', 0, 'a0'), set('b', 0, 'b0'), set('c', 0, 'c0'), set('c', 1, 'c1')]) replay.add(event);
+  db.hold();
+  await replay.endPage();
+  return replay;
+}
+
 describe('a row projection replay', () => {
   it('given rows written out in the background, when their events continue while the write is under way, then they come back and fold in order', async () => {
     const db = heldTable();
-    const replay = projection.replay?.(db.transaction, { quietEvents: 2 });
-    if (!replay) throw new Error('row projections replay');
-    // Page 1: a and b are quiet after two more events and go to a background write, held.
-    for (const event of [set('a', 0, 'a0'), set('b', 0, 'b0'), set('c', 0, 'c0'), set('c', 1, 'c1')]) replay.add(event);
-    db.hold();
-    await replay.endPage();
+    const replay = await quietRowsBeingWritten(db);
     // Page 2, while the write is under way: a's and b's events continue, and a new row begins.
     for (const event of [set('a', 1, 'a1'), set('b', 1, 'b1'), set('a', 2, 'a2'), set('d', 0, 'd0')]) replay.add(event);
     const ending = replay.endPage();
@@ -100,11 +105,7 @@ describe('a row projection replay', () => {
 
   it('given a background write under way, when the replay is abandoned (its rebuild failed), then it returns only once that write has ended', async () => {
     const db = heldTable();
-    const replay = projection.replay?.(db.transaction, { quietEvents: 2 });
-    if (!replay) throw new Error('row projections replay');
-    for (const event of [set('a', 0, 'a0'), set('b', 0, 'b0'), set('c', 0, 'c0'), set('c', 1, 'c1')]) replay.add(event);
-    db.hold();
-    await replay.endPage();
+    const replay = await quietRowsBeingWritten(db);
     let abandoned = false;
     const abandoning = replay.abandon().then(() => (abandoned = true));
     // Everything here is in memory: once pending callbacks have run, only the held write can keep it waiting.
