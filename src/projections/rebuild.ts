@@ -3,7 +3,7 @@ import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.j
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent } from '../events/store/port.js';
 import type { Logger } from '../log.js';
-import type { Projection, ReplayTuning } from './projection.js';
+import type { Projection, ProjectionReplay, ReplayTuning } from './projection.js';
 import { runPool } from '../run-pool.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
@@ -174,8 +174,6 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
       ...indexes.filter((i) => i.unique).flatMap((i) => indexStatements(i, shadow)),
     ].join(';\n'),
   );
-  let after: bigint | undefined;
-  let count = 0;
   const inShadow = async (work: (tx: SqlClient) => Promise<void>): Promise<void> =>
     withTransaction(deps.pool, async (tx) => {
       // Shadow rows are rebuilt from durable events: a crash only costs the rebuild, never a commit's wait.
@@ -183,69 +181,11 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
       await work(tx);
     });
   const replay = projection.replay?.(inShadow, deps.replayTuning);
+  let filled: Filled;
   try {
-    // Only the projection's own events leave the store (on a log of many kinds, a small share of it).
-    // Every event up to `head` is readable now, so the replay covers them all, of whatever type: the
-    // checkpoint moves at least there, and the live runner does not read that stretch again.
-    const types = [...projection.handles];
-    const head = await deps.store.headPosition();
-    const limit = deps.batchSize ?? REBUILD_BATCH;
-    // Positions need not count events: the total to replay is counted once, for the progress report.
-    const total = deps.onProgress ? await deps.store.countAfter(undefined, PROGRESS_COUNT_LIMIT, types) : undefined;
-    const replayed = (events: number): void => {
-      count += events;
-      deps.onProgress?.(count, total === undefined || total >= PROGRESS_COUNT_LIMIT ? undefined : total);
-    };
-    if (replay) {
-      // Each event is decoded and folded as it arrives: a page's events are never all kept, which cut
-      // what reading them costs Node by half (most of it the garbage collector's copying).
-      for (;;) {
-        const page: { last?: RecordedEvent } = {};
-        const handed = await deps.store.readAllEach({ after, limit, types }, (event) => {
-          let decoded: DecodedEvent;
-          try {
-            decoded = deps.codec.decode(event);
-          } catch (reason) {
-            throw new PoisonEvent(event, reason, page.last?.position ?? after);
-          }
-          replay.add(decoded);
-          page.last = event;
-        });
-        if (!page.last) break;
-        await replay.endPage();
-        after = page.last.position;
-        replayed(handed);
-      }
-      await replay.finish();
-    } else {
-      const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit, types });
-      // The next page is read while this one is applied.
-      let page = read(undefined);
-      for (;;) {
-        const events = await page;
-        const last = events.at(-1);
-        if (!last) break;
-        page = read(last.position);
-        await inShadow((tx) => applyEvents(tx, projection, deps.codec, events));
-        after = last.position;
-        replayed(events.length);
-      }
-    }
-    if (head !== undefined && (after === undefined || after < head)) after = head;
+    filled = await fillShadow(deps, projection, replay, inShadow);
     await buildIndexes(deps.pool, indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)));
-    await withTransaction(deps.pool, async (tx) => {
-      // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.
-      await tx.query(MARK_NOT_APPENDING);
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [projectionLockKey(projection.name)]);
-      for (const table of [...projection.tables].reverse()) await tx.query(`DROP TABLE public.${table}`);
-      for (const table of projection.tables) await tx.query(`ALTER TABLE ${shadow}.${table} SET SCHEMA public`);
-      await tx.query(`DROP SCHEMA ${shadow}`);
-      await tx.query(
-        `INSERT INTO projection_checkpoints (name, position, status, error, failed_event_id, updated_at) VALUES ($1, $2, 'running', NULL, NULL, now())
-         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, status = 'running', error = NULL, failed_event_id = NULL, updated_at = now()`,
-        [projection.name, after === undefined ? null : String(after)],
-      );
-    });
+    await swapIn(deps.pool, projection, shadow, filled.position);
   } catch (error) {
     // Nothing of a failed rebuild outlives it (a background write would otherwise end after the lock
     // is released), and its shadow schema goes with it while the database still answers (otherwise
@@ -254,6 +194,89 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     await deps.pool.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`).catch(() => undefined);
     throw error;
   }
-  deps.log.info({ projection: projection.name, events: count, position: String(after), ms: Date.now() - started }, 'projection rebuilt');
-  return { projection: projection.name, events: count, position: after };
+  deps.log.info({ projection: projection.name, events: filled.events, position: String(filled.position), ms: Date.now() - started }, 'projection rebuilt');
+  return { projection: projection.name, ...filled };
+}
+
+/** How far a replay went: the position its checkpoint moves to, and the events it replayed. */
+interface Filled {
+  readonly position: bigint | undefined;
+  readonly events: number;
+}
+
+/** Replays every event of the projection into its shadow tables (a `replay` when it has one, otherwise page by page). */
+async function fillShadow(
+  deps: RebuildDeps,
+  projection: Projection,
+  replay: ProjectionReplay | undefined,
+  inShadow: (work: (tx: SqlClient) => Promise<void>) => Promise<void>,
+): Promise<Filled> {
+  let after: bigint | undefined;
+  let count = 0;
+  // Only the projection's own events leave the store (on a log of many kinds, a small share of it).
+  // Every event up to `head` is readable now, so the replay covers them all, of whatever type: the
+  // checkpoint moves at least there, and the live runner does not read that stretch again.
+  const types = [...projection.handles];
+  const head = await deps.store.headPosition();
+  const limit = deps.batchSize ?? REBUILD_BATCH;
+  // Positions need not count events: the total to replay is counted once, for the progress report.
+  const total = deps.onProgress ? await deps.store.countAfter(undefined, PROGRESS_COUNT_LIMIT, types) : undefined;
+  const replayed = (events: number): void => {
+    count += events;
+    deps.onProgress?.(count, total === undefined || total >= PROGRESS_COUNT_LIMIT ? undefined : total);
+  };
+  if (replay) {
+    // Each event is decoded and folded as it arrives: a page's events are never all kept, which cut
+    // what reading them costs Node by half (most of it the garbage collector's copying).
+    for (;;) {
+      const page: { last?: RecordedEvent } = {};
+      const handed = await deps.store.readAllEach({ after, limit, types }, (event) => {
+        let decoded: DecodedEvent;
+        try {
+          decoded = deps.codec.decode(event);
+        } catch (reason) {
+          throw new PoisonEvent(event, reason, page.last?.position ?? after);
+        }
+        replay.add(decoded);
+        page.last = event;
+      });
+      if (!page.last) break;
+      await replay.endPage();
+      after = page.last.position;
+      replayed(handed);
+    }
+    await replay.finish();
+  } else {
+    const read = (from: bigint | undefined) => deps.store.readAll({ after: from, limit, types });
+    // The next page is read while this one is applied.
+    let page = read(undefined);
+    for (;;) {
+      const events = await page;
+      const last = events.at(-1);
+      if (!last) break;
+      page = read(last.position);
+      await inShadow((tx) => applyEvents(tx, projection, deps.codec, events));
+      after = last.position;
+      replayed(events.length);
+    }
+  }
+  if (head !== undefined && (after === undefined || after < head)) after = head;
+  return { position: after, events: count };
+}
+
+/** Puts the shadow tables in place of the live ones and moves the checkpoint to `position`, in one transaction. */
+async function swapIn(pool: SqlPool, projection: Projection, shadow: string, position: bigint | undefined): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    await tx.query(MARK_NOT_APPENDING);
+    // Waits for a batch the live runner may be applying, and keeps it out until the swap commits.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [projectionLockKey(projection.name)]);
+    for (const table of [...projection.tables].reverse()) await tx.query(`DROP TABLE public.${table}`);
+    for (const table of projection.tables) await tx.query(`ALTER TABLE ${shadow}.${table} SET SCHEMA public`);
+    await tx.query(`DROP SCHEMA ${shadow}`);
+    await tx.query(
+      `INSERT INTO projection_checkpoints (name, position, status, error, failed_event_id, updated_at) VALUES ($1, $2, 'running', NULL, NULL, now())
+       ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, status = 'running', error = NULL, failed_event_id = NULL, updated_at = now()`,
+      [projection.name, position === undefined ? null : String(position)],
+    );
+  });
 }
