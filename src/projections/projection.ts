@@ -38,7 +38,7 @@ export type ReplayTransaction = (work: (tx: SqlClient) => Promise<void>) => Prom
  * One rebuild's replay of a projection: `add` for each of its events in order, as they are read;
  * `endPage` after each page of them; then `finish` once. It reads and writes its tables in
  * transactions of its own (the replay's `transaction`); all have committed when `finish` answers. A
- * failed rebuild leaves the shadow schema to be dropped (by the next rebuild, or at start-up).
+ * failed rebuild calls `abandon`, then drops the shadow schema and everything in it.
  */
 export interface ProjectionReplay {
   /** Takes the next event (folding it at once where it can, so that nothing keeps the event itself). */

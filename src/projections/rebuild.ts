@@ -1,9 +1,9 @@
 import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
-import { withTransaction, type SqlClient, type SqlPool } from '../storage/pool.js';
+import { withTransaction, type SqlPool } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent } from '../events/store/port.js';
 import type { Logger } from '../log.js';
-import type { Projection, ProjectionReplay, ReplayTuning } from './projection.js';
+import type { Projection, ProjectionReplay, ReplayTransaction, ReplayTuning } from './projection.js';
 import { runPool } from '../run-pool.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
@@ -174,7 +174,7 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
       ...indexes.filter((i) => i.unique).flatMap((i) => indexStatements(i, shadow)),
     ].join(';\n'),
   );
-  const inShadow = async (work: (tx: SqlClient) => Promise<void>): Promise<void> =>
+  const inShadow: ReplayTransaction = async (work) =>
     withTransaction(deps.pool, async (tx) => {
       // Shadow rows are rebuilt from durable events: a crash only costs the rebuild, never a commit's wait.
       await tx.query(`${MARK_NOT_APPENDING}; SET LOCAL search_path TO ${shadow}, public; SET LOCAL synchronous_commit = off`);
@@ -209,7 +209,7 @@ async function fillShadow(
   deps: RebuildDeps,
   projection: Projection,
   replay: ProjectionReplay | undefined,
-  inShadow: (work: (tx: SqlClient) => Promise<void>) => Promise<void>,
+  inShadow: ReplayTransaction,
 ): Promise<Filled> {
   let after: bigint | undefined;
   let count = 0;
