@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEventStoreDbStore } from '../../src/events/store/eventstoredb.js';
-import type { RecordedEvent } from '../../src/events/store/port.js';
+import type { EventStore, RecordedEvent } from '../../src/events/store/port.js';
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import { MARK_NOT_APPENDING } from '../../src/storage/not-appending.js';
-import { databaseTargets } from '../support/databases.js';
+import type { SqlClient } from '../../src/storage/pool.js';
+import { databaseTargets, type TestDatabase } from '../support/databases.js';
 import { describeEventStoreContract } from './event-store.contract.js';
 
 for (const target of databaseTargets()) {
@@ -22,44 +23,61 @@ for (const target of databaseTargets()) {
 }
 
 for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
+  /** A fresh database with a store on it and `count` connections of its own, all closed after `body`. */
+  async function withConnections(
+    count: number,
+    body: (store: EventStore, connections: SqlClient[], db: TestDatabase) => Promise<void>,
+    options: { readonly pollIntervalMs?: number } = {},
+  ): Promise<void> {
+    const db = await target.create();
+    const store = createPostgresEventStore({ pool: db.pool, ...options });
+    const connections: SqlClient[] = [];
+    try {
+      for (let i = 0; i < count; i++) connections.push(await db.pool.connect());
+      await body(store, connections, db);
+    } finally {
+      for (const connection of connections) connection.release();
+      await store.close();
+      await db.close();
+    }
+  }
+
   describe('event store on postgres: an older transaction still open', () => {
     it('holds later appends back from readers until it ends, then delivers them without another append', async () => {
-      const db = await target.create();
-      const store = createPostgresEventStore({ pool: db.pool, pollIntervalMs: 60_000 });
-      const blocker = await db.pool.connect();
-      try {
-        const head = await store.headPosition();
-        // Any write transaction takes a transaction id; this one stays open while an append commits after it.
-        await blocker.query('BEGIN');
-        await blocker.query('SELECT pg_current_xact_id()');
-        const eventId = randomUUID();
-        const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
-        expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
-        expect(await store.headPosition()).toBe(head);
-        // The newest committed event is known all the same: waiting for it covers the append.
-        expect(await store.lastPosition()).toBe(appended.position);
-        expect(await store.countAfter(head, 10)).toBe(0);
-        const delivered = new Promise<RecordedEvent[]>((resolve) => {
-          const subscription = store.subscribe({
-            after: head,
-            onBatch: async (events) => {
-              resolve([...events]);
-              await Promise.resolve();
-              void subscription.stop();
-            },
+      await withConnections(
+        1,
+        async (store, [blocker]) => {
+          if (!blocker) throw new Error('no connection');
+          const head = await store.headPosition();
+          // Any write transaction takes a transaction id; this one stays open while an append commits after it.
+          await blocker.query('BEGIN');
+          await blocker.query('SELECT pg_current_xact_id()');
+          const eventId = randomUUID();
+          const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+          expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
+          expect(await store.headPosition()).toBe(head);
+          // The newest committed event is known all the same: waiting for it covers the append.
+          expect(await store.lastPosition()).toBe(appended.position);
+          expect(await store.countAfter(head, 10)).toBe(0);
+          const delivered = new Promise<RecordedEvent[]>((resolve) => {
+            const subscription = store.subscribe({
+              after: head,
+              onBatch: async (events) => {
+                resolve([...events]);
+                await Promise.resolve();
+                void subscription.stop();
+              },
+            });
           });
-        });
-        // Not an append: no wake-up follows, and the poll interval is a minute. The reader looks again on its own.
-        await blocker.query('COMMIT');
-        const events = await delivered;
-        expect(events.map((e) => e.eventId)).toEqual([eventId]);
-        expect(events[0]?.position).toBe(appended.position);
-        expect(await store.countAfter(head, 10)).toBe(1);
-      } finally {
-        blocker.release();
-        await store.close();
-        await db.close();
-      }
+          // Not an append: no wake-up follows, and the poll interval is a minute. The reader looks again on its own.
+          await blocker.query('COMMIT');
+          const events = await delivered;
+          expect(events.map((e) => e.eventId)).toEqual([eventId]);
+          expect(events[0]?.position).toBe(appended.position);
+          expect(await store.countAfter(head, 10)).toBe(1);
+        },
+        { pollIntervalMs: 60_000 },
+      );
     });
 
     it('does not wait for transactions of another database on the same server', async () => {
@@ -84,11 +102,8 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
     });
 
     it('does not wait for transactions marked as never appending, whenever they took the mark', async () => {
-      const db = await target.create();
-      const store = createPostgresEventStore({ pool: db.pool });
-      const before = await db.pool.connect();
-      const after = await db.pool.connect();
-      try {
+      await withConnections(2, async (store, [before, after]) => {
+        if (!before || !after) throw new Error('no connections');
         const head = await store.headPosition();
         // A rebuild's or a projection batch's transaction: marked, then given a transaction id …
         await before.query(`BEGIN; ${MARK_NOT_APPENDING}`);
@@ -102,29 +117,22 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
         await before.query('COMMIT');
         await after.query('COMMIT');
-      } finally {
-        before.release();
-        after.release();
-        await store.close();
-        await db.close();
-      }
+      });
     });
 
     it('still waits for an unmarked transaction a marked one is waiting on', async () => {
-      const db = await target.create();
-      const store = createPostgresEventStore({ pool: db.pool });
-      const unmarked = await db.pool.connect();
-      const marked = await db.pool.connect();
-      try {
+      await withConnections(2, async (store, [unmarked, marked], db) => {
+        if (!unmarked || !marked) throw new Error('no connections');
         await db.pool.query('CREATE TABLE lock_probe (id int PRIMARY KEY); INSERT INTO lock_probe VALUES (1)');
         const head = await store.headPosition();
         await unmarked.query('BEGIN');
         await unmarked.query('UPDATE lock_probe SET id = 1 WHERE id = 1');
+        const { rows: backend } = await marked.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
         await marked.query(`BEGIN; ${MARK_NOT_APPENDING}`);
         // Waits for the unmarked transaction's id (a lock on it, not granted, under the marked one's virtual id).
         const waiting = marked.query('UPDATE lock_probe SET id = 1 WHERE id = 1');
         for (let seen = false; !seen; ) {
-          const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted");
+          const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted AND pid = $1", [backend[0]?.pid]);
           seen = Number(rows[0]?.n) > 0;
         }
         const eventId = randomUUID();
@@ -134,12 +142,7 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         await waiting;
         expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
         await marked.query('COMMIT');
-      } finally {
-        unmarked.release();
-        marked.release();
-        await store.close();
-        await db.close();
-      }
+      });
     });
   });
 }
