@@ -139,6 +139,12 @@ const envSchema = z.object({
   SUBSCRIPTION_MAX_PER_CALLER: positiveInt.default(20),
   SUBSCRIPTION_BUFFER: positiveInt.default(1000),
   SUBSCRIPTION_AUTH_RECHECK_MS: positiveInt.default(2000),
+  // What one change may cost a subscription's selection (it is paid again for every change delivered).
+  SUBSCRIPTION_MAX_COST: positiveInt.default(100),
+  // A WebSocket that has not signed in (connection_init) by then is closed with 4408; at most this many
+  // such sockets per client address at once (more are refused with 429 before the upgrade).
+  SUBSCRIPTION_INIT_TIMEOUT_MS: positiveInt.default(3000),
+  SUBSCRIPTION_MAX_PENDING_PER_ADDRESS: positiveInt.default(16),
   // Run logs (src/read/run-logs.ts): the bound per run (then truncated with a marker) and how long they are kept.
   RUN_LOG_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
   RUN_LOG_RETENTION_DAYS: positiveInt.default(30),

@@ -2,7 +2,7 @@ import type { DomainEvent } from '../events/codec.js';
 import type { LifecycleEventTypes } from '../events/kits.js';
 import type { Aggregate } from './decider.js';
 import { entityBasics, type CatalogEntityConfig } from './catalog-entity.js';
-import { initialPosition, transition, type LifecycleRules } from './lifecycle.js';
+import { initialPosition, positionAfterChange, transition, type LifecycleRules } from './lifecycle.js';
 import { checkActionLineage, checkCreateLineage, type Lineage } from './lineage.js';
 import type { LifecycleAction, LifecyclePosition } from '../model/lifecycle.js';
 
@@ -14,7 +14,7 @@ import type { LifecycleAction, LifecyclePosition } from '../model/lifecycle.js';
  */
 export type LifecycleCommand<F> =
   | { readonly type: 'Create'; readonly data: F & { readonly id: string; readonly approvalFlow: boolean; readonly lineage?: Lineage } }
-  | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F> } }
+  | { readonly type: 'Update'; readonly data: { readonly changes: Partial<F>; readonly approvalFlow: boolean } }
   | {
       readonly type: 'Act';
       readonly data: {
@@ -43,6 +43,8 @@ export interface LifecycleEntityConfig<F extends Record<string, unknown>> extend
   readonly events: LifecycleEventTypes<string>;
   /** Resources have approve/reject; executors and storages do not. */
   readonly approvals: boolean;
+  /** The fields a run deploys: changing one after approval asks for approval again (`deploys` in the declaration). */
+  readonly deployFields?: readonly string[];
 }
 
 /** The aggregate of a lifecycle entity, generated from its configuration. */
@@ -63,8 +65,16 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
           if (lineage) checkCreateLineage((fields as { parentIds?: readonly string[] }).parentIds ?? [], lineage);
           return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
         }
-        case 'Update':
-          return decideUpdate(state, command.data.changes);
+        case 'Update': {
+          const updated = decideUpdate(state, command.data.changes);
+          const changes = (updated[0]?.data as { changes?: Record<string, unknown> } | undefined)?.changes ?? {};
+          const deployed = (config.deployFields ?? []).filter((field) => field in changes);
+          if (deployed.length === 0) return updated;
+          const from = requireActive(state).position;
+          const to = positionAfterChange(from, rules(command.data.approvalFlow), label, deployed);
+          if (to.state === from.state && to.status === from.status) return updated;
+          return [...updated, { type: names.transitioned, data: { action: 'change', ...to, changedFields: deployed } }];
+        }
         case 'Act': {
           const current = requireActive(state);
           const { action, approvalFlow, outputs, error, reason, lineage } = command.data;

@@ -43,13 +43,14 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
   const { state, status } = from;
   switch (action) {
     case 'approve':
-      // Only requests wait for approval: a provision or a destroy.
-      return rules.approvals && status === 'approval_pending' && (state === 'provision' || state === 'destroy') ? { state, status: 'ready' } : undefined;
+      // Only requests wait for approval: a provision, a destroy, or a change to a provisioned resource.
+      return rules.approvals && status === 'approval_pending' && state !== 'destroyed' ? { state, status: 'ready' } : undefined;
     case 'reject':
       if (!rules.approvals || status !== 'approval_pending') return undefined;
       // Rejecting a destroy request cancels it: the resource stays provisioned.
       if (state === 'destroy') return { state: 'provisioned', status: 'done' };
-      return state === 'provision' ? { state, status: 'rejected' } : undefined;
+      // A rejected change leaves the provisioned resource as it runs, its new fields never deployed.
+      return state === 'provision' || state === 'provisioned' ? { state, status: 'rejected' } : undefined;
     case 'execute':
       return status === 'ready' || status === 'error' || (status === 'done' && state === 'provisioned') ? { state, status: 'queued' } : undefined;
     case 'start':
@@ -60,14 +61,33 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
     case 'fail':
       return status === 'in_progress' ? { state, status: 'error' } : undefined;
     case 'destroy':
-      return state === 'provisioned' && (status === 'done' || status === 'error') ? requested('destroy', rules) : undefined;
+      return state === 'provisioned' && (status === 'done' || status === 'error' || status === 'rejected') ? requested('destroy', rules) : undefined;
     case 'recreate':
-      return (state === 'destroyed' && status === 'done') || status === 'rejected' ? requested('provision', rules) : undefined;
+      return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected') ? requested('provision', rules) : undefined;
     case 'delete':
-      return (state === 'destroyed' && status === 'done') || status === 'rejected' || (state === 'provision' && (status === 'ready' || status === 'approval_pending'))
+      return (state === 'destroyed' && status === 'done') ||
+        (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'))
         ? 'deleted'
         : undefined;
   }
+}
+
+/**
+ * Where a change to what a run deploys leaves an entity with approvals (docs/contract.md §2, "Changes
+ * after approval"): what was approved and not yet deployed, or deployed, waits for approval again;
+ * a request still waiting or refused, or a destroyed entity (recreating asks again), stays where it
+ * is; while a run is queued or under way, or a destroy is requested, the change is refused (409).
+ */
+export function positionAfterChange(from: LifecyclePosition, rules: LifecycleRules, label: string, fields: readonly string[]): LifecyclePosition {
+  const { state, status } = from;
+  if (!rules.approvals || !rules.approvalFlow) return from;
+  if (status === 'queued' || status === 'in_progress' || state === 'destroy') {
+    throw new AppError('CONFLICT', `cannot change ${fields.join(', ')} of a ${label} in state ${state} with status ${status}: wait until the run or request has ended`, {
+      details: { currentState: state, currentStatus: status, changedFields: fields },
+    });
+  }
+  if (state === 'destroyed' || status === 'approval_pending' || (state === 'provision' && status === 'rejected')) return from;
+  return { state, status: 'approval_pending' };
 }
 
 /** Every action allowed from a position, in a stable order (for 409s and for the UI's buttons). */

@@ -1,5 +1,6 @@
 import type { FieldIssue } from '../errors.js';
 import { type ResourceFields, resourceEventTypes } from '../events/resource.js';
+import { deployFieldsOf } from '../model/entity.js';
 import { resourceEntity } from '../model/resource.js';
 import { declaredRules } from './catalog-entity.js';
 import { lifecycleAggregate, type LifecycleCommand, type LifecycleEntityState } from './lifecycle-entity.js';
@@ -24,4 +25,5 @@ export const resourceAggregate = lifecycleAggregate<ResourceFields>({
   ...declaredRules(resourceEntity, check),
   events: resourceEventTypes,
   approvals: resourceEntity.lifecycle.approvals,
+  deployFields: deployFieldsOf(resourceEntity),
 });

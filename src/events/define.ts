@@ -12,6 +12,11 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType<
   readonly version: number;
   readonly schema: S;
   readonly secretPaths: readonly string[];
+  /**
+   * Which values at the secret paths are hidden in audit views: those whose holding object passes
+   * (a resource variable only when `sensitive`); absent, every one.
+   */
+  readonly secretWhen?: (holder: Readonly<Record<string, unknown>>) => boolean;
   /** Keyed by the version each one upgrades from. */
   readonly upcasters: Readonly<Record<number, Upcaster>>;
 }
@@ -20,6 +25,7 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType<
 export interface DefineEventOptions {
   readonly version?: number;
   readonly secretPaths?: readonly string[];
+  readonly secretWhen?: (holder: Readonly<Record<string, unknown>>) => boolean;
   readonly upcasters?: Readonly<Record<number, Upcaster>>;
 }
 
@@ -34,7 +40,7 @@ export function defineEvent<const T extends string, S extends z.ZodType<Record<s
   for (let from = 1; from < version; from++) {
     if (!upcasters[from]) throw new TypeError(`event ${type} v${version} has no upcaster from v${from}`);
   }
-  return { type, version, schema, secretPaths: options.secretPaths ?? [], upcasters };
+  return { type, version, schema, secretPaths: options.secretPaths ?? [], ...(options.secretWhen && { secretWhen: options.secretWhen }), upcasters };
 }
 
 /** The in-memory event a definition describes: `{ type, data }`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENABLED_STATUSES, LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../model/lifecycle.js';
+import { ENABLED_STATUSES, LIFECYCLE_STATES, LIFECYCLE_STATUSES, TRANSITION_CAUSES } from '../model/lifecycle.js';
 import { defineEvent, type Upcaster } from './define.js';
 
 /**
@@ -56,14 +56,28 @@ const position = { state: z.enum(LIFECYCLE_STATES), status: z.enum(LIFECYCLE_STA
 
 /** The event definitions of a lifecycle entity; `secretPaths` are paths inside its fields. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
-export function lifecycleEvents<P extends string, F extends z.ZodObject>(names: LifecycleEventTypes<P>, fields: F, secretPaths: readonly string[] = [], versioning: Versioning = UNVERSIONED) {
+export function lifecycleEvents<P extends string, F extends z.ZodObject>(
+  names: LifecycleEventTypes<P>,
+  fields: F,
+  secretPaths: readonly string[] = [],
+  versioning: Versioning = UNVERSIONED,
+  secretWhen?: (holder: Readonly<Record<string, unknown>>) => boolean,
+) {
   return [
-    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths, ...versioning }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), ...changesVersioning(versioning) }),
+    defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths, secretWhen, ...versioning }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), secretWhen, ...changesVersioning(versioning) }),
     defineEvent(
       names.transitioned,
       // `reason`: why an approver approved or rejected (optional; absent from older events).
-      z.object({ action: z.enum(LIFECYCLE_ACTIONS), ...position, outputs: z.record(z.string(), z.unknown()).optional(), error: z.string().optional(), reason: z.string().optional() }),
+      // `changedFields`: with action `change`, the deployed fields whose change asks for approval again.
+      z.object({
+        action: z.enum(TRANSITION_CAUSES),
+        ...position,
+        outputs: z.record(z.string(), z.unknown()).optional(),
+        error: z.string().optional(),
+        reason: z.string().optional(),
+        changedFields: z.array(z.string()).optional(),
+      }),
     ),
     defineEvent(names.deleted, z.object({})),
   ] as const;

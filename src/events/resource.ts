@@ -19,7 +19,14 @@ export const resourceEventTypes = {
 } as const satisfies LifecycleEventTypes<'Resource'>;
 
 /** The resource event definitions: write-only paths and versions from the declaration. */
-export const resourceEvents = lifecycleEvents(resourceEventTypes, resourceFields, secretPathsOf(resourceEntity), createdEventVersioning(resourceEntity));
+export const resourceEvents = lifecycleEvents(
+  resourceEventTypes,
+  resourceFields,
+  secretPathsOf(resourceEntity),
+  createdEventVersioning(resourceEntity),
+  // The audit log shows what the resource read model shows: only sensitive variable values are hidden.
+  resourceEntity.secrets.when,
+);
 
 /** Every Resource event, typed by its literal name. */
 export type ResourceEvent = EventOf<(typeof resourceEvents)[number]>;

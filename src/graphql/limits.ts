@@ -12,6 +12,7 @@ import {
   TypeMetaFieldDef,
   TypeNameMetaFieldDef,
   OperationTypeNode,
+  validate,
   valueFromASTUntyped,
   type DocumentNode,
   type FieldNode,
@@ -37,16 +38,20 @@ export interface GraphLimits {
   /** What a document answered without a valid token may cost and weigh (GRAPHQL_PUBLIC_MAX_*). */
   readonly publicMaxCost: number;
   readonly publicMaxResponseBytes: number;
+  /** What a subscription's selection may cost: it is paid again for every change delivered (SUBSCRIPTION_MAX_COST). */
+  readonly subscriptionMaxCost: number;
 }
 
 /** What one list relation (template executors, resource parents, …) is assumed to hold when costing a query. */
 export const RELATION_LIST_ESTIMATE = 10;
 
-/** What a document costs: its depth, aliases and estimated cost. */
+/** What a document costs: its depth, aliases and estimated cost (and what one event costs its subscription). */
 export interface DocumentMeasure {
   readonly depth: number;
   readonly aliases: number;
   readonly cost: number;
+  /** The largest cost of a subscription operation's selection, per event delivered (0 without one). */
+  readonly subscriptionCost: number;
 }
 
 interface Walk {
@@ -179,7 +184,14 @@ function measure(
   return { depth, cost };
 }
 
-/** Measures every operation of a document (the largest depth and cost, all aliases). */
+const rootOf = (schema: GraphQLSchema, operation: OperationTypeNode): GraphQLObjectType | null | undefined =>
+  operation === OperationTypeNode.MUTATION
+    ? schema.getMutationType()
+    : operation === OperationTypeNode.SUBSCRIPTION
+      ? schema.getSubscriptionType()
+      : schema.getQueryType();
+
+/** Measures every operation of a document, of every type (the largest depth and cost, all aliases). */
 export function measureDocument(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -189,20 +201,17 @@ export function measureDocument(
   const walk: Walk = { schema, fragments: fragmentsOf(document), variables, defaultPageSize, aliases: 0 };
   let depth = 0;
   let cost = 0;
+  let subscriptionCost = 0;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root =
-      definition.operation === OperationTypeNode.MUTATION
-        ? schema.getMutationType()
-        : definition.operation === OperationTypeNode.QUERY
-          ? schema.getQueryType()
-          : undefined;
+    const root = rootOf(schema, definition.operation);
     if (!root) continue;
     const result = measure(definition.selectionSet, root, walk, new Set());
     depth = Math.max(depth, result.depth);
     cost = Math.max(cost, result.cost);
+    if (definition.operation === OperationTypeNode.SUBSCRIPTION) subscriptionCost = Math.max(subscriptionCost, result.cost);
   }
-  return { depth, cost, aliases: walk.aliases };
+  return { depth, cost, subscriptionCost, aliases: walk.aliases };
 }
 
 const refuse = (message: string, limit: string): AppError => new AppError('VALIDATION', message, { details: { limit } });
@@ -230,7 +239,26 @@ export function enforceLimits(
       'cost',
     );
   }
+  if (measured.subscriptionCost > limits.subscriptionMaxCost) {
+    throw refuse(
+      `subscription cost ${measured.subscriptionCost} per change exceeds the maximum of ${limits.subscriptionMaxCost} (SUBSCRIPTION_MAX_COST); select fewer fields`,
+      'subscription_cost',
+    );
+  }
   return measured;
+}
+
+/**
+ * graphql-js' validation, for the paths Mercurius does not validate (subscriptions over WebSockets):
+ * unknown fields, undefined variables, several root fields of a subscription, … each refused as the
+ * client's input before anything runs.
+ */
+export function refuseInvalidDocument(schema: GraphQLSchema, document: DocumentNode): void {
+  const errors = validate(schema, document);
+  if (errors.length === 0) return;
+  throw new AppError('VALIDATION', errors.map((error) => error.message).join('; '), {
+    errors: errors.map((error) => ({ field: 'query', message: error.message })),
+  });
 }
 
 /**

@@ -7,9 +7,18 @@ import { NOT_AUTHENTICATED, principalOf, setPrincipal } from '../edge/authorize.
 import { awaitMinPosition } from '../edge/headers.js';
 import { allProjections } from '../projections/registry.js';
 import type { Services } from '../services.js';
-import { formatErrors } from './errors.js';
+import { formatErrors, subscriptionError } from './errors.js';
+import { guardSockets } from './live-sockets.js';
 import { registerGraphiql, type GraphiqlOptions } from './graphiql.js';
-import { enforceDocumentSize, enforceLimits, enforcePublicLimits, maxResponseBytes, tooLargeAnswer, type GraphLimits } from './limits.js';
+import {
+  enforceDocumentSize,
+  enforceLimits,
+  enforcePublicLimits,
+  maxResponseBytes,
+  refuseInvalidDocument,
+  tooLargeAnswer,
+  type GraphLimits,
+} from './limits.js';
 import { isPublicDocument } from './operation.js';
 import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
 import { buildSubscriptions } from './subscriptions.js';
@@ -125,6 +134,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     maxResponseBytes: services.config.GRAPHQL_MAX_RESPONSE_BYTES,
     publicMaxCost: services.config.GRAPHQL_PUBLIC_MAX_COST,
     publicMaxResponseBytes: services.config.GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES,
+    subscriptionMaxCost: services.config.SUBSCRIPTION_MAX_COST,
   };
   await app.register(async (scope) => {
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
@@ -145,7 +155,6 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       request.log.warn({ bytes, limit, signedIn }, 'GraphQL answer over the size bound replaced by an error');
       return tooLargeAnswer(bytes, limit, signedIn);
     });
-    const subscriptions = buildSubscriptions(services, loadUserById);
     // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
     // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")
     // on shutdown, which graphql-ws clients take as a cue to reconnect (to another replica), rather
@@ -159,6 +168,14 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
         done();
       },
     });
+    const sockets = guardSockets(scope, GRAPHQL_PATH, {
+      initTimeoutMs: services.config.SUBSCRIPTION_INIT_TIMEOUT_MS,
+      maxPendingPerAddress: services.config.SUBSCRIPTION_MAX_PENDING_PER_ADDRESS,
+      recheckMs: services.config.SUBSCRIPTION_AUTH_RECHECK_MS,
+      authenticate: (authorization) => services.authenticator.authenticate(authorization, services.now()),
+      log: services.log,
+    });
+    const subscriptions = buildSubscriptions(services, sockets, loadUserById);
     await scope.register(mercurius, {
       schema: buildSchemaDocument(),
       resolvers: { ...buildResolvers(), ...subscriptions.resolvers, UUID, JSON: JSONScalar, DateTime } as never,
@@ -201,13 +218,25 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       }
       await awaitMinPosition(graphContext.request, services, PROJECTIONS);
     });
-    // Subscriptions take the same document limits (their variables are not in reach here: literals count).
+    // Over WebSockets Mercurius parses but never validates: subscriptions get the same validation and
+    // limits as queries here, before anything runs (their variables are not in reach: literals count,
+    // and a subscription's selection is costed against SUBSCRIPTION_MAX_COST, paid per change).
     scope.graphql.addHook('preSubscriptionParsing', (_schema: GraphQLSchema, source: string) => {
-      enforceDocumentSize(source, limits);
+      try {
+        enforceDocumentSize(source, limits);
+      } catch (error) {
+        throw subscriptionError(error, services.log);
+      }
       return Promise.resolve();
     });
     scope.graphql.addHook('preSubscriptionExecution', (schema: GraphQLSchema, document: DocumentNode) => {
-      enforceLimits(schema, document, {}, limits);
+      try {
+        // The limits first: they are linear in the document, validation is not always.
+        enforceLimits(schema, document, {}, limits);
+        refuseInvalidDocument(schema, document);
+      } catch (error) {
+        throw subscriptionError(error, services.log);
+      }
       return Promise.resolve();
     });
     scope.graphql.addHook('onResolution', async (execution, context) => {

@@ -10,20 +10,17 @@ import type { Services } from '../services.js';
 import { canonicalUuid } from '../validation.js';
 import { subscriptionError } from './errors.js';
 import type { GraphContext } from './resolvers.js';
+import { CLOSE, type LiveHandle, type LiveSocket } from './live-sockets.js';
 import { openRunLogTail } from './run-logs.js';
 
 /**
  * `subscription { changes(entityTypes, entityIds, after) }` over graphql-ws (subprotocol
  * `graphql-transport-ws`, or the older `graphql-ws`) on /api/graphql. The caller signs in with
  * `connection_init`'s payload; each subscription is fed by the replica's change feed
- * (src/read/change-feed.ts), keeps what the audit log would show the caller, and is ended when the
- * caller's sign-in stops working (checked every SUBSCRIPTION_AUTH_RECHECK_MS).
+ * (src/read/change-feed.ts) and keeps what the audit log would show the caller; the socket below it
+ * (./live-sockets.ts) is closed when the caller's sign-in stops working.
  */
 
-/** The close code of a connection refused for its credentials (graphql-ws uses 4401 for Unauthorized). */
-export const UNAUTHORIZED_CLOSE = 4401;
-/** The close code of a connection over the caller's limit (graphql-ws uses 4429 for too many requests). */
-export const TOO_MANY_CLOSE = 4429;
 
 /** The Change type and the Subscription root, with the descriptions GraphiQL shows. */
 export const SUBSCRIPTION_SDL = `"""
@@ -77,15 +74,16 @@ interface LiveSource<T> {
   fail(error: Error): void;
 }
 
-/** What a signed-in connection carries in its context. */
+/** What a connection carries in its context (Mercurius adds the subscription's `id` per subscribe). */
 interface ConnectionContext {
   readonly services: Services;
   readonly request: FastifyRequest;
+  /** The socket, bound to its credential once connection_init signed it in (./live-sockets.ts). */
+  readonly live?: LiveSocket;
   principal?: Principal;
-  /** The `Authorization` value the connection signed in with, checked again while it lives. */
-  authorization?: string;
   /** This connection, counted against its caller's limit until it closes. */
   connection?: object;
+  readonly id?: unknown;
 }
 
 /** The bearer credential in a `connection_init` payload: `{Authorization}`, `{authorization}`, `{headers: {Authorization}}` or `{token}`. */
@@ -98,15 +96,24 @@ export function authorizationOf(payload: unknown): string | undefined {
   return typeof fields.token === 'string' && fields.token !== '' ? `Bearer ${fields.token}` : undefined;
 }
 
-const parseAfter = (after: unknown): bigint | undefined => {
+const badAfter = (message: string, details: Record<string, unknown> = {}): AppError =>
+  new AppError('VALIDATION', message, { errors: [{ field: 'after', message }], details });
+
+/** `after` as a position no later than the event log's newest (a later one would wait forever). */
+async function parseAfter(after: unknown, lastPosition: () => Promise<bigint | undefined>): Promise<bigint | undefined> {
   if (after === undefined || after === null) return undefined;
   if (typeof after !== 'string' || !/^\d{1,19}$/.test(after)) {
-    throw new AppError('VALIDATION', 'after must be a position received in a change', {
-      errors: [{ field: 'after', message: 'must be a non-negative integer, as a string' }],
+    throw badAfter('after must be a position received in a change: a non-negative integer, as a string');
+  }
+  const position = BigInt(after);
+  const head = (await lastPosition()) ?? 0n;
+  if (position > head) {
+    throw badAfter(`after ${position} is beyond the newest position of the event log (${head}); pass a position received in a change`, {
+      head: String(head),
     });
   }
-  return BigInt(after);
-};
+  return position;
+}
 
 /** Which changes a caller may see: the audit log's rules, narrowed by the subscription's arguments. */
 function acceptor(
@@ -141,9 +148,10 @@ function tally(limit: number, noun: string) {
   };
 }
 
-/** Mercurius' `subscription` options and the Subscription and Change resolvers, on these services. */
+/** Mercurius' `subscription` options and the Subscription and Change resolvers, on these services and sockets. */
 export function buildSubscriptions(
   services: Services,
+  sockets: { socketOf(socket: WebSocket): LiveSocket | undefined },
   loadUser: (context: GraphContext, id: string, info: GraphQLResolveInfo) => Promise<unknown>,
 ) {
   const config = services.config;
@@ -151,10 +159,16 @@ export function buildSubscriptions(
   const subscriptions = tally(config.SUBSCRIPTION_MAX_PER_CALLER, 'subscriptions');
 
   const options = {
-    context: (_socket: WebSocket, request: FastifyRequest): ConnectionContext => ({ services, request }),
+    context: (socket: WebSocket, request: FastifyRequest): ConnectionContext => ({ services, request, live: sockets.socketOf(socket) }),
     // Mercurius calls onConnect as a method of its connection, whose socket this closes with 4401
     // (graphql-ws's "Unauthorized") when the credentials fail, so the client sees why.
     async onConnect(this: { socket?: WebSocket }, data: { payload?: unknown }): Promise<Partial<ConnectionContext> | false> {
+      const live = this.socket ? sockets.socketOf(this.socket) : undefined;
+      if (!live) return false;
+      if (live.principal) {
+        live.close(CLOSE.tooMany, 'Too many initialisation requests');
+        return false;
+      }
       const authorization = authorizationOf(data.payload);
       try {
         if (!authorization)
@@ -162,12 +176,11 @@ export function buildSubscriptions(
         const principal = await services.authenticator.authenticate(authorization, services.now());
         const connection = {};
         connections.add(principal.userId, connection);
-        return { principal, authorization, connection };
+        live.signedIn(principal, authorization);
+        return { principal, connection };
       } catch (error) {
         const refused = error instanceof AppError ? error : new AppError('UNAUTHENTICATED', 'Not authenticated');
-        const code = refused.code === 'RATE_LIMITED' ? TOO_MANY_CLOSE : UNAUTHORIZED_CLOSE;
-        // Close reasons are limited to 123 bytes.
-        this.socket?.close(code, refused.message.slice(0, 120));
+        live.close(refused.code === 'RATE_LIMITED' ? CLOSE.tooMany : CLOSE.unauthorized, refused.message);
         return false;
       }
     },
@@ -200,64 +213,65 @@ export function buildSubscriptions(
     },
   };
 
-  /** The caller a subscription runs for (onConnect signed them in). */
-  function signedInCaller(context: ConnectionContext): { principal: Principal; authorization: string } {
-    const { principal, authorization } = context;
-    if (!principal || !authorization) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
-    return { principal, authorization };
-  }
-
   /**
-   * A subscription's iterator over `source`, counted against its caller's limit and ended when the
-   * caller's sign-in stops working (logout, revoked sessions, deactivation: checked every
-   * SUBSCRIPTION_AUTH_RECHECK_MS); `onRecheck` sees the caller as they are now.
+   * A subscription's iterator over `source`: the caller checked again first, counted against its
+   * limit, registered on its socket under its id (which ends it when the socket closes, and fails
+   * it when the caller's sign-in stops working); `onRefresh` sees the caller as they are now.
    */
   async function live<T>(
     context: ConnectionContext,
     open: (principal: Principal) => Promise<LiveSource<T>>,
-    onRecheck?: (now: Principal) => void,
+    onRefresh?: (now: Principal) => void,
   ): Promise<AsyncIterableIterator<T>> {
-    const { principal, authorization } = signedInCaller(context);
+    const socket = context.live;
+    if (!socket) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
+    const { principal } = await socket.currentCaller();
+    const id = String(context.id);
     const token = {};
-    // The place is taken before the source opens: a refused subscription never holds a listener.
-    subscriptions.add(principal.userId, token);
-    let source: LiveSource<T>;
+    let source: LiveSource<T> | undefined;
+    let released = false;
+    const handle: LiveHandle = {
+      fail: (error) => source?.fail(error),
+      refresh: onRefresh,
+      release: async () => {
+        if (released) return;
+        released = true;
+        subscriptions.remove(principal.userId, token);
+        socket.unclaim(id, handle);
+        await source?.return();
+      },
+    };
+    // The places are taken before the source opens: a refused subscription never holds a listener.
+    socket.claim(id, handle);
+    let opened: LiveSource<T>;
     try {
-      source = await open(principal);
+      subscriptions.add(principal.userId, token);
+      opened = await open(principal);
     } catch (error) {
-      subscriptions.remove(principal.userId, token);
+      await handle.release();
       throw error;
     }
-    const recheck = setInterval(() => {
-      services.authenticator.authenticate(authorization, services.now()).then(
-        (now) => onRecheck?.(now),
-        (error: unknown) => {
-          const reason = error instanceof AppError ? error.message : 'sign-in no longer valid';
-          source.fail(new AppError('UNAUTHENTICATED', `Not authenticated: ${reason}. The subscription has ended.`));
-        },
-      );
-    }, config.SUBSCRIPTION_AUTH_RECHECK_MS);
-    recheck.unref();
-    const release = () => {
-      clearInterval(recheck);
-      subscriptions.remove(principal.userId, token);
-    };
+    if (released) {
+      // The socket closed while the source opened: nobody will read it.
+      await opened.return();
+      throw new AppError('UNAUTHENTICATED', 'Not authenticated: the connection has been closed.');
+    }
+    source = opened;
     const iterator: AsyncIterableIterator<T> = {
       next: async () => {
         try {
-          const result = await source.next();
-          if (result.done) release();
+          const result = await opened.next();
+          if (result.done) await handle.release();
           return result;
         } catch (error) {
-          release();
           // Mercurius does not call return() after an error: the source is released here.
-          await source.return();
+          await handle.release();
           throw subscriptionError(error, services.log);
         }
       },
       return: async () => {
-        release();
-        return source.return();
+        await handle.release();
+        return { done: true, value: undefined };
       },
       [Symbol.asyncIterator]: () => iterator,
     };
@@ -265,14 +279,14 @@ export function buildSubscriptions(
   }
 
   async function subscribeToChanges(args: Record<string, unknown>, context: ConnectionContext) {
-    const after = parseAfter(args.after);
+    const after = await parseAfter(args.after, () => services.store.lastPosition());
     const entityTypes = args.entityTypes as string[] | undefined;
     const entityIds = (args.entityIds as string[] | undefined)?.map((id) => canonicalUuid.parse(id));
     let listener: ChangeListener | undefined;
     return live(
       context,
       async (principal) => (listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds))),
-      // A role change reaches a live subscription within a recheck.
+      // A role added reaches a live subscription within a recheck (a permission lost closes the socket).
       (now) => listener?.refilter(acceptor(now, entityTypes, entityIds)),
     );
   }

@@ -59,6 +59,12 @@ interface FieldBase<K extends FieldKind> {
    * before it are upcast with the field's `default`, so a field can be added without rewriting history.
    */
   readonly addedIn?: number;
+  /**
+   * Part of what a run deploys (resources' variables, code version, integrations, secrets, …): on an
+   * entity with approvals, a change to it after approval is a new request that waits for approval
+   * again (docs/contract.md §2, "Changes after approval"). Fields without it (names) change freely.
+   */
+  readonly deploys?: true;
 }
 
 /**
@@ -234,6 +240,10 @@ const COMMON_FIELDS: ReadonlySet<string> = new Set(['id', 'description', 'labels
 
 /** The entity's own fields, without the common ones it carries in events (what read models add). */
 export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration][] => Object.entries(entity.fields).filter(([name]) => !COMMON_FIELDS.has(name));
+
+/** The fields a run deploys (`deploys: true`), in declaration order. */
+export const deployFieldsOf = (entity: EntityDeclaration): readonly string[] =>
+  Object.entries(entity.fields).flatMap(([name, field]) => ((field as FieldDeclaration).deploys ? [name] : []));
 
 /** Whether a client writes the field (false for fields the service sets). */
 const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;

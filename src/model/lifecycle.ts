@@ -9,6 +9,12 @@ export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'que
 /** What a caller or the runner may ask of a lifecycle entity. */
 export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
 
+/**
+ * What moved a lifecycle entity, as its Transitioned events record it: an action, or `change`: a
+ * change to what was approved sent the request back to approval (no caller takes it as an action).
+ */
+export const TRANSITION_CAUSES = [...LIFECYCLE_ACTIONS, 'change'] as const;
+
 /** Where a lifecycle entity is in its life. */
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 /** What is happening to it now. */

@@ -48,12 +48,13 @@ export const resourceEntity = {
     abstract: { kind: 'boolean', description: 'Copied from the template: an abstract resource groups others.', writable: false, immutable: true },
     variables: {
       kind: 'json',
+      deploys: true,
       description: 'Input values: a list of `{name, value, sensitive}`; sensitive values are shown as `********`.',
       input: variablesInput,
       stored: z.array(resourceVariable),
       default: [],
     },
-    storagePath: { kind: 'text', description: 'The path of the state inside the storage.', input: nonEmpty(1000), nullable: true, default: null },
+    storagePath: { kind: 'text', deploys: true, description: 'The path of the state inside the storage.', input: nonEmpty(1000), nullable: true, default: null },
     templateId: {
       kind: 'id',
       description: 'The template it was requested from.',
@@ -64,6 +65,7 @@ export const resourceEntity = {
     },
     sourceCodeVersionId: {
       kind: 'id',
+      deploys: true,
       description: 'The code version it runs (null for abstract resources).',
       target: 'source_code_version',
       nullable: true,
@@ -72,6 +74,7 @@ export const resourceEntity = {
     },
     storageId: {
       kind: 'id',
+      deploys: true,
       description: 'Where its state is kept.',
       target: 'storage',
       nullable: true,
@@ -80,6 +83,7 @@ export const resourceEntity = {
     },
     workspaceId: {
       kind: 'id',
+      deploys: true,
       description: 'The workspace it is delivered to.',
       target: 'workspace',
       nullable: true,
@@ -88,6 +92,7 @@ export const resourceEntity = {
     },
     integrationIds: {
       kind: 'idList',
+      deploys: true,
       description: 'The ids of the integrations its runs receive.',
       target: 'integration',
       default: [],
@@ -97,6 +102,7 @@ export const resourceEntity = {
     },
     secretIds: {
       kind: 'idList',
+      deploys: true,
       description: 'The ids of the secrets its runs receive.',
       target: 'secret',
       default: [],
@@ -106,6 +112,7 @@ export const resourceEntity = {
     },
     parentIds: {
       kind: 'idList',
+      deploys: true,
       description: 'The ids of the resources it belongs to.',
       target: 'resource',
       default: [],

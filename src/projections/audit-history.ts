@@ -42,6 +42,9 @@ export const LIFECYCLE_VERBS: Readonly<Record<LifecycleAction, string>> = {
   delete: 'deleted',
 };
 
+/** The verb of a transition no caller took: a change to what was approved asked for approval again. */
+const CHANGE_VERB = 'approval_requested_again';
+
 /** Verbs of the hand-written aggregates' events whose names do not end in a plain suffix. */
 const NAMED_VERBS: Readonly<Record<string, string>> = {
   UserPasswordChanged: 'password_changed',
@@ -80,6 +83,7 @@ export function verbOf(type: string, data: Readonly<Record<string, unknown>>): s
   const named = NAMED_VERBS[type];
   if (named !== undefined) return named;
   if (type.endsWith('Transitioned') && isLifecycleAction(data.action)) return LIFECYCLE_VERBS[data.action];
+  if (type.endsWith('Transitioned') && data.action === 'change') return CHANGE_VERB;
   for (const [suffix, verb] of SUFFIX_VERBS) if (type.endsWith(suffix)) return verb;
   return snakeCase(type);
 }
@@ -90,8 +94,8 @@ const FACT_ENTITY_TYPES: ReadonlySet<string> = new Set(['sign_in', 'sso_login'])
 /** Whether the audit log keeps the entity's fields between events (entities with an id that are not facts). */
 export const tracksFields = (entityType: string, entityId: string | null): boolean => entityId !== null && !FACT_ENTITY_TYPES.has(entityType);
 
-/** Keys of event data that are not fields of the entity: the id, and what the verb and reason columns show. */
-const NOT_FIELDS: ReadonlySet<string> = new Set(['id', 'action', 'reason']);
+/** Keys of event data that are not fields of the entity: the id, what the verb and reason columns show, and which fields a change sent back to approval. */
+const NOT_FIELDS: ReadonlySet<string> = new Set(['id', 'action', 'reason', 'changedFields']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

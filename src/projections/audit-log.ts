@@ -76,7 +76,7 @@ export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | 
   const { event, metadata } = decoded;
   if (definition?.type !== event.type) throw new TypeError(`no event definition for ${event.type}: cannot redact its secrets`);
   const { entityType, entityId } = auditEntityOf(decoded.streamId, event.data);
-  const changes = redactSecrets(event.data, definition.secretPaths);
+  const changes = redactSecrets(event.data, definition.secretPaths, { when: definition.secretWhen });
   const step = historyStep(event.type, changes, before, tracksFields(entityType, entityId));
   return {
     id: decoded.eventId,

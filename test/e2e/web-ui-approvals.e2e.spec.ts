@@ -74,6 +74,16 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await page.getByText('Nothing waits for your approval.').waitFor();
   });
 
+  it('brings an approved request back when what it deploys changes, showing the approver what changed', async () => {
+    const developer = await ui.tokenOf(DEVELOPER.identifier, DEVELOPER.password);
+    await ui.call(developer, 'PATCH', `/api/resources/${resources['orders-db'] ?? ''}`, { variables: [{ name: 'size', value: 'xl' }] });
+    const queue = page.getByTestId('approval-queue');
+    const row = queue.locator('tbody tr').filter({ hasText: 'orders-db' });
+    await row.getByTestId('changes-since-approval').waitFor();
+    await expect(row.getByTestId('diff').textContent()).resolves.toBe('variables: [] → [{"name":"size","value":"xl","sensitive":false}]');
+    await session.screenshot('web-ui-approvals-3-changed');
+  });
+
   it('shows the decision with its reason, actor and the status change in the resource’s history', async () => {
     await page.goto(`${base}/resources/${resources['orders-db'] ?? ''}/show`);
     const approved = page.getByTestId('history').locator('tbody tr').filter({ has: page.locator('[data-verb="approved"]') });
@@ -81,7 +91,7 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await expect(approved.textContent()).resolves.toContain(INFRA.displayName);
     await expect(approved.getByTestId('diff').textContent()).resolves.toBe('status: approval_pending → ready');
     await page.getByTestId('history').locator('[data-verb="created"]').waitFor();
-    await session.screenshot('web-ui-approvals-3-history');
+    await session.screenshot('web-ui-approvals-4-history');
   });
 
   it('filters the audit log by actor and exports exactly what it shows as CSV', async () => {

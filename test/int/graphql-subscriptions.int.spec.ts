@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool } from '../../src/storage/pool.js';
 import type { ChangeFeed } from '../../src/read/change-feed.js';
-import { collect, wsClient, type Received } from '../support/graphql-ws.js';
+import { collect, rawSocket, wsClient, type Received } from '../support/graphql-ws.js';
 import { databaseTargets, type DatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
@@ -23,6 +23,8 @@ for (const target of databaseTargets()) {
       SUBSCRIPTION_AUTH_RECHECK_MS: '200',
       SUBSCRIPTION_MAX_CONNECTIONS: '3',
       SUBSCRIPTION_MAX_PER_CALLER: '3',
+      SUBSCRIPTION_INIT_TIMEOUT_MS: '1000',
+      SUBSCRIPTION_MAX_PENDING_PER_ADDRESS: '6',
     };
     let harness: HttpHarness;
     let baseUrl: string;
@@ -196,6 +198,102 @@ for (const target of databaseTargets()) {
       const received = collect(client, CHANGES, { after: 'yesterday' });
       const [ended] = await received.waitFor(1);
       expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
+      await client.dispose();
+    });
+
+    it('refuses a subscription of 2,500 aliases before it runs, and one over SUBSCRIPTION_MAX_COST', async () => {
+      const aliases = Array.from({ length: 2500 }, (_, i) => `a${i}: actor { id }`).join(' ');
+      const client = wsClient(baseUrl, harness.adminToken);
+      const refused = collect(client, `subscription { changes(after: "0") { position ${aliases} } }`);
+      const [ended] = await refused.waitFor(1);
+      expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
+      expect(JSON.stringify(ended)).toContain('query uses 2500 aliases; the maximum is 30 (GRAPHQL_MAX_ALIASES)');
+      const costly = collect(client, `subscription { changes { ${Array.from({ length: 25 }, (_, i) => `a${i}: actor { id identifier name }`).join(' ')} } }`);
+      const [tooCostly] = await costly.waitFor(1);
+      expect(JSON.stringify(tooCostly)).toContain('per change exceeds the maximum of 100 (SUBSCRIPTION_MAX_COST)');
+      // Nothing was started for either.
+      expect(harness.services.changes.size).toBe(0);
+      await client.dispose();
+    });
+
+    it('validates a subscription as a query: unknown fields, undefined variables and two root fields are refused', async () => {
+      const client = wsClient(baseUrl, harness.adminToken);
+      for (const [document, message] of [
+        ['subscription { changes { position secret } }', 'Cannot query field \\"secret\\" on type \\"Change\\".'],
+        ['subscription { changes(after: $after) { position } }', 'Variable \\"$after\\" is not defined.'],
+        ['subscription { changes { position } runLog(runId: "00000000-0000-4000-8000-000000000000") { sequence } }', 'must select only one top level field'],
+      ] as const) {
+        const [ended] = await collect(client, document).waitFor(1);
+        expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
+        expect(JSON.stringify(ended)).toContain(message);
+      }
+      expect(harness.services.changes.size).toBe(0);
+      await client.dispose();
+    });
+
+    it('refuses an after beyond the newest position with BAD_USER_INPUT naming it', async () => {
+      const client = wsClient(baseUrl, harness.adminToken);
+      const [ended] = await collect(client, CHANGES, { after: '9000000000000000000' }).waitFor(1);
+      expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
+      expect(JSON.stringify(ended)).toContain('after 9000000000000000000 is beyond the newest position of the event log');
+      await client.dispose();
+    });
+
+    it('closes a deactivated user’s socket (4401) and runs no new subscription on it, even one sent at once', async () => {
+      const token = await harness.serviceAccount('sub-deactivated', ['default']);
+      const me = await harness.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+      const userId = me.json<{ id: string }>().id;
+      await createTemplate();
+      const socket = await rawSocket(baseUrl);
+      socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } });
+      await socket.until((message) => message.type === 'connection_ack');
+      const running = collect(wsClient(baseUrl, token), CHANGES, { types: ['template'] });
+      await listening(1);
+      expect((await harness.inject({ method: 'POST', url: `/api/users/${userId}/actions/deactivate` })).statusCode).toBe(200);
+      // Replaying from the start would deliver every template change so far to the old principal.
+      socket.send({ id: 'after-deactivation', type: 'subscribe', payload: { query: CHANGES, variables: { after: '0' } } });
+      const [code, reason] = await socket.closed;
+      expect(code).toBe(4401);
+      expect(reason).toContain('Not authenticated');
+      expect(socket.messages.filter((message) => message.type === 'next')).toEqual([]);
+      const [ended] = await running.waitFor(1);
+      expect(JSON.stringify(ended)).toMatch(/UNAUTHENTICATED|4401/);
+      await drained();
+    });
+
+    it('closes a socket that does not sign in within SUBSCRIPTION_INIT_TIMEOUT_MS (4408)', async () => {
+      const socket = await rawSocket(baseUrl);
+      expect(await socket.closed).toEqual([4408, 'Connection initialisation timeout']);
+    });
+
+    it('refuses a WebSocket upgrade from an address with SUBSCRIPTION_MAX_PENDING_PER_ADDRESS sockets not signed in (429)', async () => {
+      const idle = await Promise.all(Array.from({ length: 6 }, () => rawSocket(baseUrl)));
+      await expect(rawSocket(baseUrl)).rejects.toThrow('Unexpected server response: 429');
+      // A socket that signs in stops counting: another upgrade is accepted.
+      idle[0]?.send({ type: 'connection_init', payload: { Authorization: `Bearer ${harness.adminToken}` } });
+      await idle[0]?.until((message) => message.type === 'connection_ack');
+      const next = await rawSocket(baseUrl);
+      for (const socket of [...idle, next]) socket.close();
+    });
+
+    it('closes a socket that reuses a running subscription’s id (4409) and gives every place back', async () => {
+      const caller = await harness.serviceAccount('sub-reused-id', ['default']);
+      for (let round = 0; round < 4; round += 1) {
+        const socket = await rawSocket(baseUrl);
+        socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${caller}` } });
+        await socket.until((message) => message.type === 'connection_ack');
+        socket.send({ id: 'same', type: 'subscribe', payload: { query: CHANGES } });
+        socket.send({ id: 'same', type: 'subscribe', payload: { query: CHANGES } });
+        const [code, reason] = await socket.closed;
+        expect([code, reason]).toEqual([4409, 'Subscriber for same already exists']);
+        await drained();
+      }
+      // Four rounds of two subscriptions under one id, with at most 3 per caller: none was kept.
+      const client = wsClient(baseUrl, caller);
+      const fresh = Array.from({ length: 3 }, () => collect(client, CHANGES, { types: ['template'] }));
+      await listening(3);
+      const id = await createTemplate();
+      for (const item of fresh) expect(changesOf(await item.waitFor(1))[0]).toMatchObject({ entityId: id });
       await client.dispose();
     });
 

@@ -88,6 +88,38 @@ for (const target of databaseTargets()) {
       expect((await h.inject({ method: 'GET', url: `/api/resources/${parent.id}` })).statusCode).toBe(404);
     });
 
+    it('takes a change to what was approved as a new request: ready or provisioned, back to approval, execute refused until approved', async () => {
+      const patch = (id: string, payload: Record<string, unknown>) => h.inject({ method: 'PATCH', url: `/api/resources/${id}`, payload, ...as(requester) });
+      const view = (await create(body({ variables: [{ name: 'size', value: 's' }] }), requester)).json<View>();
+      await expectAt(act(view.id, 'approve', infra), 'provision', 'ready');
+      // Metadata deploys nothing: it stays approved.
+      await expectAt(patch(view.id, { description: 'web tier', labels: ['web'] }), 'provision', 'ready');
+      await expectAt(patch(view.id, { variables: [{ name: 'size', value: 'xxl' }] }), 'provision', 'approval_pending');
+      const refused = await act(view.id, 'execute', requester);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ currentState: 'provision', currentStatus: 'approval_pending', allowedActions: ['approve', 'reject', 'delete'] });
+      // The approver sees what changed since the approval, before → after, and why it waits again.
+      const history = await h.inject({ method: 'GET', url: `/api/audit_log?filter=${encodeURIComponent(JSON.stringify({ entityId: view.id }))}&sort=["position","ASC"]` });
+      const entries = history.json<{ verb: string; diff: { field: string; before?: unknown; after?: unknown }[] }[]>();
+      expect(entries.map((entry) => entry.verb)).toEqual(['created', 'approved', 'updated', 'updated', 'approval_requested_again']);
+      expect(entries[3]?.diff).toEqual([{ field: 'variables', before: [{ name: 'size', value: 's', sensitive: false }], after: [{ name: 'size', value: 'xxl', sensitive: false }] }]);
+      expect(entries[4]?.diff).toEqual([{ field: 'status', before: 'ready', after: 'approval_pending' }]);
+
+      for (const [action, token] of [['approve', infra], ['execute', requester], ['start', infra], ['succeed', infra]] as const) {
+        expect((await act(view.id, action, token)).statusCode).toBe(200);
+      }
+      await expectAt(patch(view.id, { storagePath: 'states/web.tfstate' }), 'provisioned', 'approval_pending');
+      expect((await act(view.id, 'execute', requester)).statusCode).toBe(409);
+      await expectAt(act(view.id, 'approve', infra), 'provisioned', 'ready');
+      await expectAt(act(view.id, 'execute', requester), 'provisioned', 'queued');
+      // While the run is queued, what it deploys cannot change under it.
+      const underway = await patch(view.id, { variables: [] });
+      expect(underway.statusCode).toBe(409);
+      expect(underway.json<{ detail: string }>().detail).toBe(
+        'cannot change variables of a resource in state provisioned with status queued: wait until the run or request has ended',
+      );
+    });
+
     it('rejects a request, after which it may be recreated or deleted', async () => {
       const view = (await create(body(), requester)).json<View>();
       const rejected = await act(view.id, 'reject', infra);

@@ -67,3 +67,42 @@ export function collect(client: Client, query: string, variables: Record<string,
     },
   };
 }
+
+/** One message of the graphql-transport-ws protocol. */
+export type ProtocolMessage = { readonly type: string; readonly id?: string; readonly payload?: unknown };
+
+/**
+ * A WebSocket on /api/graphql speaking graphql-transport-ws by hand (for what a well-behaved client
+ * never does: no connection_init, a reused id). Rejects when the upgrade is refused.
+ */
+export async function rawSocket(baseUrl: string) {
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/graphql`, 'graphql-transport-ws');
+  const messages: ProtocolMessage[] = [];
+  const watchers: { holds: (message: ProtocolMessage) => boolean; resolve: (message: ProtocolMessage) => void }[] = [];
+  socket.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as ProtocolMessage;
+    messages.push(message);
+    for (const watcher of [...watchers]) {
+      if (!watcher.holds(message)) continue;
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.resolve(message);
+    }
+  });
+  const closed = new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, reason.toString()])));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    messages,
+    closed,
+    send: (message: ProtocolMessage): void => socket.send(JSON.stringify(message)),
+    close: (): void => socket.close(),
+    /** The first message (received so far or later) for which `holds` is true. */
+    until(holds: (message: ProtocolMessage) => boolean): Promise<ProtocolMessage> {
+      const seen = messages.find(holds);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => watchers.push({ holds, resolve }));
+    },
+  };
+}

@@ -30,7 +30,7 @@ const executor: ExecutorFields = {
 };
 const created: DomainEvent = { type: 'ExecutorCreated', data: { ...executor, id: EXECUTOR_ID, state: 'provision', status: 'ready' } };
 const create = (fields: Partial<ExecutorFields> = {}): LifecycleCommand<ExecutorFields> => ({ type: 'Create', data: { ...executor, ...fields, id: EXECUTOR_ID, approvalFlow: true } });
-const update = (changes: Partial<ExecutorFields>): LifecycleCommand<ExecutorFields> => ({ type: 'Update', data: { changes } });
+const update = (changes: Partial<ExecutorFields>): LifecycleCommand<ExecutorFields> => ({ type: 'Update', data: { changes, approvalFlow: true } });
 
 const executors = deciderSpec(executorAggregate);
 const bothRefs = {

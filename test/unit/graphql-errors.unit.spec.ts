@@ -79,17 +79,24 @@ describe('GraphQL document analysis', () => {
   it("costs introspection by what it answers in this schema and counts its aliases, but not its depth", () => {
     const types = Object.keys(schema.getTypeMap()).length;
     // __schema 1 + types 1 + one name per type.
-    expect(measureDocument(schema, parse('{ __schema { types { name } } }'), {}, 100)).toEqual({ depth: 0, aliases: 0, cost: 2 + types });
+    expect(measureDocument(schema, parse('{ __schema { types { name } } }'), {}, 100)).toEqual({ depth: 0, aliases: 0, cost: 2 + types, subscriptionCost: 0 });
     expect(measureDocument(schema, parse('{ a: __schema { types { name } } b: __schema { types { name } } c: __typename }'), {}, 100)).toEqual({
       depth: 0,
       aliases: 3,
       cost: 2 * (2 + types) + 1,
+      subscriptionCost: 0,
     });
     const deep = measureDocument(schema, parse('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }'), {}, 100);
     expect(deep.depth).toBe(0);
     expect(deep.cost).toBeGreaterThan(types * 4);
     // Beside an ordinary selection, introspection adds its cost but not its depth.
-    expect(measureDocument(schema, parse('{ templates { id __typename } }'), {}, 100)).toEqual({ depth: 2, aliases: 0, cost: 1 + 100 * 2 });
+    expect(measureDocument(schema, parse('{ templates { id __typename } }'), {}, 100)).toEqual({ depth: 2, aliases: 0, cost: 1 + 100 * 2, subscriptionCost: 0 });
+  });
+
+  it('measures subscriptions like queries, and what one change costs them', () => {
+    const measured = measureDocument(schema, parse('subscription { changes { position a: actor { id } b: actor { id identifier } } }'), {}, 100);
+    // changes 1 + position 1 + actor 1 + id 1 + actor 1 + id 1 + identifier 1.
+    expect(measured).toEqual({ depth: 3, aliases: 2, cost: 7, subscriptionCost: 7 });
   });
 
   it('treats only introspection, enabledAuthProviders and serviceAccountToken as public', () => {

@@ -14,6 +14,10 @@ const LEGAL: readonly [LifecyclePosition, LifecycleAction, LifecyclePosition | '
   [at('destroy', 'approval_pending'), 'approve', at('destroy', 'ready')],
   [at('provision', 'approval_pending'), 'reject', at('provision', 'rejected')],
   [at('destroy', 'approval_pending'), 'reject', at('provisioned', 'done')],
+  // A change to a provisioned resource's deployed fields waits for approval (docs/contract.md §2, "Changes after approval").
+  [at('provisioned', 'approval_pending'), 'approve', at('provisioned', 'ready')],
+  [at('provisioned', 'approval_pending'), 'reject', at('provisioned', 'rejected')],
+  [at('provisioned', 'rejected'), 'destroy', at('destroy', 'approval_pending')],
   ...LIFECYCLE_STATES.flatMap((s): [LifecyclePosition, LifecycleAction, LifecyclePosition][] => [
     [at(s, 'ready'), 'execute', at(s, 'queued')],
     [at(s, 'error'), 'execute', at(s, 'queued')],
@@ -28,9 +32,9 @@ const LEGAL: readonly [LifecyclePosition, LifecycleAction, LifecyclePosition | '
   [at('provisioned', 'done'), 'destroy', at('destroy', 'approval_pending')],
   [at('provisioned', 'error'), 'destroy', at('destroy', 'approval_pending')],
   [at('destroyed', 'done'), 'recreate', at('provision', 'approval_pending')],
-  ...LIFECYCLE_STATES.map((s): [LifecyclePosition, LifecycleAction, LifecyclePosition] => [at(s, 'rejected'), 'recreate', at('provision', 'approval_pending')]),
+  [at('provision', 'rejected'), 'recreate', at('provision', 'approval_pending')],
   [at('destroyed', 'done'), 'delete', 'deleted'],
-  ...LIFECYCLE_STATES.map((s): [LifecyclePosition, LifecycleAction, 'deleted'] => [at(s, 'rejected'), 'delete', 'deleted']),
+  [at('provision', 'rejected'), 'delete', 'deleted'],
   [at('provision', 'ready'), 'delete', 'deleted'],
   [at('provision', 'approval_pending'), 'delete', 'deleted'],
 ];

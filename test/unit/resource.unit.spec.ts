@@ -70,16 +70,97 @@ describe('a resource', () => {
 
   describe('when updated', () => {
     it('keeps its template, its abstract flag and its creator', () => {
-      spec.given([created]).when({ type: 'Update', data: { changes: { templateId: PARENT } } }).thenThrows({
+      spec.given([created]).when({ type: 'Update', data: { changes: { templateId: PARENT }, approvalFlow: true } }).thenThrows({
         code: 'UNPROCESSABLE',
         message: `templateId is immutable (it is "${TEMPLATE}")`,
         errors: [{ field: 'templateId', message: `templateId is immutable (it is "${TEMPLATE}")` }],
       });
-      spec.given([created]).when({ type: 'Update', data: { changes: { creatorId: 'someone-else' } } }).thenThrows({
+      spec.given([created]).when({ type: 'Update', data: { changes: { creatorId: 'someone-else' }, approvalFlow: true } }).thenThrows({
         code: 'UNPROCESSABLE',
         message: 'creatorId is immutable (it is "creator")',
         errors: [{ field: 'creatorId', message: 'creatorId is immutable (it is "creator")' }],
       });
+    });
+  });
+
+  describe('when what was approved changes (changes after approval are a new request)', () => {
+    const approved: DomainEvent = { type: 'ResourceTransitioned', data: { action: 'approve', state: 'provision', status: 'ready' } };
+    const provisioned: DomainEvent[] = [
+      created,
+      approved,
+      { type: 'ResourceTransitioned', data: { action: 'execute', state: 'provision', status: 'queued' } },
+      { type: 'ResourceTransitioned', data: { action: 'start', state: 'provision', status: 'in_progress' } },
+      { type: 'ResourceTransitioned', data: { action: 'succeed', state: 'provisioned', status: 'done', outputs: {} } },
+    ];
+    const change = (changes: Partial<ResourceFields>, approvalFlow = true): LifecycleCommand<ResourceFields> => ({ type: 'Update', data: { changes, approvalFlow } });
+    const variables = [{ name: 'size', value: 'xl', sensitive: false }];
+    const updated = (changes: Partial<ResourceFields>): DomainEvent => ({ type: 'ResourceUpdated', data: { changes } });
+    const again = (state: LifecycleState, changedFields: string[]): DomainEvent => ({
+      type: 'ResourceTransitioned',
+      data: { action: 'change', state, status: 'approval_pending', changedFields },
+    });
+
+    it('sends an approved request back to approval, naming the deployed fields that changed', () => {
+      spec.given([created, approved]).when(change({ variables, integrationIds: ['i1'], description: 'now bigger' })).then([
+        updated({ variables, integrationIds: ['i1'], description: 'now bigger' }),
+        again('provision', ['variables', 'integrationIds']),
+      ]);
+    });
+
+    it('sends a provisioned resource back to approval (its state stays provisioned)', () => {
+      spec.given(provisioned).when(change({ sourceCodeVersionId: VERSION })).then([updated({ sourceCodeVersionId: VERSION }), again('provisioned', ['sourceCodeVersionId'])]);
+    });
+
+    it('refuses execute until the change is approved, and runs once it is', () => {
+      const changed = [...provisioned, updated({ secretIds: ['s1'] }), again('provisioned', ['secretIds'])];
+      spec.given(changed).when({ type: 'Act', data: { action: 'execute', approvalFlow: true } }).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot execute a resource in state provisioned with status approval_pending; allowed: approve, reject',
+        details: { currentState: 'provisioned', currentStatus: 'approval_pending', allowedActions: ['approve', 'reject'] },
+      });
+      const approvedChange: DomainEvent = { type: 'ResourceTransitioned', data: { action: 'approve', state: 'provisioned', status: 'ready' } };
+      spec.given(changed).when({ type: 'Act', data: { action: 'approve', approvalFlow: true } }).then([approvedChange]);
+      spec
+        .given([...changed, approvedChange])
+        .when({ type: 'Act', data: { action: 'execute', approvalFlow: true } })
+        .then([{ type: 'ResourceTransitioned', data: { action: 'execute', state: 'provisioned', status: 'queued' } }]);
+    });
+
+    it('leaves a rejected change undeployed: no execute, but destroy or another change', () => {
+      const rejected = [
+        ...provisioned,
+        updated({ storagePath: 'elsewhere' }),
+        again('provisioned', ['storagePath']),
+        { type: 'ResourceTransitioned', data: { action: 'reject', state: 'provisioned', status: 'rejected' } } as DomainEvent,
+      ];
+      spec.given(rejected).when({ type: 'Act', data: { action: 'execute', approvalFlow: true } }).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot execute a resource in state provisioned with status rejected; allowed: destroy',
+        details: { currentState: 'provisioned', currentStatus: 'rejected', allowedActions: ['destroy'] },
+      });
+      spec.given(rejected).when(change({ storagePath: 'back' })).then([updated({ storagePath: 'back' }), again('provisioned', ['storagePath'])]);
+    });
+
+    it('keeps metadata free: a new description or labels change nothing else', () => {
+      spec.given(provisioned).when(change({ description: 'owned by payments', labels: ['prod'] })).then([updated({ description: 'owned by payments', labels: ['prod'] })]);
+    });
+
+    it('keeps a request that still waits, or was refused, where it is', () => {
+      spec.given([created]).when(change({ variables })).then([updated({ variables })]);
+      const refused: DomainEvent = { type: 'ResourceTransitioned', data: { action: 'reject', state: 'provision', status: 'rejected' } };
+      spec.given([created, refused]).when(change({ variables })).then([updated({ variables })]);
+    });
+
+    it('refuses a deployed field’s change while a run is queued or under way', () => {
+      spec.given(provisioned.slice(0, 3)).when(change({ variables })).thenThrows({
+        code: 'CONFLICT',
+        message: 'cannot change variables of a resource in state provision with status queued: wait until the run or request has ended',
+        details: { currentState: 'provision', currentStatus: 'queued', changedFields: ['variables'] },
+      });
+    });
+
+    it('changes freely when the approval flow is off', () => {
+      spec.given([created, approved]).when(change({ variables }, false)).then([updated({ variables })]);
     });
   });
 

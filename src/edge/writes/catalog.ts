@@ -171,7 +171,7 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
     async update(call, id, body) {
       await authorizeWrite(call, id);
       const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id), call);
-      return run(call, id, { type: 'Update', data: { changes } });
+      return run(call, id, { type: 'Update', data: { changes, approvalFlow } });
     },
     // REST also takes `delete` as an action path (POST .../actions/delete), as it always has.
     act: (call, id, action, input) => act(call, id, parseAction(LIFECYCLE_ACTIONS, action), input),

@@ -4,10 +4,14 @@ import { Link } from 'react-router-dom';
 import { allows } from '../api/permissions';
 import { ActorField } from '../common/ActorField';
 import { RefField } from '../catalog/common';
+import { ChangesSinceApproval } from './ChangesSinceApproval';
 import { DecisionButtons } from './DecisionButtons';
 
-/** What a pending request asks for: a new resource, or the destruction of a provisioned one. */
-const REQUEST: Readonly<Record<string, string>> = { provision: 'create', destroy: 'destroy' };
+/**
+ * What a pending request asks for: a new resource (or a change to one not yet running), a change to
+ * a provisioned one (what it deploys changed after approval), or the destruction of a provisioned one.
+ */
+const REQUEST: Readonly<Record<string, string>> = { provision: 'create', provisioned: 'change', destroy: 'destroy' };
 
 /**
  * "Waiting for my approval" (`/approvals`): every resource request an approver (resource:write) may
@@ -47,6 +51,7 @@ export function ApprovalQueue() {
         <FunctionField label="Request" render={(record: { state?: string }) => REQUEST[record.state ?? ''] ?? record.state} />
         <RefField source="templateId" reference="templates" label="Template" />
         <ActorField source="creatorId" label="Requested by" />
+        <FunctionField label="Changed since approval" render={(record: { id: string }) => <ChangesSinceApproval id={record.id} />} />
         <DateField source="updatedAt" label="Waiting since" showTime />
         <DecisionButtons />
       </Datagrid>

@@ -11,17 +11,17 @@ export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'que
 export function isAllowed(action: LifecycleAction, state: string, status: string, approvals: boolean): boolean {
   switch (action) {
     case 'approve':
-      return approvals && status === 'approval_pending' && (state === 'provision' || state === 'destroy');
     case 'reject':
-      return approvals && status === 'approval_pending' && (state === 'provision' || state === 'destroy');
+      // Requests: a provision, a destroy, or a change to what a provisioned resource deploys.
+      return approvals && status === 'approval_pending' && state !== 'destroyed';
     case 'execute':
       return status === 'ready' || status === 'error' || (status === 'done' && state === 'provisioned');
     case 'destroy':
-      return state === 'provisioned' && (status === 'done' || status === 'error');
+      return state === 'provisioned' && (status === 'done' || status === 'error' || status === 'rejected');
     case 'recreate':
-      return (state === 'destroyed' && status === 'done') || status === 'rejected';
+      return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected');
     case 'delete':
-      return (state === 'destroyed' && status === 'done') || status === 'rejected' || (state === 'provision' && (status === 'ready' || status === 'approval_pending'));
+      return (state === 'destroyed' && status === 'done') || (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'));
   }
 }
 

@@ -10,7 +10,7 @@ import { RESOURCE_OF_KIND, words } from './entities';
  * `diff`, `reason`): who, did what, to which entity, changing which fields from what to what.
  */
 
-interface FieldChange {
+export interface FieldChange {
   readonly field: string;
   readonly before?: unknown;
   readonly after?: unknown;
@@ -96,8 +96,12 @@ const FIRST = 5;
 /** The changed fields as `field: before → after` (secrets never reach the UI: the service leaves them out). */
 export function DiffField(_props: FieldProps) {
   const record = useRecordContext();
+  return <DiffList diff={Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : []} />;
+}
+
+/** A list of field changes, before → after (the first few, then "Show more"). */
+export function DiffList({ diff }: { readonly diff: readonly FieldChange[] }) {
   const [all, setAll] = useState(false);
-  const diff = Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : [];
   if (diff.length === 0) return null;
   const shown = all ? diff : diff.slice(0, FIRST);
   return (
