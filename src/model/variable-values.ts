@@ -1,4 +1,4 @@
-import safeRegex from 'safe-regex2';
+import { isSafe } from 'redos-detector';
 import { z } from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { Lru } from '../lru.js';
@@ -14,23 +14,47 @@ import type { SourceCodeVariable, VariableType, VariableValidation } from './sou
 /** Longest string a declared regex is run on: the rule's cost stays bounded whatever is sent. */
 export const MAX_MATCHED_LENGTH = 10_000;
 
-// Compiled once per pattern: the same few declarations judge every request.
-const compiled = new Lru<string, RegExp>(500);
+/** How long the backtracking analysis of one pattern may take before the pattern counts as unsafe. */
+const ANALYSIS_TIMEOUT_MS = 100;
 
-/** The declared pattern as it is applied: anchored (the whole value must match), Unicode-aware. */
-function patternOf(regex: string): RegExp {
-  let pattern = compiled.get(regex);
-  if (!pattern) {
-    pattern = new RegExp(`^(?:${regex})$`, 'u');
-    compiled.set(regex, pattern);
-  }
-  return pattern;
+/** A declared pattern as it is applied, or why it is not run. */
+type Compiled = { readonly pattern: RegExp; readonly unsafe?: undefined } | { readonly pattern?: undefined; readonly unsafe: string };
+
+// Compiled and analysed once per pattern: the same few declarations judge every request.
+const compiled = new Lru<string, Compiled>(500);
+
+/**
+ * Why matching `pattern` may take super-linear time (backtracking that grows faster than the value:
+ * `(a|a)*b`, `(a+)+`, `[a-z]+[a-z]+`), or undefined when it takes linear time. redos-detector walks
+ * every way the pattern can match the same text; one that takes too long to analyse counts as unsafe.
+ */
+function backtrackingProblem(pattern: RegExp): string | undefined {
+  const result = isSafe(pattern, { timeout: ANALYSIS_TIMEOUT_MS });
+  if (result.safe) return undefined;
+  if (result.error === 'timedOut') return 'is too complex to prove safe: its matching time may grow faster than the value (simplify it)';
+  return 'may take super-linear time to match: two parts of it can match the same text, as in (a|a)*, (a+)+ or [a-z]+[a-z]+ (simplify it so each part of the value can match one way only)';
 }
 
 /**
- * A declared rule as infra writes it. The regex must compile and must not be one of the patterns
- * whose matching time explodes (nested quantifiers, checked by safe-regex2): declarations are run
- * against every request's values on the service's event loop.
+ * The declared pattern as it is applied: anchored (the whole value must match), Unicode-aware, and
+ * only when matching it takes linear time (then MAX_MATCHED_LENGTH bounds its cost).
+ * @throws SyntaxError for a pattern that does not compile
+ */
+function compile(regex: string): Compiled {
+  let entry = compiled.get(regex);
+  if (!entry) {
+    const pattern = new RegExp(`^(?:${regex})$`, 'u');
+    const unsafe = backtrackingProblem(pattern);
+    entry = unsafe === undefined ? { pattern } : { unsafe };
+    compiled.set(regex, entry);
+  }
+  return entry;
+}
+
+/**
+ * A declared rule as infra writes it. The regex must compile and must match in linear time
+ * (checked by redos-detector): declarations are run against every request's values on the
+ * service's event loop, so one that backtracks would let a short value stall the service.
  */
 export const validationInput = z
   .strictObject({
@@ -39,13 +63,14 @@ export const validationInput = z
       .min(1, 'must not be empty')
       .max(500, 'at most 500 characters')
       .superRefine((regex, ctx) => {
+        let entry: Compiled;
         try {
-          patternOf(regex);
+          entry = compile(regex);
         } catch (error) {
           ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})` });
           return;
         }
-        if (!safeRegex(regex)) ctx.addIssue({ code: 'custom', message: 'may take exponential time to match (nested quantifiers such as (a+)+): simplify it' });
+        if (entry.unsafe !== undefined) ctx.addIssue({ code: 'custom', message: entry.unsafe });
       })
       .optional(),
     min: z.number().optional(),
@@ -115,7 +140,10 @@ export function valueProblem(declared: { readonly type: string; readonly validat
   const refuse = (generic: string): string => rule.message ?? generic;
   if (rule.regex !== undefined && typeof value === 'string') {
     if (value.length > MAX_MATCHED_LENGTH) return refuse(`must be at most ${MAX_MATCHED_LENGTH} characters`);
-    if (!patternOf(rule.regex).test(value)) return refuse(`must match ${rule.regex}`);
+    // A version declared before patterns were analysed may hold one that backtracks: never run it.
+    const { pattern } = compile(rule.regex);
+    if (!pattern) return `cannot be checked: the declared pattern ${rule.regex} may take super-linear time to match; its source code version must declare a simpler one`;
+    if (!pattern.test(value)) return refuse(`must match ${rule.regex}`);
   }
   const measure = measured(type, value);
   if (measure !== undefined) {

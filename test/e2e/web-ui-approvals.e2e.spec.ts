@@ -76,11 +76,11 @@ describe('approvals with reasons, and the audit log filtered by actor and export
 
   it('brings an approved request back when what it deploys changes, showing the approver what changed', async () => {
     const developer = await ui.tokenOf(DEVELOPER.identifier, DEVELOPER.password);
-    await ui.call(developer, 'PATCH', `/api/resources/${resources['orders-db'] ?? ''}`, { variables: [{ name: 'size', value: 'xl' }] });
+    await ui.call(developer, 'PATCH', `/api/resources/${resources['orders-db'] ?? ''}`, { storagePath: 'states/orders-db.tfstate' });
     const queue = page.getByTestId('approval-queue');
     const row = queue.locator('tbody tr').filter({ hasText: 'orders-db' });
     await row.getByTestId('changes-since-approval').waitFor();
-    await expect(row.getByTestId('diff').textContent()).resolves.toBe('variables: [] → [{"name":"size","value":"xl","sensitive":false}]');
+    await expect(row.getByTestId('diff').textContent()).resolves.toBe('storagePath: null → states/orders-db.tfstate');
     await session.screenshot('web-ui-approvals-3-changed');
   });
 

@@ -90,7 +90,7 @@ for (const target of databaseTargets()) {
           variables: [
             { name: 'a', type: 'list(string)' },
             { name: 'b', validation: { regex: '([a-z' } },
-            { name: 'c', validation: { regex: '(a+)+$' } },
+            { name: 'c', validation: { regex: '(a|a)*b' } },
             { name: 'd', type: 'number', validation: { min: 5, max: 1 } },
             { name: 'e', type: 'number', default: 'three' },
             { name: 'f', type: 'number', validation: { regex: '\\d+' } },
@@ -109,7 +109,7 @@ for (const target of databaseTargets()) {
         'variables[6].default',
       ]);
       expect(refused.errors[0]?.message).toBe('must be one of string, number, bool, list, map');
-      expect(refused.errors[2]?.message).toContain('exponential time');
+      expect(refused.errors[2]?.message).toMatch(/^(may take super-linear time to match|is too complex to prove safe)/);
       expect(refused.errors[4]?.message).toBe('the default must be a number');
       expect(refused.errors[6]?.message).toBe('the default must be at least 1');
     });

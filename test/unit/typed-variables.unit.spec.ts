@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkVariables, valueProblem, variableTypeOf } from '../../src/model/variable-values.js';
+import { checkVariables, validationInput, valueProblem, variableTypeOf } from '../../src/model/variable-values.js';
 import type { SourceCodeVariable } from '../../src/model/source-code-version.js';
 
 const declared = (over: Partial<SourceCodeVariable> & { name: string }): SourceCodeVariable => ({
@@ -28,6 +28,20 @@ describe('typed variables', () => {
     // The regex is anchored: a match inside the value is not enough.
     expect(valueProblem({ type: 'string', validation: { regex: '[a-z]+' } }, 'abc1')).toBe('must match [a-z]+');
     expect(valueProblem({ type: 'any' }, { anything: true })).toBeUndefined();
+  });
+
+  it('refuses a declared pattern whose matching time grows faster than the value, saying why', () => {
+    const problem = (regex: string) => validationInput.safeParse({ regex }).error?.issues.map((issue) => issue.message);
+    for (const regex of ['(a|a)*b', '(a+)+b', '[a-z]+[a-z]+', '(.*)*x']) {
+      expect(problem(regex)?.[0], regex).toMatch(/^(may take super-linear time to match: two parts of it can match the same text|is too complex to prove safe)/);
+    }
+    for (const regex of ['[a-z0-9-]{3,63}', 't[0-9]', '[a-z]{2}-[a-z]+-\\d', '(?:a|b)*c', 'v\\d+\\.\\d+\\.\\d+']) expect(problem(regex), regex).toBeUndefined();
+  });
+
+  it('never runs a stored pattern that backtracks (a version declared before patterns were analysed)', () => {
+    expect(valueProblem({ type: 'string', validation: { regex: '(a|a)*b' } }, 'a'.repeat(40))).toBe(
+      'cannot be checked: the declared pattern (a|a)*b may take super-linear time to match; its source code version must declare a simpler one',
+    );
   });
 
   it('names every unknown, missing, mistyped or clear-text sensitive variable once, in the order given then declared', () => {
