@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
+import { parseJsonInput } from '../input-gate.js';
 import type { Principal } from '../model/principal.js';
 
 /**
@@ -25,6 +26,8 @@ export const CLOSE = {
   duplicateId: 4409,
   /** Over a per-caller limit, or a second `connection_init`. */
   tooMany: 4429,
+  /** A message the input gate refuses (not JSON, nested too deep, bad text, a document over its bounds). */
+  badMessage: 4400,
 } as const;
 
 /** What one running subscription lets its socket do to it. */
@@ -44,6 +47,8 @@ export interface SocketGuardOptions {
   readonly recheckMs: number;
   /** Signs a caller in from an `Authorization` value (throws AppError UNAUTHENTICATED when it does not). */
   readonly authenticate: (authorization: string) => Promise<Principal>;
+  /** Refuses a subscription's document before Mercurius parses it (size, nesting, text). */
+  readonly checkDocument: (source: string) => void;
   readonly log: { info(object: object, message: string): void };
 }
 
@@ -70,6 +75,30 @@ export class LiveSocket {
     this.initTimer = setTimeout(() => this.close(CLOSE.initTimeout, 'Connection initialisation timeout'), options.initTimeoutMs);
     this.initTimer.unref();
     socket.once('close', () => void this.ended());
+    // Mercurius reads 'message' events and parses a subscription's document before any hook runs:
+    // every message goes through the input gate first, and a refused one never reaches it.
+    const emit = socket.emit.bind(socket);
+    socket.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+      if (event !== 'message') return emit(event, ...args);
+      const refused = this.refusal(args[0]);
+      if (refused === undefined) return emit(event, ...args);
+      this.close(CLOSE.badMessage, `Invalid message received: ${refused}`);
+      return false;
+    }) as typeof socket.emit;
+  }
+
+  /** Why the input gate refuses a message, or undefined. */
+  private refusal(data: unknown): string | undefined {
+    try {
+      const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+      const message = parseJsonInput(text, 'message');
+      if (typeof message !== 'object' || message === null) return 'a message must be a JSON object';
+      const { type, payload } = message as { type?: unknown; payload?: { query?: unknown } };
+      if ((type === 'subscribe' || type === 'start') && typeof payload?.query === 'string') this.options.checkDocument(payload.query);
+      return undefined;
+    } catch (error) {
+      return error instanceof AppError ? error.message : 'not JSON';
+    }
   }
 
   /** The socket signed in: it stops counting against its address and is rechecked from now on. */

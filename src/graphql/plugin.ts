@@ -3,6 +3,7 @@ import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type Executio
 import fastifyWebsocket from '@fastify/websocket';
 import mercurius from 'mercurius';
 import { AppError } from '../errors.js';
+import { checkGraphqlSource } from '../input-gate.js';
 import { NOT_AUTHENTICATED, principalOf, setPrincipal } from '../edge/authorize.js';
 import { awaitMinPosition } from '../edge/headers.js';
 import { allProjections } from '../projections/registry.js';
@@ -173,6 +174,10 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       maxPendingPerAddress: services.config.SUBSCRIPTION_MAX_PENDING_PER_ADDRESS,
       recheckMs: services.config.SUBSCRIPTION_AUTH_RECHECK_MS,
       authenticate: (authorization) => services.authenticator.authenticate(authorization, services.now()),
+      checkDocument: (source) => {
+        enforceDocumentSize(source, limits);
+        checkGraphqlSource(source);
+      },
       log: services.log,
     });
     const subscriptions = buildSubscriptions(services, sockets, loadUserById);
@@ -193,6 +198,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     });
     scope.graphql.addHook('preParsing', (_schema: GraphQLSchema, source: string) => {
       enforceDocumentSize(source, limits);
+      checkGraphqlSource(source);
       return Promise.resolve();
     });
     // When the text does not parse, Mercurius tries it as a JSON-encoded AST; anything but a document

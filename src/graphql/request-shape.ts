@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { parseJsonInput } from '../input-gate.js';
 import { GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './media-type.js';
 
 /** What a GraphQL-over-HTTP body's optional parameters must be, when present and not null. */
@@ -28,6 +30,26 @@ function normaliseBody(request: FastifyRequest): void {
 }
 
 /**
+ * GraphQL over HTTP GET: `variables` and `extensions` are JSON text; each must be a JSON object,
+ * read behind the input gate (Mercurius parses them again, now known to be safe).
+ */
+function checkQueryString(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown>;
+  for (const name of ['variables', 'extensions'] as const) {
+    const text = query[name];
+    if (text === undefined || text === '') continue;
+    if (typeof text !== 'string') throw malformed(`${name} must be given once`);
+    let value: unknown;
+    try {
+      value = parseJsonInput(text, name);
+    } catch (error) {
+      throw malformed(error instanceof AppError ? error.message : `${name} must be valid JSON`);
+    }
+    if (value !== null && !isObject(value)) throw malformed(`${name} must be a JSON object`);
+  }
+}
+
+/**
  * The HTTP side of GraphQL over HTTP on the endpoint at `path`: request parameters checked before
  * Mercurius, and the answer labelled `application/graphql-response+json` when the client prefers
  * it (the status codes that go with it are decided by the error formatter, ./errors.ts). Registered
@@ -35,9 +57,10 @@ function normaliseBody(request: FastifyRequest): void {
  */
 export function registerRequestShape(scope: FastifyInstance, path: string): void {
   scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    if (request.method !== 'POST' || request.routeOptions.url !== path) return done();
+    if (request.routeOptions.url !== path || (request.method !== 'POST' && request.method !== 'GET')) return done();
     try {
-      normaliseBody(request);
+      if (request.method === 'GET') checkQueryString(request);
+      else normaliseBody(request);
       done();
     } catch (error) {
       done(error as Error);

@@ -190,25 +190,29 @@ export function buildSubscriptions(
     keepAlive: 15_000,
   };
 
+  /**
+   * A subscription refused before it started, as an iterator whose first step fails with the reason:
+   * a thrown refusal would be logged by Mercurius at level error, though it is the client's input
+   * (unexpected errors are still logged, by subscriptionError).
+   */
+  const refused = (error: unknown): AsyncIterableIterator<never> => {
+    const reason = subscriptionError(error, services.log);
+    const iterator: AsyncIterableIterator<never> = {
+      next: () => Promise.reject(reason),
+      return: () => Promise.resolve({ done: true, value: undefined }),
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  };
+
   const Subscription = {
     changes: {
-      async subscribe(_root: unknown, args: Record<string, unknown>, context: ConnectionContext) {
-        try {
-          return await subscribeToChanges(args, context);
-        } catch (error) {
-          throw subscriptionError(error, services.log);
-        }
-      },
+      subscribe: (_root: unknown, args: Record<string, unknown>, context: ConnectionContext) => subscribeToChanges(args, context).catch(refused),
       resolve: (change: Change) => change,
     },
     runLog: {
-      async subscribe(_root: unknown, args: Record<string, unknown>, context: ConnectionContext) {
-        try {
-          return await live(context, (principal) => openRunLogTail(services, principal, args));
-        } catch (error) {
-          throw subscriptionError(error, services.log);
-        }
-      },
+      subscribe: (_root: unknown, args: Record<string, unknown>, context: ConnectionContext) =>
+        live(context, (principal) => openRunLogTail(services, principal, args)).catch(refused),
       resolve: (chunk: RunLogChunk) => chunk,
     },
   };

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
 import { registerIdempotency } from './idempotency-hook.js';
+import { registerInputGate } from './input-gate.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerApiDocs } from './openapi.js';
 import { registerGraphql } from '../graphql/plugin.js';
@@ -54,6 +55,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     void reply.header('X-Request-Id', request.id);
   });
   registerSecurityHeaders(app, services.config.BASE_URL);
+  registerInputGate(app);
   app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
 

@@ -2,7 +2,8 @@
  * Validates a list request (`filter`, `sort`, `range`) against a ListSpec. Every problem is
  * collected, so one 400 names all of them, each under the parameter (or filter key) it concerns.
  */
-import { validationError, type FieldIssue } from '../../errors.js';
+import { AppError, validationError, type FieldIssue } from '../../errors.js';
+import { parseJsonInput } from '../../input-gate.js';
 import { parseFilterEntry, resolveName } from './filter.js';
 import { DEFAULT_LIST_LIMITS, isSortable, type Condition, type ListInput, type ListLimits, type ListQuery, type ListSpec } from './spec.js';
 
@@ -12,13 +13,15 @@ const DEFAULT_PAGE_SIZE = 100;
 // Marks a parameter whose JSON did not parse (already reported), as opposed to an absent one.
 const INVALID = Symbol('invalid JSON');
 
-/** REST sends each parameter as a JSON string, GraphQL as the parsed value: accept both. */
+/** REST sends each parameter as a JSON string (parsed behind the input gate), GraphQL as the parsed value: accept both. */
 function decode(raw: unknown, name: string, issues: FieldIssue[]): unknown {
   if (typeof raw !== 'string') return raw;
   try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    issues.push({ field: name, message: `${name} is not valid JSON` });
+    return parseJsonInput(raw, name);
+  } catch (error) {
+    const refused = error instanceof AppError ? error.errors : [];
+    const gate = refused.find((issue) => !issue.message.startsWith('must be valid JSON'));
+    issues.push(gate ?? { field: name, message: `${name} is not valid JSON` });
     return INVALID;
   }
 }
