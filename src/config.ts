@@ -90,8 +90,10 @@ const envSchema = z.object({
   APPROVAL_FLOW: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  /** Bearer token `GET /metrics` requires; unset, the metrics are public. */
+  /** Bearer token `GET /metrics` requires; unset, `/metrics` is off unless METRICS_PUBLIC is true. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 24)').optional(),
+  /** `/metrics` without a token: only where nobody but the scraper reaches the port. */
+  METRICS_PUBLIC: bool.default(false),
   /** OpenTelemetry: traces are exported only when this (the standard variable) is set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://otel-collector:4318' }).optional(),
   /** How long a shutdown waits for in-flight requests before closing their connections. */

@@ -91,6 +91,21 @@ for (const target of databaseTargets()) {
       expect(text).not.toContain(h.adminToken);
     });
 
+    it('counts a deactivated account’s right password as the wrong password it answers as (no account-state oracle)', async () => {
+      await h.serviceAccount('metrics-leaver', ['default']);
+      const users = await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"metrics-leaver"}' });
+      const id = users.json<{ id: string }[]>()[0]?.id ?? '';
+      expect((await h.inject({ method: 'POST', url: `/api/users/${id}/actions/deactivate` })).statusCode).toBe(200);
+      const scrapeFailures = async (): Promise<string> =>
+        (await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+      const before = valueOf(parseScrape(await scrapeFailures()), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' });
+      const refused = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'metrics-leaver', password: 'metrics-leaver-password-long' } });
+      expect(refused.statusCode).toBe(401);
+      const after = await scrapeFailures();
+      expect(valueOf(parseScrape(after), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' })).toBe(before + 1);
+      expect(after).not.toContain('user_deactivated');
+    });
+
     it('carries the process defaults: resident memory and event-loop lag', () => {
       expect(families.get('process_resident_memory_bytes')?.type).toBe('gauge');
       expect(valueOf(families, 'process_resident_memory_bytes', {})).toBeGreaterThan(0);
@@ -112,16 +127,19 @@ for (const target of databaseTargets()) {
 }
 
 describe('GET /metrics without METRICS_TOKEN', () => {
-  it('is public', async () => {
+  it('is off, saying how to turn it on; METRICS_PUBLIC=true opens it', async () => {
     const [target] = databaseTargets();
     if (!target) throw new Error('no database target');
-    const h = await openHttpApp(target);
-    try {
-      const response = await h.app.inject({ method: 'GET', url: '/metrics' });
-      expect(response.statusCode).toBe(200);
-      expect(parseScrape(response.body).has('infraledger_http_request_duration_seconds')).toBe(true);
-    } finally {
-      await h.close();
+    for (const [env, status] of [[{}, 404], [{ METRICS_PUBLIC: 'true' }, 200]] as const) {
+      const h = await openHttpApp(target, { env });
+      try {
+        const response = await h.app.inject({ method: 'GET', url: '/metrics' });
+        expect(response.statusCode).toBe(status);
+        if (status === 404) expect(response.json<{ detail: string }>().detail).toContain('metrics are off: set METRICS_TOKEN');
+        else expect(parseScrape(response.body).has('infraledger_http_request_duration_seconds')).toBe(true);
+      } finally {
+        await h.close();
+      }
     }
   });
 });

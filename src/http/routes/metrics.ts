@@ -20,9 +20,10 @@ export function routeLabel(request: FastifyRequest): string {
 }
 
 /**
- * `GET /metrics`: Prometheus text format. Public unless METRICS_TOKEN is set, then it needs
- * `Authorization: Bearer <METRICS_TOKEN>` (a scraper's token, not a user's: the service's own tokens
- * are not accepted here). Every request's duration is observed by route pattern and status.
+ * `GET /metrics`: Prometheus text format, behind `Authorization: Bearer <METRICS_TOKEN>` (a
+ * scraper's token, not a user's: the service's own tokens are not accepted here). Without
+ * METRICS_TOKEN it is off (404 saying how to turn it on), unless METRICS_PUBLIC=true opens it to
+ * anyone who reaches the port. Every request's duration is observed by route pattern and status.
  */
 export function metricsRoutes(app: FastifyInstance, services: Services): void {
   const { metrics } = services;
@@ -30,7 +31,11 @@ export function metricsRoutes(app: FastifyInstance, services: Services): void {
     metrics.httpRequestDuration.observe({ method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   const token = services.config.METRICS_TOKEN;
+  const open = services.config.METRICS_PUBLIC;
   app.get('/metrics', { config: { public: true } }, async (request, reply) => {
+    if (token === undefined && !open) {
+      throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_TOKEN (scrapers send it as a bearer token), or METRICS_PUBLIC=true where only the scraper reaches this port');
+    }
     if (token !== undefined && !presentsToken(request, token)) {
       void reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
