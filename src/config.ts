@@ -122,7 +122,10 @@ const envSchema = z.object({
   AUDIT_EXPORT_MAX_ROWS: positiveInt.default(100_000),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.
   SSO_ALLOW_INSECURE_HTTP: bool.default(false),
-  // A Backstage jwksUrl on a private, loopback or link-local address (refused by default: SSRF).
+  // Identity-provider URLs (OIDC discovery and token endpoints, GitHub's token and API URLs, a
+  // Backstage jwksUrl) on private, loopback or link-local addresses (refused by default: SSRF).
+  SSO_ALLOW_PRIVATE_ADDRESSES: bool.default(false),
+  // The older name of SSO_ALLOW_PRIVATE_ADDRESSES, from when only a Backstage jwksUrl was guarded: the same switch.
   SSO_ALLOW_PRIVATE_JWKS: bool.default(false),
   BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),
   // GraphQL limits, each checked before execution (src/graphql/limits.ts).
@@ -191,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     BASE_URL: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     DATA_DIR: path.resolve(e.DATA_DIR),
     embedded: e.DATABASE_URL === undefined,
+    SSO_ALLOW_PRIVATE_ADDRESSES: e.SSO_ALLOW_PRIVATE_ADDRESSES || e.SSO_ALLOW_PRIVATE_JWKS,
   };
 }

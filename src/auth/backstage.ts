@@ -59,7 +59,7 @@ export interface BackstageDeps {
   readonly providers: ProviderConfigurations;
   /** jose's refetch cooldown for an unknown `kid` (default 30 s). */
   readonly jwksCooldownMs?: number;
-  /** How key sets are fetched: refusing private addresses unless SSO_ALLOW_PRIVATE_JWKS (./sso/guarded-fetch.ts). */
+  /** How key sets are fetched: refusing private addresses unless SSO_ALLOW_PRIVATE_ADDRESSES (./sso/guarded-fetch.ts). */
   readonly fetchJwks: JwksFetch;
 }
 
@@ -80,7 +80,7 @@ const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTIC
 function explain(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof PrivateAddressRefused) {
-    return new AppError('UNAVAILABLE', `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator may allow it with SSO_ALLOW_PRIVATE_JWKS=true`);
+    return new AppError('UNAVAILABLE', `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true`);
   }
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('Backstage token expired');
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
@@ -152,7 +152,7 @@ export function createBackstageAuth(deps: BackstageDeps): BackstageAuth {
       if (configuration.jwksUrl === undefined) throw unauthenticated('Backstage token algorithm not allowed');
       payload = (
         await jose.jwtVerify(token, keySetOf(provider, configuration.jwksUrl), { ...options, algorithms: [...BACKSTAGE_JWKS_ALGORITHMS] }).catch((error: unknown) => {
-          if (error instanceof PrivateAddressRefused) signIn.log.warn({ provider: provider.key, address: error.address }, 'refused to fetch a Backstage JWKS from a private address (SSO_ALLOW_PRIVATE_JWKS)');
+          if (error instanceof PrivateAddressRefused) signIn.log.warn({ provider: provider.key, address: error.address }, 'refused to fetch a Backstage JWKS from a private address (SSO_ALLOW_PRIVATE_ADDRESSES)');
           throw error;
         })
       ).payload;

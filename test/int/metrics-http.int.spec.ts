@@ -102,7 +102,7 @@ for (const target of databaseTargets()) {
       const refused = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'metrics-leaver', password: 'metrics-leaver-password-long' } });
       expect(refused.statusCode).toBe(401);
       const after = await scrapeFailures();
-      expect(valueOf(parseScrape(after), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' })).toBe(before + 1);
+      expect(valueOf(parseScrape(after), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' })).toBe((before ?? 0) + 1);
       expect(after).not.toContain('user_deactivated');
     });
 

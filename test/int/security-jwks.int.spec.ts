@@ -7,7 +7,7 @@ import { createProvider } from '../support/idp/sso-harness.js';
 
 // The attack audit's L8: a super could point a Backstage jwksUrl at internal addresses, fetched when
 // anyone presented a token with an unknown kid. Private, loopback and link-local addresses are now
-// refused unless SSO_ALLOW_PRIVATE_JWKS=true: written ones when the provider is saved, host names on
+// refused unless SSO_ALLOW_PRIVATE_ADDRESSES=true: written ones when the provider is saved, host names on
 // the addresses they resolve to when the key set is fetched.
 
 interface Problem {
@@ -18,7 +18,7 @@ interface Problem {
 
 const REFUSED_FIELD = {
   field: 'configuration.jwksUrl',
-  message: 'is a private, loopback or link-local address, which the service does not fetch from (set SSO_ALLOW_PRIVATE_JWKS=true to allow it)',
+  message: 'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
 };
 
 for (const target of databaseTargets()) {
@@ -61,7 +61,7 @@ for (const target of databaseTargets()) {
       const response: LightMyRequestResponse = await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${await portal.sign()}` } });
       expect(response.statusCode, response.body).toBe(503);
       expect(response.json<Problem>().detail).toMatch(
-        /^the developer portal's JWKS is not fetched from a private, loopback or link-local address \((127\.0\.0\.1|::1)\); an administrator may allow it with SSO_ALLOW_PRIVATE_JWKS=true$/,
+        /^the developer portal's JWKS is not fetched from a private, loopback or link-local address \((127\.0\.0\.1|::1)\); an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true$/,
       );
       expect(portal.fetches).toBe(0);
       expect((await h.inject({ method: 'DELETE', url: `/api/auth_providers/${provider.id}` })).statusCode).toBe(204);
@@ -72,11 +72,11 @@ for (const target of databaseTargets()) {
 const [pglite] = databaseTargets();
 if (pglite) {
   // The setting is not about the store: one app on PGlite.
-  describe('L8: SSO_ALLOW_PRIVATE_JWKS=true lets an operator use a portal on an internal address', () => {
+  describe('L8: SSO_ALLOW_PRIVATE_ADDRESSES=true lets an operator use a portal on an internal address', () => {
     let h: HttpHarness;
     let portal: BackstagePortal;
     beforeAll(async () => {
-      h = await openHttpApp(pglite, { env: { SSO_ALLOW_PRIVATE_JWKS: 'true' } });
+      h = await openHttpApp(pglite, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       portal = await startBackstagePortal(() => Math.floor(h.clock.peek().getTime() / 1000));
     });
     afterAll(async () => {

@@ -18,8 +18,8 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       // No refetch cooldown, so a rotation is picked up at once (production keeps jose's 30 s); the
-      // portal runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_JWKS lets the service fetch from.
-      h = await openHttpApp(target, { env: { BACKSTAGE_JWKS_COOLDOWN_SECONDS: '0', SSO_ALLOW_PRIVATE_JWKS: 'true' } });
+      // portal runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service fetch from.
+      h = await openHttpApp(target, { env: { BACKSTAGE_JWKS_COOLDOWN_SECONDS: '0', SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       portal = await startBackstagePortal(nowSeconds);
     });
     afterAll(async () => {

@@ -35,7 +35,8 @@ for (const target of databaseTargets()) {
         ],
       });
       gh.accounts.set('outsider', { id: 1003, login: 'outsider', name: null, emails: [{ email: 'out@elsewhere.org', primary: true, verified: true }] });
-      h = await openHttpApp(target);
+      // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
+      h = await openHttpApp(target, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       await createProvider(h, {
         name: 'GitHub Enterprise',
         type: 'github',
@@ -125,6 +126,44 @@ for (const target of databaseTargets()) {
       expect(await refusals(h, KEY)).toEqual(['code_rejected', 'invalid_state', 'email_not_verified', 'domain_not_allowed', 'access_denied']);
       const succeeded = (await auditLog(h, { action: 'SignInSucceeded' })).filter((e) => (e.changes as { provider?: string }).provider === KEY);
       expect(succeeded.map((e) => (e.changes as { identifier?: string }).identifier)).toEqual(['octo@example.org', 'octo@example.org', 'octo@example.org', 'octo@example.org']);
+    });
+  });
+
+  describe(`GitHub URLs on a private address on ${target.name}, without SSO_ALLOW_PRIVATE_ADDRESSES`, () => {
+    let h: HttpHarness;
+    let gh: GithubIdp;
+
+    beforeAll(async () => {
+      gh = await startGithubIdp();
+      gh.accounts.set('octo', { id: 1001, login: 'octo', name: null, emails: [{ email: 'octo@example.org', primary: true, verified: true }] });
+      h = await openHttpApp(target);
+    });
+    afterAll(async () => {
+      await h.close();
+      await gh.close();
+    });
+
+    it('refuses a private address written as one when the provider is saved', async () => {
+      const refused = await h.inject({
+        method: 'POST',
+        url: '/api/auth_providers',
+        payload: { name: 'GitHub', key: 'gh-literal', type: 'github', configuration: { clientId: gh.clientId, clientSecret: gh.clientSecret, redirectUrl: callbackOf('gh-literal'), tokenUrl: gh.tokenUrl, apiUrl: gh.apiUrl } },
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['configuration.tokenUrl', 'configuration.apiUrl']);
+    });
+
+    it('never sends the client secret to a token URL whose name resolves to loopback: the sign-in fails, the provider is not reached', async () => {
+      const viaName = (url: string): string => url.replace('127.0.0.1', 'localhost');
+      await createProvider(h, {
+        name: 'GitHub on a name',
+        type: 'github',
+        configuration: { clientId: gh.clientId, clientSecret: gh.clientSecret, redirectUrl: REDIRECT, authorizeUrl: gh.authorizeUrl, tokenUrl: viaName(gh.tokenUrl), apiUrl: viaName(gh.apiUrl) },
+      });
+      gh.nextLogin = 'octo';
+      expectRefused(await new TestBrowser(h.app).signIn(KEY, REDIRECT), 'provider_error');
+      expect(gh.tokenRequests).toBe(0);
+      expect(await refusals(h, KEY)).toEqual(['provider_error']);
     });
   });
 }

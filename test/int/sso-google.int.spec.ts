@@ -32,7 +32,8 @@ for (const target of databaseTargets()) {
           done();
         },
       });
-      h = await openHttpApp(target, { logDestination });
+      // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
+      h = await openHttpApp(target, { logDestination, env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       provider = await createProvider(h, {
         name: 'Google',
         type: 'google',

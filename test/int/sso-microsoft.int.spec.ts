@@ -26,7 +26,8 @@ for (const target of databaseTargets()) {
       idp.accounts.set('pairwise-guest', { tid: OTHER_TENANT, oid: 'oid-guest', email: 'guest@contoso.com', name: 'Guest' });
       idp.accounts.set('pairwise-fabrikam', { ...member, oid: 'oid-fab', email: 'someone@fabrikam.com' });
       idp.accounts.set('pairwise-unverified', { ...member, oid: 'oid-unverified', email: 'claimed@contoso.com', xms_edov: false });
-      h = await openHttpApp(target);
+      // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
+      h = await openHttpApp(target, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       const configuration = { clientId: idp.clientId, clientSecret: idp.clientSecret, redirectUrl: REDIRECT, tenantId: TENANT, issuer: idp.issuer };
       await createProvider(h, { name: 'Contoso', key: KEY, type: 'microsoft', configuration, filterByDomain: ['contoso.com'] });
       // Configured for another tenant, but pointed at this issuer: its tokens are the wrong tenant's.

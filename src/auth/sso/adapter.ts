@@ -1,3 +1,4 @@
+import { PrivateAddressRefused } from './guarded-fetch.js';
 import * as client from 'openid-client';
 import { SsoError } from './errors.js';
 
@@ -51,6 +52,8 @@ const ID_TOKEN_FAILURES = new Set(['OAUTH_JWT_TIMESTAMP_CHECK_FAILED', 'OAUTH_JW
  */
 export function translateOpenidError(error: unknown, identifier = ''): SsoError {
   if (error instanceof SsoError) return error;
+  const refused = privateAddressIn(error);
+  if (refused) return privateAddressError(refused, identifier);
   if (error instanceof client.AuthorizationResponseError) {
     return new SsoError(error.error === 'access_denied' ? 'access_denied' : 'provider_error', `authorization response error: ${error.error}`, { identifier });
   }
@@ -67,6 +70,18 @@ export function translateOpenidError(error: unknown, identifier = ''): SsoError 
   }
   return new SsoError('provider_error', `identity provider unreachable: ${error instanceof Error ? error.message : 'unknown error'}`, { identifier });
 }
+
+/** The guard's refusal behind an error (openid-client wraps what its fetch throws), if it is one. */
+export function privateAddressIn(error: unknown): PrivateAddressRefused | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof PrivateAddressRefused) return current;
+  }
+  return undefined;
+}
+
+/** How a refused private address reads in the sign-in's log and audit: the setting that allows it. */
+export const privateAddressError = (refused: PrivateAddressRefused, identifier = ''): SsoError =>
+  new SsoError('provider_error', `refusing to reach the identity provider: ${refused.message} (an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true)`, { identifier });
 
 /** Lower-cased e-mail, or null for anything that is not one. */
 export function normalisedEmail(value: unknown): string | null {

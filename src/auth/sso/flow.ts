@@ -1,3 +1,4 @@
+import type { GuardedFetch } from './guarded-fetch.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import { executeCommand, loadAggregate } from '../../commands/handler.js';
@@ -26,6 +27,8 @@ export interface SsoDeps {
   readonly providers: ProviderConfigurations;
   /** `SSO_ALLOW_INSECURE_HTTP`: plain http to identity providers beyond loopback. */
   readonly allowInsecureHttp: boolean;
+  /** How the service reaches identity providers: behind the private-address guard (./guarded-fetch.ts). */
+  readonly fetch: GuardedFetch;
 }
 
 /** The browser sign-in flows of the github, google and microsoft providers. */
@@ -68,14 +71,14 @@ export function emailInDomains(email: string, domains: readonly string[]): boole
 export function createSsoService(deps: SsoDeps): SsoService {
   const { signIn, providers } = deps;
   const adapters = new Map<string, { revision: number; adapter: SsoAdapter }>();
-  const discover = discoverWith(deps.allowInsecureHttp);
+  const discover = discoverWith(deps.allowInsecureHttp, deps.fetch);
 
   function adapterOf(provider: LoadedProvider): SsoAdapter {
     const cached = adapters.get(provider.id);
     if (cached?.revision === provider.revision) return cached.adapter;
     const adapter =
       provider.type === 'github'
-        ? githubAdapter(provider.configuration as ProviderConfiguration<'github'>, deps.allowInsecureHttp)
+        ? githubAdapter(provider.configuration as ProviderConfiguration<'github'>, deps.allowInsecureHttp, deps.fetch)
         : provider.type === 'google'
           ? googleAdapter(provider.configuration as ProviderConfiguration<'google'>, discover)
           : microsoftAdapter(provider.configuration as ProviderConfiguration<'microsoft'>, discover);

@@ -1,8 +1,9 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { GITHUB_DEFAULT_ENDPOINTS, type ProviderConfiguration } from '../../commands/auth-provider-config.js';
-import { normalisedEmail, openidOptions, translateOpenidError, type SsoAdapter, type SsoIdentity } from './adapter.js';
+import { normalisedEmail, openidOptions, privateAddressError, privateAddressIn, translateOpenidError, type SsoAdapter, type SsoIdentity } from './adapter.js';
 import { SsoError } from './errors.js';
+import type { GuardedFetch, GuardedRequest } from './guarded-fetch.js';
 import { allowsPlainHttp } from './http-policy.js';
 
 /** GitHub's OAuth app scopes: the profile and the e-mail addresses (to find the verified primary). */
@@ -17,19 +18,21 @@ const githubEmails = z.array(z.object({ email: z.string(), primary: z.boolean(),
  * GitHub answers token-endpoint errors (a used or wrong code, a wrong verifier) with HTTP 200 and an
  * `error` member; OAuth clients expect a 4xx. Restated as 400 so openid-client reports the OAuth error.
  */
-const githubFetch: client.CustomFetch = async (url, options) => {
-  const response = await fetch(url, options);
-  if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
-  const body = (await response.json()) as Record<string, unknown>;
-  return new Response(JSON.stringify(body), { status: typeof body.error === 'string' ? 400 : 200, headers: { 'content-type': 'application/json' } });
-};
+const githubFetch =
+  (fetch: GuardedFetch): client.CustomFetch =>
+  async (url, options) => {
+    const response = await fetch(url, options as GuardedRequest);
+    if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
+    const body = (await response.json()) as Record<string, unknown>;
+    return new Response(JSON.stringify(body), { status: typeof body.error === 'string' ? 400 : 200, headers: { 'content-type': 'application/json' } });
+  };
 
 /**
  * GitHub (and GitHub Enterprise Server through the URL overrides): OAuth 2.0 with PKCE, endpoints
  * configured by hand (no discovery, no ID token); the identity comes from the REST API, and only a
  * verified primary e-mail counts.
  */
-export function githubAdapter(configuration: ProviderConfiguration<'github'>, allowInsecureHttp: boolean): SsoAdapter {
+export function githubAdapter(configuration: ProviderConfiguration<'github'>, allowInsecureHttp: boolean, fetch: GuardedFetch): SsoAdapter {
   const authorizeUrl = configuration.authorizeUrl ?? GITHUB_DEFAULT_ENDPOINTS.authorizeUrl;
   const tokenUrl = configuration.tokenUrl ?? GITHUB_DEFAULT_ENDPOINTS.tokenUrl;
   const apiUrl = (configuration.apiUrl ?? GITHUB_DEFAULT_ENDPOINTS.apiUrl).replace(/\/+$/, '');
@@ -39,7 +42,7 @@ export function githubAdapter(configuration: ProviderConfiguration<'github'>, al
     configuration.clientId,
     configuration.clientSecret,
   );
-  config[client.customFetch] = githubFetch;
+  config[client.customFetch] = githubFetch(fetch);
   for (const execute of openidOptions(insecure).execute ?? []) execute(config);
 
   async function api<T>(path: string, accessToken: string, schema: z.ZodType<T>): Promise<T> {
@@ -50,9 +53,10 @@ export function githubAdapter(configuration: ProviderConfiguration<'github'>, al
       response = await fetch(url, {
         headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'infraledger' },
         signal: AbortSignal.timeout(API_TIMEOUT_MS),
-        redirect: 'error',
       });
     } catch (error) {
+      const refused = privateAddressIn(error);
+      if (refused) throw privateAddressError(refused);
       throw new SsoError('provider_error', `GitHub API ${path} unreachable`, {}, { cause: error });
     }
     if (!response.ok) throw new SsoError('provider_error', `GitHub API ${path} answered HTTP ${response.status}`);

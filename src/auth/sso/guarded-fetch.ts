@@ -26,23 +26,44 @@ export class PrivateAddressRefused extends Error {
   }
 }
 
-/** The fetch jose calls for a remote JWKS (its `customFetch` option). */
-export type JwksFetch = (url: string, options: { headers: Headers; method: 'GET'; signal: AbortSignal }) => Promise<Response>;
+/** What a guarded request may carry: what jose and openid-client hand their `customFetch`. */
+export interface GuardedRequest {
+  readonly method?: string;
+  readonly headers?: Headers | Readonly<Record<string, string>>;
+  readonly body?: string | URLSearchParams | Uint8Array | ArrayBuffer | null;
+  readonly signal?: AbortSignal;
+  /** Redirects are never followed, whatever is asked (a redirect could lead to a private address). */
+  readonly redirect?: string;
+}
 
-/** Largest JWKS answer read (a key set is a few kilobytes). */
+/** A fetch to a URL an administrator configured, behind the private-address guard. */
+export type GuardedFetch = (url: string | URL, init?: GuardedRequest) => Promise<Response>;
+
+/** The fetch jose calls for a remote JWKS (its `customFetch` option). */
+export type JwksFetch = GuardedFetch;
+
+/** Largest answer read (a key set, a token response or a user profile is a few kilobytes). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** A body as bytes for node:http, or undefined. */
+function bodyBytes(body: GuardedRequest['body']): Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof URLSearchParams) return Buffer.from(body.toString());
+  return Buffer.from(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
+}
+
 /**
- * A fetch for URLs an administrator configured (a developer portal's JWKS): unless `allowPrivate`,
- * it refuses a host that is, or resolves to, a private, loopback or link-local address (SSRF: the
- * cloud metadata service, the database port). The check is made on the addresses the name resolves
- * to at fetch time, and the connection goes to exactly those addresses (the lookup is pinned), so a
- * name that answers a public address to the check and a private one to the connection (DNS
- * rebinding) gets nowhere. No redirects are followed; the answer is capped at 1 MiB.
+ * A fetch for URLs an administrator configured (identity providers' discovery, token, user and key
+ * set endpoints; a developer portal's JWKS): unless `allowPrivate`, it refuses a host that is, or
+ * resolves to, a private, loopback or link-local address (SSRF: the cloud metadata service, the
+ * database port, or a client secret posted to a listener on the host). The check is made on the
+ * addresses the name resolves to at fetch time, and the connection goes to exactly those addresses
+ * (the lookup is pinned), so a name that answers a public address to the check and a private one to
+ * the connection (DNS rebinding) gets nowhere. No redirects are followed; the answer is capped at 1 MiB.
  */
-export function guardedFetch(options: { readonly allowPrivate: boolean; readonly resolve?: Resolve }): JwksFetch {
+export function guardedFetch(options: { readonly allowPrivate: boolean; readonly resolve?: Resolve }): GuardedFetch {
   const resolve = options.resolve ?? systemResolve;
-  return async (url, init) => {
+  return async (url, init = {}) => {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolve(host);
@@ -59,7 +80,10 @@ export function guardedFetch(options: { readonly allowPrivate: boolean; readonly
     };
     const client = target.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolvePromise, reject) => {
-      const request = client.request(target, { method: 'GET', headers: Object.fromEntries(init.headers), signal: init.signal, lookup: pinned }, (response) => {
+      const body = bodyBytes(init.body);
+      const headers = init.headers instanceof Headers ? Object.fromEntries(init.headers) : { ...init.headers };
+      if (body !== undefined) headers['content-length'] = String(body.length);
+      const request = client.request(target, { method: init.method ?? 'GET', headers, signal: init.signal, lookup: pinned }, (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
@@ -81,8 +105,8 @@ export function guardedFetch(options: { readonly allowPrivate: boolean; readonly
       });
       // As fetch does: a timeout rejects with the signal's reason (jose's JWKSTimeout), any other
       // network failure with a TypeError.
-      request.on('error', (error) => reject(init.signal.aborted ? (init.signal.reason as Error) : new TypeError(`fetch of ${target.origin} failed`, { cause: error })));
-      request.end();
+      request.on('error', (error) => reject(init.signal?.aborted ? (init.signal.reason as Error) : new TypeError(`fetch of ${target.origin} failed`, { cause: error })));
+      request.end(body);
     });
   };
 }

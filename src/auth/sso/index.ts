@@ -14,17 +14,19 @@ export interface SingleSignOn {
 /** Single sign-on (GitHub, Google, Microsoft, Backstage) wired from the sign-in dependencies and settings. */
 export function createSingleSignOn(
   signIn: SignInDeps,
-  config: Pick<Config, 'SSO_ALLOW_INSECURE_HTTP' | 'SSO_ALLOW_PRIVATE_JWKS' | 'BACKSTAGE_JWKS_COOLDOWN_SECONDS'>,
+  config: Pick<Config, 'SSO_ALLOW_INSECURE_HTTP' | 'SSO_ALLOW_PRIVATE_ADDRESSES' | 'BACKSTAGE_JWKS_COOLDOWN_SECONDS'>,
 ): SingleSignOn {
   const providers = new ProviderConfigurations(signIn);
+  // Every request to a URL an administrator configured goes through the private-address guard.
+  const fetchGuarded = guardedFetch({ allowPrivate: config.SSO_ALLOW_PRIVATE_ADDRESSES });
   return {
-    flows: createSsoService({ signIn, providers, allowInsecureHttp: config.SSO_ALLOW_INSECURE_HTTP }),
+    flows: createSsoService({ signIn, providers, allowInsecureHttp: config.SSO_ALLOW_INSECURE_HTTP, fetch: fetchGuarded }),
     backstage: createBackstageAuth({
       signIn,
       db: signIn.db,
       providers,
       jwksCooldownMs: config.BACKSTAGE_JWKS_COOLDOWN_SECONDS * 1000,
-      fetchJwks: guardedFetch({ allowPrivate: config.SSO_ALLOW_PRIVATE_JWKS }),
+      fetchJwks: fetchGuarded,
     }),
   };
 }

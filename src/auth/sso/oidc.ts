@@ -2,17 +2,24 @@ import * as client from 'openid-client';
 import type { ProviderConfiguration } from '../../commands/auth-provider-config.js';
 import { normalisedEmail, openidOptions, translateOpenidError, type SsoAdapter, type SsoChecks, type SsoIdentity } from './adapter.js';
 import { SsoError } from './errors.js';
+import type { GuardedFetch } from './guarded-fetch.js';
 import { allowsPlainHttp } from './http-policy.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Discover = (issuer: string, clientId: string, clientSecret: string) => Promise<client.Configuration>;
 
-/** Discovery through openid-client, plain http only where the policy allows it. */
+/**
+ * Discovery through openid-client, plain http only where the policy allows it; every request of the
+ * discovered configuration (metadata, key set, token endpoint) goes through `fetch` (the guard).
+ */
 export const discoverWith =
-  (allowInsecureHttp: boolean): Discover =>
+  (allowInsecureHttp: boolean, fetch: GuardedFetch): Discover =>
   (issuer, clientId, clientSecret) =>
-    client.discovery(new URL(issuer), clientId, clientSecret, undefined, openidOptions(allowsPlainHttp(issuer, allowInsecureHttp)));
+    client.discovery(new URL(issuer), clientId, clientSecret, undefined, {
+      ...openidOptions(allowsPlainHttp(issuer, allowInsecureHttp)),
+      [client.customFetch]: fetch as client.CustomFetch,
+    });
 
 /** Discovered metadata is kept for an hour (adapters live as long as the provider's revision); a failure is not kept. */
 const DISCOVERY_TTL_MS = 3600_000;

@@ -101,19 +101,30 @@ function parseCreate(input: unknown): AuthProviderFields & { readonly enabled: b
 }
 
 /**
- * A backstage `jwksUrl` written as a private, loopback or link-local address is refused when it is
- * set, unless SSO_ALLOW_PRIVATE_JWKS (host names are checked on the addresses they resolve to, at
- * every fetch: ../../auth/sso/guarded-fetch.ts).
+ * The configured URLs the service itself fetches, per provider type (a browser follows
+ * `authorizeUrl` and `redirectUrl`, the service never does).
  */
-function refusePrivateJwksUrl(configuration: Readonly<Record<string, unknown>> | undefined, allowPrivate: boolean): void {
-  const url = configuration?.jwksUrl;
-  if (allowPrivate || typeof url !== 'string' || !hasPrivateAddressLiteral(url)) return;
-  throw invalid([
-    {
-      field: 'configuration.jwksUrl',
-      message: 'is a private, loopback or link-local address, which the service does not fetch from (set SSO_ALLOW_PRIVATE_JWKS=true to allow it)',
-    },
-  ]);
+const FETCHED_URLS: Readonly<Record<string, readonly string[]>> = {
+  backstage: ['jwksUrl'],
+  github: ['tokenUrl', 'apiUrl'],
+  google: ['issuer'],
+  microsoft: ['issuer'],
+};
+
+/**
+ * A URL the service fetches, written as a private, loopback or link-local address, is refused when it
+ * is set, unless SSO_ALLOW_PRIVATE_ADDRESSES (host names are checked on the addresses they resolve
+ * to, at every request: ../../auth/sso/guarded-fetch.ts).
+ */
+function refusePrivateUrls(type: string, configuration: Readonly<Record<string, unknown>> | undefined, allowPrivate: boolean): void {
+  if (allowPrivate) return;
+  const issues = (FETCHED_URLS[type] ?? []).flatMap((name) => {
+    const url = configuration?.[name];
+    return typeof url === 'string' && hasPrivateAddressLiteral(url)
+      ? [{ field: `configuration.${name}`, message: 'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)' }]
+      : [];
+  });
+  if (issues.length > 0) throw invalid(issues);
 }
 
 function parsePatch(input: unknown, state: Active): Changes {
@@ -165,7 +176,7 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async create(call, body) {
       authorize(call.request, ADMIN);
       const data = parseCreate(body ?? {});
-      if (data.type === 'backstage') refusePrivateJwksUrl(data.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
+      refusePrivateUrls(data.type, data.configuration, services.config.SSO_ALLOW_PRIVATE_ADDRESSES);
       // Tokens a deleted provider left unrevoked must not revive with a new one.
       if (data.type === 'personal_access_token') await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       const id = services.newId();
@@ -181,7 +192,7 @@ export function authProviderWrites(services: Services): WriteOperations & { read
         const { state, revision } = await loadAggregate(deps, authProviderAggregate, id);
         if (state.status !== 'active') throw notFound('auth provider not found');
         const changes = parsePatch(body, state);
-        if (state.fields.type === 'backstage') refusePrivateJwksUrl(changes.configuration, services.config.SSO_ALLOW_PRIVATE_JWKS);
+        refusePrivateUrls(state.fields.type, changes.configuration, services.config.SSO_ALLOW_PRIVATE_ADDRESSES);
         // Restored secrets are right only at the revision they were read at: pin it, and re-read on a race.
         const pinned = call.expectedRevision ?? (changes.configuration === undefined ? undefined : revision);
         const written = await run(call, id, { type: 'UpdateAuthProvider', data: { changes } }, pinned).catch((error: unknown) => {

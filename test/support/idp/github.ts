@@ -16,6 +16,8 @@ export interface GithubAccount {
  * `error` member, checks PKCE (S256) when the authorization asked for it, and accepts each code once.
  */
 export interface GithubIdp {
+  /** How many token requests (which carry the client secret) reached the provider. */
+  readonly tokenRequests: number;
   readonly authorizeUrl: string;
   readonly tokenUrl: string;
   readonly apiUrl: string;
@@ -57,7 +59,7 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
   const codes = new Map<string, Grant>();
   const tokens = new Map<string, string>();
   const authorizeRequests: URLSearchParams[] = [];
-  const state = { nextLogin: '', deny: false };
+  const state = { nextLogin: '', deny: false, tokenRequests: 0 };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -81,6 +83,7 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
       return;
     }
     if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
+      state.tokenRequests += 1;
       const form = await readBody(req);
       const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const [basicId, basicSecret] = basic ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent) : [];
@@ -122,6 +125,9 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
     clientId,
     clientSecret,
     accounts,
+    get tokenRequests() {
+      return state.tokenRequests;
+    },
     get nextLogin() {
       return state.nextLogin;
     },
