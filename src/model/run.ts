@@ -33,13 +33,57 @@ const MIN_MASKED_LINE_LENGTH = 8;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Every text a stored secret value may show up as in a log: itself, its lines, and the leaves of a JSON value. */
+/** Encoded forms shorter than this are not masked (a base64 fragment of a few characters matches anything). */
+const MIN_ENCODED_LENGTH = 6;
+
+/**
+ * The parts of `bytes`' base64 that do not depend on what stands around them, for each of the three
+ * alignments it can have inside a longer encoded text (`Authorization: Basic base64(user:secret)`):
+ * the characters mixing its bits with a neighbour's are left out. Standard and URL-safe alphabets.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const found: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const start = offset === 0 ? 0 : offset + 1;
+    const tail = (offset + bytes.length) % 3;
+    const inner = encoded.replace(/=+$/, '').slice(start, tail === 0 ? undefined : -1);
+    if (inner.length >= MIN_ENCODED_LENGTH) found.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return found;
+}
+
+/**
+ * What a secret looks like once a tool printed it encoded: base64 (any alignment), hex, URL- and
+ * form-encoded, JSON-escaped, and upper- or lower-cased (hex dumps, headers, shouted config).
+ */
+function encodedForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const hex = bytes.toString('hex');
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return [
+    ...base64Forms(bytes),
+    hex,
+    hex.toUpperCase(),
+    encodeURIComponent(value),
+    encodeURIComponent(value).replace(/%20/g, '+'),
+    escaped,
+    value.toUpperCase(),
+    value.toLowerCase(),
+  ].filter((form) => form !== value && form.length >= MIN_MASKED_LENGTH);
+}
+
+/**
+ * Every text a stored secret value may show up as in a log: itself, its lines, the leaves of a JSON
+ * value, and each of those encoded as tools print them.
+ */
 function forms(value: unknown, into: Set<string>): void {
   if (typeof value === 'number' || typeof value === 'boolean') return forms(String(value), into);
   if (Array.isArray(value)) return value.forEach((element) => forms(element, into));
   if (isRecord(value)) return Object.values(value).forEach((element) => forms(element, into));
   if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return;
   into.add(value);
+  for (const form of encodedForms(value)) into.add(form);
   for (const line of value.split(/\r?\n/)) if (line.trim().length >= MIN_MASKED_LINE_LENGTH) into.add(line.trim());
   // A key file stored as JSON text is printed decoded too (a private key with real line breaks).
   if (/^\s*[[{]/.test(value)) {
