@@ -9,6 +9,17 @@ export interface Actor {
 
 const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The prefix of the correlation ids the service derives for idempotent writes (edge/idempotency.ts):
+ * a client's header may not use it, or it could plant events under the id of another caller's key,
+ * and that caller's retry would answer from them.
+ */
+export const DERIVED_CORRELATION_PREFIX = 'idem-';
+
+/** The client's X-Correlation-Id when it is well formed and not one the service derives. */
+const clientCorrelation = (header: unknown): string | undefined =>
+  typeof header === 'string' && CORRELATION.test(header) && !header.toLowerCase().startsWith(DERIVED_CORRELATION_PREFIX) ? header : undefined;
+
 /** Correlation ids the service chose for a request (idempotent writes), over the client's header. */
 const chosenCorrelation = new WeakMap<FastifyRequest, string>();
 
@@ -19,8 +30,7 @@ export function setCorrelationId(request: FastifyRequest, correlationId: string)
 
 /** The metadata a command run from this request carries. */
 export function commandContext(request: FastifyRequest, now: Date): ExecuteOptions {
-  const header = request.headers['x-correlation-id'];
-  const correlationId = chosenCorrelation.get(request) ?? (typeof header === 'string' && CORRELATION.test(header) ? header : request.id);
+  const correlationId = chosenCorrelation.get(request) ?? clientCorrelation(request.headers['x-correlation-id']) ?? request.id;
   return { actorId: actorOf(request).id, correlationId, causationId: request.id, now };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { SqlPool } from '../storage/pool.js';
+import { DERIVED_CORRELATION_PREFIX } from './context.js';
 
 /**
  * Safe retries of writes (`Idempotency-Key`): the first request with a key claims it; its answer is
@@ -66,7 +67,7 @@ function canonical(value: unknown): string {
 }
 
 /** The correlation id every event of the request carries: derived from caller and key, never the key itself. */
-export const idempotentCorrelationId = (caller: string, key: string): string => `idem-${sha256(`${caller}\u0000${key}`).slice(0, 32)}`;
+export const idempotentCorrelationId = (caller: string, key: string): string => `${DERIVED_CORRELATION_PREFIX}${sha256(`${caller}\u0000${key}`).slice(0, 32)}`;
 
 /**
  * Claims the key for this request, or says what became of an earlier request with it. The same key
@@ -112,11 +113,11 @@ export async function releaseIdempotencyKey(pool: SqlPool, caller: string, key: 
   else await pool.query('DELETE FROM idempotency_keys WHERE caller = $1 AND key = $2 AND status IS NULL', [caller, key]);
 }
 
-/** The entity the interrupted request's events changed, from the audit log (first event first). */
-export async function committedEntityOf(pool: SqlPool, correlationId: string): Promise<{ entityType: string; entityId: string; deleted: boolean } | undefined> {
+/** The entity the interrupted request's events changed, from the audit log (first event first): only the caller's own events. */
+export async function committedEntityOf(pool: SqlPool, correlationId: string, caller: string): Promise<{ entityType: string; entityId: string; deleted: boolean } | undefined> {
   const { rows } = await pool.query<{ entity_type: string; entity_id: string | null; action: string }>(
-    "SELECT entity_type, entity_id, action FROM audit_log WHERE correlation_id = $1 AND entity_type NOT IN ('unique', 'refs') ORDER BY position, id",
-    [correlationId],
+    "SELECT entity_type, entity_id, action FROM audit_log WHERE correlation_id = $1 AND actor_id = $2 AND entity_type NOT IN ('unique', 'refs') ORDER BY position, id",
+    [correlationId, caller],
   );
   const first = rows.find((r) => r.entity_id !== null);
   if (!first?.entity_id) return undefined;

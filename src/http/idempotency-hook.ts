@@ -65,7 +65,7 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
         // The first request's process ended before it answered: did its command commit?
         const head = await services.store.lastPosition();
         if (head !== undefined) await services.waitFor(['audit_log'], head);
-        const committed = await committedEntityOf(services.pool, claim.correlationId);
+        const committed = await committedEntityOf(services.pool, claim.correlationId, caller);
         if (!committed) {
           await releaseIdempotencyKey(services.pool, caller, key, now);
           claims.set(request, { caller, key });

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey } from '../../src/edge/idempotency.js';
+import { claimIdempotencyKey, idempotentCorrelationId } from '../../src/edge/idempotency.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
@@ -104,6 +104,23 @@ for (const target of databaseTargets()) {
         expect(await countNamed(body.name)).toBe(1);
         const again = await post('crash-after-commit', body);
         expect([again.statusCode, again.json<{ id: string }>().id]).toEqual([201, first.json<{ id: string }>().id]);
+      });
+
+      it('never answers from another caller’s events planted under the derived correlation id', async () => {
+        const body = templateBody();
+        const caller = (await h.inject({ method: 'GET', url: '/api/auth/me' })).json<{ id: string }>().id;
+        const planted = idempotentCorrelationId(caller, 'victim-key');
+        const attacker = await h.serviceAccount(`idem-attacker-${next()}`, ['infra']);
+        // The derived prefix is the service's: a client's header with it is ignored.
+        const plantedWrite = await h.app.inject({ method: 'POST', url: '/api/templates', payload: templateBody(), headers: { authorization: `Bearer ${attacker}`, 'x-correlation-id': planted } });
+        expect(plantedWrite.statusCode).toBe(201);
+        const { rows } = await h.database.pool.query<{ n: string }>('SELECT count(*) AS n FROM audit_log WHERE correlation_id = $1', [planted]);
+        expect(Number(rows[0]?.n)).toBe(0);
+        // The victim's interrupted request then runs its own command.
+        expect((await claimOnly('victim-key', body, new Date(hoursAgo(1)))).kind).toBe('claimed');
+        const retry = await post('victim-key', body);
+        expect(retry.statusCode, retry.body).toBe(201);
+        expect(retry.json<{ name: string }>().name).toBe(body.name);
       });
 
       it('runs the command when it never committed', async () => {

@@ -7,7 +7,7 @@ describe('the password policy (ASVS 6.2.1, 6.2.4)', () => {
     expect(passwordProblem('elevenchars')).toBe('at least 12 characters');
     // Eleven emoji are eleven characters, though 22 UTF-16 units.
     expect(passwordProblem('😀'.repeat(11))).toBe('at least 12 characters');
-    expect(passwordProblem('😀'.repeat(12))).toBeUndefined();
+    expect(passwordProblem('😀🚀🌍🎉🔥💡📦🧩🛠️🎯🧪🪐')).toBeUndefined();
   });
 
   it('refuses more than 1024 characters', () => {
@@ -20,6 +20,15 @@ describe('the password policy (ASVS 6.2.1, 6.2.4)', () => {
       expect(passwordProblem(common), common).toMatch(/^is one of the most common passwords/);
     }
     expect(passwordProblem('correct horse battery staple')).toBeUndefined();
+  });
+
+  it('refuses repeated, sequential and dictionary-plus-digits passwords (the strength estimator), saying why', () => {
+    expect(passwordProblem('aaaaaaaaaaaa')).toMatch(/^repeats one character or a short group: it could be guessed in about 10\^2 tries/);
+    expect(passwordProblem('111111111111')).toMatch(/^repeats one character or a short group/);
+    expect(passwordProblem('abcdefghijkl')).toMatch(/^is a sequence such as abcd or 1234/);
+    expect(passwordProblem('Password123!')).toMatch(/^is a common password with a few changes/);
+    expect(passwordProblem('welcome12345')).toMatch(/^is a common password with a few changes/);
+    expect(passwordProblem('zq8#Lm2!vR9p')).toBeUndefined();
   });
 });
 
