@@ -41,3 +41,18 @@ export function isPublicDocument(document: DocumentNode): boolean {
   }
   return [...names].every((name) => PUBLIC_ROOT_FIELDS.has(name));
 }
+
+/** Introspection's root fields. */
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type', '__typename']);
+
+/** Whether the document only asks introspection questions (queries of `__schema`, `__type`, `__typename`). */
+export function isIntrospectionDocument(document: DocumentNode): boolean {
+  const fragments = fragmentsOf(document);
+  const names = new Set<string>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (definition.operation !== 'query') return false;
+    rootFieldNames(definition.selectionSet, fragments, new Set(), names);
+  }
+  return names.size > 0 && [...names].every((name) => INTROSPECTION_FIELDS.has(name));
+}

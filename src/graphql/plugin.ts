@@ -20,7 +20,8 @@ import {
   tooLargeAnswer,
   type GraphLimits,
 } from './limits.js';
-import { isPublicDocument } from './operation.js';
+import { isIntrospectionDocument, isPublicDocument } from './operation.js';
+import { registerIntrospectionCache } from './introspection-cache.js';
 import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
 import { buildSubscriptions } from './subscriptions.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
@@ -141,6 +142,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
     registerRequestShape(scope, GRAPHQL_PATH);
+    const introspection = registerIntrospectionCache(scope, GRAPHQL_PATH);
     observeOperations(scope, GRAPHQL_PATH, services.metrics);
     // GraphQL answers carry callers' data and, for serviceAccountToken and createPersonalAccessToken,
     // a token: none may be kept by a cache. (GraphiQL's page and assets set their own Cache-Control.)
@@ -218,7 +220,10 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
       const measured = enforceLimits(schema, document, { ...variables }, limits);
       await authenticate(services, graphContext, document);
-      if (!graphContext.principal) enforcePublicLimits(measured, limits);
+      if (!graphContext.principal) {
+        enforcePublicLimits(measured, limits);
+        if (isIntrospectionDocument(document)) introspection.mark(graphContext.request);
+      }
       if (graphContext.speculation) {
         graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
       }

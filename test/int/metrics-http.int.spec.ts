@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
-import { parsePrometheusText, type Family } from '../support/prometheus-text.js';
+import { parsePrometheusText, seriesValue, type Family } from '../support/prometheus-text.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
 
 /** The families of one scrape, by name (the text must parse: a malformed exposition fails here). */
 const parseScrape = parsePrometheusText;
 
-/** The value (a histogram's count) of the series of `name` whose labels include `labels`. */
-function valueOf(families: Map<string, Family>, name: string, labels: Record<string, string>): number | undefined {
-  return families.get(name)?.series.find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
-}
+const valueOf = seriesValue;
 
 for (const target of databaseTargets()) {
   describe(`GET /metrics on ${target.name}`, () => {

@@ -5,6 +5,7 @@ import { measureDocument } from '../../src/graphql/limits.js';
 import { buildSchemaDocument } from '../../src/graphql/sdl.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import { parsePrometheusText, seriesValue } from '../support/prometheus-text.js';
 
 // The attack audit's M2: anyone without a token could make the server do seconds of work with
 // aliased introspection. Introspection is now measured like any selection, public documents have a
@@ -86,6 +87,25 @@ for (const target of databaseTargets()) {
       const body = response.json<GraphBody>();
       expect(body.errors).toBeUndefined();
       expect(body.data).toHaveProperty('__schema');
+    });
+
+    it('computes an anonymous introspection answer once: the same request again is answered from memory, not executed', async () => {
+      const executed = async (): Promise<number> => {
+        const { body } = await h.services.metrics.render();
+        return seriesValue(parsePrometheusText(body), 'infraledger_graphql_operation_duration_seconds', { operation: 'query' }) ?? 0;
+      };
+      const document = `${GRAPHIQL_INTROSPECTION} `; // a text of its own, so no earlier answer is kept for it
+      const before = await executed();
+      const first = await post(document, null);
+      expect(await executed()).toBe(before + 1);
+      const again = await post(document, null);
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(first.body);
+      expect(again.headers['content-type']).toBe(first.headers['content-type']);
+      expect(await executed()).toBe(before + 1);
+      // Signed in, the request executes as any other.
+      await post(document, h.adminToken);
+      expect(await executed()).toBe(before + 2);
     });
 
     it('gives a document without a valid token the tighter GRAPHQL_PUBLIC_MAX_COST, and the same document to a signed-in caller', async () => {

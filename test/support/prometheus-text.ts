@@ -136,3 +136,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
   }
   return families;
 }
+
+/** The value (a histogram's count) of the series of `name` whose labels include `labels`. */
+export function seriesValue(families: Map<string, Family>, name: string, labels: Record<string, string>): number | undefined {
+  return families.get(name)?.series.find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+}
