@@ -276,6 +276,23 @@ for (const target of databaseTargets()) {
       for (const socket of [...idle, next]) socket.close();
     });
 
+    it('closes a socket whose message the input gate refuses (4400), before the document is parsed', async () => {
+      for (const [message, reason] of [
+        [{ id: 'deep', type: 'subscribe', payload: { query: `subscription { changes(entityTypes: ${'['.repeat(2000)}"a"${']'.repeat(2000)}) { position } }` } }, 'query: is nested more than 64 levels deep'],
+        [{ id: 'nul', type: 'subscribe', payload: { query: 'subscription { changes(entityTypes: ["a\u0000"]) { position } }' } }, 'must not contain the NUL character'],
+        [{ id: 'big', type: 'subscribe', payload: { query: `subscription { changes { position } } # ${'x'.repeat(60_000)}` } }, 'GRAPHQL_MAX_DOCUMENT_BYTES'],
+      ] as const) {
+        const socket = await rawSocket(baseUrl);
+        socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${harness.adminToken}` } });
+        await socket.until((received) => received.type === 'connection_ack');
+        socket.send(message);
+        const [code, text] = await socket.closed;
+        expect(code).toBe(4400);
+        expect(text).toContain('Invalid message received');
+        expect(text).toContain(reason.slice(0, 40));
+      }
+    });
+
     it('closes a socket that reuses a running subscription’s id (4409) and gives every place back', async () => {
       const caller = await harness.serviceAccount('sub-reused-id', ['default']);
       for (let round = 0; round < 4; round += 1) {
