@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../src/commands/decider.js';
 import type { LifecycleCommand } from '../../src/commands/lifecycle-entity.js';
@@ -7,6 +8,7 @@ import { resourceAggregate } from '../../src/commands/resource.js';
 import type { DomainEvent } from '../../src/events/codec.js';
 import type { ResourceFields } from '../../src/events/resource.js';
 import { redactSecrets } from '../../src/events/secret-fields.js';
+import { deployFieldsOf } from '../../src/model/entity.js';
 import { resourceEntity } from '../../src/model/resource.js';
 
 /** What the resources projection stores: the declaration's write-only paths, masked only for sensitive variables. */
@@ -162,6 +164,12 @@ describe('a resource', () => {
     it('changes freely when the approval flow is off', () => {
       spec.given([created, approved]).when(change({ variables }, false)).then([updated({ variables })]);
     });
+  });
+
+  it('lists in docs/contract.md exactly the fields its declaration marks as deployed', async () => {
+    const contract = await readFile(new URL('../../docs/contract.md', import.meta.url), 'utf8');
+    const line = contract.split('<!-- deploy-fields: kept equal to the declaration by test/unit/resource.unit.spec.ts -->\n')[1]?.split('\n')[0] ?? '';
+    expect(line.split(', ').map((name) => name.replace(/`/g, ''))).toEqual(deployFieldsOf(resourceEntity));
   });
 
   describe('its write-model facts', () => {
