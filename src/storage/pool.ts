@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { SyncObserver } from './durable-nodefs.js';
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import { createStatementNamer, prepareRepeatedStatements } from './prepared.js';
@@ -223,25 +226,48 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-/** Opens PGlite (memory when `dataDir` is undefined), starting from a dumped data directory if given. */
-async function openPglite(dataDir: string | undefined, loadDataDir?: Blob) {
+/** How PGlite is opened: from a dumped data directory, and who hears of each sync (tests). */
+interface OpenOptions {
+  readonly loadDataDir?: Blob;
+  readonly onSync?: SyncObserver;
+}
+
+/**
+ * Opens PGlite (memory when `dataDir` is undefined), starting from a dumped data directory if given.
+ * A data directory on disk is durable (./durable-nodefs.ts): PGlite's `-F` (fsync off) is dropped and
+ * WAL is flushed with fsync (Emscripten's fdatasync does nothing); a database it has just created is
+ * synced whole before anything is written to it. In memory nothing is durable anyway: `-F` stays.
+ */
+async function openPglite(dataDir: string | undefined, options: OpenOptions = {}) {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm: the trigram indexes of list searches (migration 027).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  return PGlite.create(dataDir ?? 'memory://', {
-    ...(loadDataDir && { loadDataDir }),
+  const common = {
+    ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
     parsers: { [INT8_OID]: (value: string) => value },
     extensions: { pg_trgm },
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  };
+  const buffers = ['-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  if (dataDir === undefined) return PGlite.create('memory://', { ...common, startParams: [...PGlite.defaultStartParams, ...buffers] });
+  const { DurableNodeFS, syncTree } = await import('./durable-nodefs.js');
+  const root = path.resolve(dataDir);
+  const fresh = !existsSync(path.join(root, 'PG_VERSION'));
+  const db = await PGlite.create({
+    ...common,
+    fs: new DurableNodeFS(root, options.onSync),
+    startParams: [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync', ...buffers],
   });
+  if (fresh) syncTree(root, options.onSync);
+  return db;
 }
 
 /**
  * Opens PGlite (memory when `dataDir` is undefined) and wraps it as a pool of one connection.
- * `from`: a data directory dumped by `dumpPgliteDataDir`, which the new database starts as a copy of.
+ * `from`: a data directory dumped by `dumpPgliteDataDir`, which the new database starts as a copy of;
+ * `onSync`: told of every file and directory synced to the disk.
  */
-export async function createPglitePool(dataDir?: string, options: { readonly from?: Blob } = {}): Promise<SqlPool> {
-  return pglitePool(await openPglite(dataDir, options.from));
+export async function createPglitePool(dataDir?: string, options: { readonly from?: Blob; readonly onSync?: SyncObserver } = {}): Promise<SqlPool> {
+  return pglitePool(await openPglite(dataDir, { ...(options.from && { loadDataDir: options.from }), ...(options.onSync && { onSync: options.onSync }) }));
 }
 
 /**
