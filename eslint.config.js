@@ -47,6 +47,6 @@ export default tseslint.config(
   {
     // Plain Node scripts (the build, `npm run dev`): Node's globals.
     files: ['scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } },
   },
 );

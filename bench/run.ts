@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
-import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, formatCommands } from './commands/bench.js';
+import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, DURABLE_BASE_COMMIT, formatCommands } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
@@ -262,6 +262,25 @@ async function commandsPart(base: string | undefined): Promise<boolean> {
   }
 }
 
+/**
+ * The commands-embedded part: POST /api/templates in embedded mode, the service before the embedded
+ * database was made durable (--base, default DURABLE_BASE_COMMIT) against this checkout: the cost of
+ * an fsync per commit, with the group commit sharing it among concurrent writes.
+ */
+async function commandsEmbeddedPart(base: string | undefined): Promise<boolean> {
+  say('infraledger bench: commands-embedded (POST /api/templates on embedded PGlite), before against now');
+  const options = { adminUrl: undefined, baseRef: base ?? DURABLE_BASE_COMMIT, ...COMMANDS_DEFAULTS };
+  try {
+    const results = await benchCommands(options, say);
+    say('');
+    for (const line of formatCommands(results, options)) say(line);
+    return true;
+  } catch (error) {
+    say(`[commands] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The lists part: name__like on 10,000 against 50,000 templates. */
 async function listsPart(log: Logger): Promise<boolean> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
@@ -303,6 +322,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('commands')) {
     say('');
     ok = (await commandsPart(options.base)) && ok;
+  }
+  if (options.parts.has('commands-embedded')) {
+    say('');
+    ok = (await commandsEmbeddedPart(options.base)) && ok;
   }
   if (options.parts.has('lists')) {
     say('');

@@ -1,9 +1,11 @@
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { adminToken, benchEnvironment } from '../graphql/service.js';
 import { side, writeMany, type WriteSide } from '../graphql/live.js';
 import { keepAlivePost } from './http-post.js';
 import { formatMs, formatRate } from '../stats.js';
-import { BASE_COMMIT, freshDatabase, REPOSITORY, sourceTreeOf, startService, type ServiceProcess } from './sides.js';
+import { BASE_COMMIT, DURABLE_BASE_COMMIT, freshDatabase, REPOSITORY, sourceTreeOf, startService, type ServiceProcess } from './sides.js';
 
 /**
  * `npm run bench -- commands`: `POST /api/templates` at 8 clients against the service as it was
@@ -12,7 +14,8 @@ import { BASE_COMMIT, freshDatabase, REPOSITORY, sourceTreeOf, startService, typ
  * read model (read-your-writes), so the rate is the whole command path's.
  */
 export interface CommandsOptions {
-  readonly adminUrl: string;
+  /** The PostgreSQL server both sides get a database on; undefined: both embedded (a DATA_DIR each). */
+  readonly adminUrl: string | undefined;
   readonly baseRef: string;
   readonly clients: number;
   readonly rounds: number;
@@ -56,6 +59,17 @@ const templateBody = (side: string): string => {
   });
 };
 
+/** The environment of an embedded side: a fresh DATA_DIR of its own, nothing pointing at a server. */
+function embeddedEnvironment(name: string): Record<string, string> {
+  return {
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `infraledger-bench-embedded-${name}-`)),
+    DATABASE_URL: '',
+    EVENT_STORE: 'postgres',
+    INITIAL_ADMIN_PASSWORD: process.env.BENCH_ADMIN_PASSWORD ?? 'bench-admin-password-long',
+    LOG_LEVEL: 'warn',
+  };
+}
+
 /** Runs both sides; `say` gets progress lines. */
 export async function benchCommands(options: CommandsOptions, say: (line: string) => void): Promise<CommandsResults> {
   const loadBefore = os.loadavg();
@@ -67,7 +81,8 @@ export async function benchCommands(options: CommandsOptions, say: (line: string
   const services: { name: string; service: ServiceProcess; token: string }[] = [];
   try {
     for (const { name, tree, database } of trees) {
-      const env = await benchEnvironment(await freshDatabase(options.adminUrl, database));
+      const env =
+        options.adminUrl === undefined ? embeddedEnvironment(name) : await benchEnvironment(await freshDatabase(options.adminUrl, database));
       const service = await startService(tree, env, name);
       services.push({ name, service, token: await adminToken(service.baseUrl, env) });
       say(
@@ -116,10 +131,10 @@ export function formatCommands(results: CommandsResults, options: CommandsOption
   });
   lines.push(line('all', results.old.total, results.current.total));
   lines.push(
-    `POST /api/templates by ${options.clients} clients, ${options.rounds} rounds of ${options.writesPerRound} writes per side (after ${options.warmupWrites} each to warm up); before = ${results.baseCommit}`,
+    `POST /api/templates by ${options.clients} clients, ${options.rounds} rounds of ${options.writesPerRound} writes per side (after ${options.warmupWrites} each to warm up), ${options.adminUrl === undefined ? 'both embedded (PGlite in a DATA_DIR each)' : 'both on PostgreSQL'}; before = ${results.baseCommit}`,
     `load average before ${results.loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${results.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ${os.availableParallelism()} CPUs`,
   );
   return lines;
 }
 
-export { BASE_COMMIT };
+export { BASE_COMMIT, DURABLE_BASE_COMMIT };

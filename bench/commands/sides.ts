@@ -15,6 +15,9 @@ import pg from 'pg';
 /** The commit before "writes at the speed of PostgreSQL" (global append lock, one runner per projection). */
 export const BASE_COMMIT = '98b665ff84ed4591a6497dab7f32355f1384c1b5';
 
+/** The commit before the embedded database was made durable (fsync on, through PGlite's filesystem). */
+export const DURABLE_BASE_COMMIT = '403376f63ebc4ddf19fd3e7065e5bf1bb4e1e117';
+
 /** The repository this bench runs from. */
 export const REPOSITORY = path.resolve(import.meta.dirname, '..', '..');
 
