@@ -37,11 +37,12 @@ export async function startService(env: Record<string, string>): Promise<Service
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit');
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Start-up is a process coming up, not a projection: poll its health endpoint, bounded.
+  // Start-up is a process coming up, not a projection: poll its health endpoint, bounded. It answers
+  // as soon as the port listens, a moment before the ready line reaches the pipe: wait for both.
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
-    const ok = await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false);
+    const ok = output.includes('infraledger is ready') && (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false));
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`service did not start within 60 s:\n${output}`);
     await delay(100);
