@@ -1,4 +1,4 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 
 /** Root fields that need no token (docs/contract.md §4): introspection, the login page's list and the token mutation. */
 const PUBLIC_ROOT_FIELDS = new Set(['__schema', '__type', '__typename', 'enabledAuthProviders', 'serviceAccountToken']);
@@ -51,7 +51,7 @@ export function isIntrospectionDocument(document: DocumentNode): boolean {
   const names = new Set<string>();
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (definition.operation !== 'query') return false;
+    if (definition.operation !== OperationTypeNode.QUERY) return false;
     rootFieldNames(definition.selectionSet, fragments, new Set(), names);
   }
   return names.size > 0 && [...names].every((name) => INTROSPECTION_FIELDS.has(name));

@@ -232,17 +232,17 @@ export function buildSubscriptions(
     const { principal } = await socket.currentCaller();
     const id = String(context.id);
     const token = {};
-    let source: LiveSource<T> | undefined;
-    let released = false;
+    // Shared with the handle, which the socket may release at any await below.
+    const state: { source?: LiveSource<T>; released: boolean } = { released: false };
     const handle: LiveHandle = {
-      fail: (error) => source?.fail(error),
+      fail: (error) => state.source?.fail(error),
       refresh: onRefresh,
       release: async () => {
-        if (released) return;
-        released = true;
+        if (state.released) return;
+        state.released = true;
         subscriptions.remove(principal.userId, token);
         socket.unclaim(id, handle);
-        await source?.return();
+        await state.source?.return();
       },
     };
     // The places are taken before the source opens: a refused subscription never holds a listener.
@@ -255,12 +255,12 @@ export function buildSubscriptions(
       await handle.release();
       throw error;
     }
-    if (released) {
+    if (state.released) {
       // The socket closed while the source opened: nobody will read it.
       await opened.return();
       throw new AppError('UNAUTHENTICATED', 'Not authenticated: the connection has been closed.');
     }
-    source = opened;
+    state.source = opened;
     const iterator: AsyncIterableIterator<T> = {
       next: async () => {
         try {

@@ -16,7 +16,7 @@ export function registerInputGate(app: FastifyInstance): void {
       done(error as Error, undefined);
       return;
     }
-    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+    void parseJson(request, body as string, (error: Error | null, value?: unknown) => {
       if (error) {
         done(error, undefined);
         return;

@@ -243,7 +243,7 @@ export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration]
 
 /** The fields a run deploys (`deploys: true`), in declaration order. */
 export const deployFieldsOf = (entity: EntityDeclaration): readonly string[] =>
-  Object.entries(entity.fields).flatMap(([name, field]) => ((field as FieldDeclaration).deploys ? [name] : []));
+  Object.entries(entity.fields).flatMap(([name, field]) => (field.deploys ? [name] : []));
 
 /** Whether a client writes the field (false for fields the service sets). */
 const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;

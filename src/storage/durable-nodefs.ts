@@ -43,7 +43,7 @@ function addFsync(module: EmscriptenNodefs, observe: SyncObserver | undefined): 
     const directory = module.FS.isDir(stream.node.mode);
     const hostPath = module.NODEFS.realPath(stream.node);
     try {
-      if (stream.nfd !== undefined && stream.nfd !== null) {
+      if (stream.nfd !== undefined) {
         fsyncSync(stream.nfd);
       } else {
         const fd = openSync(hostPath, 'r');

@@ -50,7 +50,7 @@ export function syncShadow(live: string, shadow: string) {
 
   return {
     /** The sync observer to give the embedded database. */
-    observe(kind: SyncedKind, hostPath: string): void {
+    observe: (kind: SyncedKind, hostPath: string): void => {
       const relative = path.relative(live, hostPath);
       if (relative.startsWith('..')) return; // the data directory's parent
       if (kind === 'file') fileSynced(hostPath);
