@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
-import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, DURABLE_BASE_COMMIT, formatCommands } from './commands/bench.js';
+import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, DURABLE_BASE_COMMIT, formatCommands, type CommandsOptions } from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
@@ -241,16 +241,8 @@ async function livePart(log: Logger): Promise<boolean> {
   }
 }
 
-/** The commands part: POST /api/templates, the service before issue 20 against this checkout. */
-async function commandsPart(base: string | undefined): Promise<boolean> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
-  say('infraledger bench: commands (POST /api/templates), before against now');
-  const unreachable = await probePostgres(adminUrl);
-  if (unreachable !== undefined) {
-    say(`[commands] skipped: the PostgreSQL server is unreachable (${unreachable})`);
-    return true;
-  }
-  const options = { adminUrl, baseRef: base ?? BASE_COMMIT, ...COMMANDS_DEFAULTS };
+/** Runs the commands bench with `options` and prints its table; false when it failed. */
+async function runCommands(options: CommandsOptions): Promise<boolean> {
   try {
     const results = await benchCommands(options, say);
     say('');
@@ -262,23 +254,26 @@ async function commandsPart(base: string | undefined): Promise<boolean> {
   }
 }
 
+/** The commands part: POST /api/templates, the service before issue 20 against this checkout. */
+async function commandsPart(base: string | undefined): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: commands (POST /api/templates), before against now');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[commands] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  return runCommands({ adminUrl, baseRef: base ?? BASE_COMMIT, ...COMMANDS_DEFAULTS });
+}
+
 /**
  * The commands-embedded part: POST /api/templates in embedded mode, the service before the embedded
  * database was made durable (--base, default DURABLE_BASE_COMMIT) against this checkout: the cost of
  * an fsync per commit, with the group commit sharing it among concurrent writes.
  */
-async function commandsEmbeddedPart(base: string | undefined): Promise<boolean> {
+function commandsEmbeddedPart(base: string | undefined): Promise<boolean> {
   say('infraledger bench: commands-embedded (POST /api/templates on embedded PGlite), before against now');
-  const options = { adminUrl: undefined, baseRef: base ?? DURABLE_BASE_COMMIT, ...COMMANDS_DEFAULTS };
-  try {
-    const results = await benchCommands(options, say);
-    say('');
-    for (const line of formatCommands(results, options)) say(line);
-    return true;
-  } catch (error) {
-    say(`[commands] FAILED: ${errorText(error)}`);
-    return false;
-  }
+  return runCommands({ adminUrl: undefined, baseRef: base ?? DURABLE_BASE_COMMIT, ...COMMANDS_DEFAULTS });
 }
 
 /** The lists part: name__like on 10,000 against 50,000 templates. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool } from '../../src/storage/pool.js';
 import type { ChangeFeed } from '../../src/read/change-feed.js';
@@ -65,8 +66,17 @@ for (const target of databaseTargets()) {
       return (data.createTemplate as { id: string }).id;
     };
 
+    /** What the service logged (JSON lines), to see how it logs a client's mistakes. */
+    const logged: string[] = [];
+    const logSink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(...chunk.toString().split('\n').filter((line) => line !== ''));
+        done();
+      },
+    });
+
     beforeAll(async () => {
-      harness = await openHttpApp(target, { env });
+      harness = await openHttpApp(target, { env, logDestination: logSink });
       baseUrl = await harness.app.listen({ host: '127.0.0.1', port: 0 });
     }, 60_000);
     afterEach(() => drained());
@@ -231,12 +241,15 @@ for (const target of databaseTargets()) {
       await client.dispose();
     });
 
-    it('refuses an after beyond the newest position with BAD_USER_INPUT naming it', async () => {
+    it('refuses an after beyond the newest position with BAD_USER_INPUT naming it, and logs it below level error', async () => {
       const client = wsClient(baseUrl, harness.adminToken);
       const [ended] = await collect(client, CHANGES, { after: '9000000000000000000' }).waitFor(1);
       expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
       expect(JSON.stringify(ended)).toContain('after 9000000000000000000 is beyond the newest position of the event log');
       await client.dispose();
+      // A client's mistake is not the service's error: nothing at level error (50) or above, no key "0".
+      const errors = logged.map((line) => JSON.parse(line) as { level: number; [key: string]: unknown }).filter((entry) => entry.level >= 50);
+      expect(errors).toEqual([]);
     });
 
     it('closes a deactivated user’s socket (4401) and runs no new subscription on it, even one sent at once', async () => {
