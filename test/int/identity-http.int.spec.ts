@@ -815,6 +815,20 @@ for (const target of databaseTargets()) {
         ]);
       });
 
+      it('refuses passwords the strength estimator finds easy to guess, saying why', async () => {
+        for (const [password, why] of [
+          ['aaaaaaaaaaaa', /^repeats one character or a short group/],
+          ['111111111111', /^repeats one character or a short group/],
+          ['Password123!', /^is a common password with a few changes/],
+          ['welcome12345', /^is a common password with a few changes/],
+        ] as const) {
+          const response = await asAdmin({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier: 'weak-bot', password } });
+          const problem = expectProblem(response, 'VALIDATION', /^invalid body: /);
+          expect(problem.errors?.map((e) => e.field), password).toEqual(['password']);
+          expect(problem.errors?.[0]?.message, password).toMatch(why);
+        }
+      });
+
       it('requires an identifier and a password', async () => {
         const response = await asAdmin({ method: 'POST', url: '/api/users', payload: { kind: 'service_account' } });
         const problem = expectProblem(response, 'VALIDATION', /^invalid body: /);
