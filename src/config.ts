@@ -155,6 +155,9 @@ const envSchema = z.object({
   RUN_LOG_RETENTION_DAYS: positiveInt.default(30),
 });
 
+/** Every variable the service reads (docs/configuration.md lists each; a test keeps the two equal). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** The environment as parsed. */
 export type Env = z.infer<typeof envSchema>;
 

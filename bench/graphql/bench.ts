@@ -33,7 +33,7 @@ export interface GraphqlResults {
 const number = new Intl.NumberFormat('en-US');
 const showSize = (s: CatalogSize): string =>
   `${number.format(s.resources)} resources, ${number.format(s.templates)} templates, ${number.format(s.executors)} executors`;
-/** The seed's measured rate with projections running (README, "Demo and benchmark data"), for the estimate. */
+/** The seed's measured rate with projections running (docs/operations.md, "Demo and benchmark data"), for the estimate. */
 const SEED_COMMANDS_PER_SECOND = 470;
 const COMMANDS_PER_RESOURCE = 5;
 

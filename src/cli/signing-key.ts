@@ -9,7 +9,7 @@ const USAGE = `usage: npm run signing-key -- list | rotate | prune [--older-than
   prune    drop previous keys retired more than --older-than-hours ago (default 24: the longest
            service-account token lifetime; raise it if ACCESS_TOKEN_TTL_SECONDS is longer)
 Restart the service after rotate or prune. With TOKEN_SIGNING_KEY set (PostgreSQL), rotate through
-TOKEN_SIGNING_KEYS_PREVIOUS instead: see the README, "Rotating the token signing key".`;
+TOKEN_SIGNING_KEYS_PREVIOUS instead: see docs/operations.md, "Rotating the token signing key".`;
 
 function hoursOption(args: readonly string[]): number {
   const index = args.indexOf('--older-than-hours');
@@ -27,7 +27,7 @@ async function main(args: readonly string[]): Promise<void> {
     return;
   }
   if (config.TOKEN_SIGNING_KEY !== undefined) {
-    throw new ConfigError('TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (README, "Rotating the token signing key").');
+    throw new ConfigError('TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (docs/operations.md, "Rotating the token signing key").');
   }
   const dataDir = config.DATA_DIR;
   if (command === 'list') {

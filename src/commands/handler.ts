@@ -228,7 +228,7 @@ interface OrderedWrites {
  * For stores without multi-stream transactions (EventStoreDB): reservations and reference records
  * first, then the revision checks and the aggregate's own events, then releases. If the aggregate's
  * append fails, what was written first is undone again, so a failed create does not keep its name.
- * Without one transaction the checks only narrow the race window; the README says so.
+ * Without one transaction the checks only narrow the race window; docs/operations.md says so.
  */
 async function appendInOrder(deps: CommandDeps, writes: OrderedWrites): Promise<bigint> {
   const done: { write: OrderedWrites['compensable'][number]; revision: bigint }[] = [];

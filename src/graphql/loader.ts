@@ -126,7 +126,7 @@ function joinToOne(
     const columns = [...child.columns];
     // LATERAL (… LIMIT 1) rather than a plain join: one index lookup per parent row. With a plain
     // join PostgreSQL hashes the whole target table for a 100-row page (1,000 templates: 0.26 vs
-    // 0.18 ms per page, README "GraphQL throughput"). The LIMIT keeps it from turning the subquery
+    // 0.18 ms per page, docs/benchmarks.md "GraphQL throughput"). The LIMIT keeps it from turning the subquery
     // back into a plain join. Nested joins read their foreign keys from it.
     const carried = new Set(['id', ...columns, ...child.foreignKeys]);
     let row = (context.db as unknown as AnyDb)

@@ -191,7 +191,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       graphiql: false,
       allowBatchedQueries: false,
       // graphql-jit compiles a document from its second run on: 10-20% less CPU per request on the
-      // bench's queries (bench/graphql, README "GraphQL throughput"); same answers and errors.
+      // bench's queries (bench/graphql, docs/benchmarks.md "GraphQL throughput"); same answers and errors.
       jit: 1,
       context: (request: FastifyRequest): Partial<GraphContext> => ({ services, request }),
       errorFormatter: countingErrors(formatErrors, services.metrics),

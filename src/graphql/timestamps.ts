@@ -4,7 +4,7 @@ import pg from 'pg';
 /**
  * Timestamps on GraphQL's read path skip the Date object. node-postgres parses every timestamptz
  * into a Date (a regular expression per value), and the DateTime scalar turns it back into text:
- * together an eighth of the service's CPU on a 100-row page (README, "GraphQL throughput"). The
+ * together an eighth of the service's CPU on a 100-row page (docs/benchmarks.md, "GraphQL throughput"). The
  * loader selects them as UTC text instead (`utcText`), and `isoFromUtcText` cuts that text into the
  * very string `Date#toISOString` would have written.
  */

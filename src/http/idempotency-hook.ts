@@ -25,7 +25,7 @@ interface Claimed {
 }
 
 /**
- * `Idempotency-Key` on every REST write (docs/contract.md §3 and README "Retries"): the first request
+ * `Idempotency-Key` on every REST write (docs/contract.md §3 and docs/api/rest.md "Retries"): the first request
  * claims the key and its answer is kept; a retry with the same key and request gets that answer again
  * (`Idempotent-Replayed: true`); the same key with another request is a 422. Answers that carry a
  * secret (a token, a session cookie) are never kept: a retry of such a request is a 409 saying so.

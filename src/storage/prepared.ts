@@ -6,7 +6,7 @@ import type pg from 'pg';
  * Planning is most of what a short read costs PostgreSQL here: the catalog tables carry a dozen
  * indexes each for the planner to weigh, so a one-row lookup by id spends longer being planned than
  * being run. A statement text seen a second time gets a name; each connection then parses it once,
- * and PostgreSQL reuses the plan (README, "GraphQL throughput", for the figures).
+ * and PostgreSQL reuses the plan (docs/benchmarks.md, "GraphQL throughput", for the figures).
  *
  * Bounded: at most `maxNames` distinct texts get a name (the first ones repeated; the service's
  * texts are a fixed set, a GraphQL selection adding a few), others run unnamed as before. Only

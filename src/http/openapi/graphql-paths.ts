@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { jsonResponse, type Paths } from './components.js';
 
-/** A GraphQL response: `data` and, on failure, `errors` with `extensions.code` (see the README's GraphQL section). */
+/** A GraphQL response: `data` and, on failure, `errors` with `extensions.code` (see docs/api/graphql.md). */
 const graphqlResponse: OpenAPIV3_1.SchemaObject = {
   type: 'object',
   properties: {
