@@ -54,7 +54,14 @@ if (postgres)
         for (const [i, { text }] of statements.entries()) {
           const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${execute(i)}`);
           const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-          plans.push({ text, plan, scans: plan.split('\n').filter((line) => new RegExp(`Scan.* on ${table}\\b`).test(line)) });
+          // A bitmap heap scan reads by the index its bitmap index scan (the next such line) names.
+          const lines = plan.split('\n');
+          const scans = lines.flatMap((line, i) => {
+            if (!new RegExp(`Scan.* on ${table}\\b`).test(line)) return [];
+            const bitmap = line.includes('Bitmap Heap Scan') ? lines.slice(i + 1).find((next) => next.includes('Bitmap Index Scan')) : undefined;
+            return [bitmap === undefined ? line : `${line} ${bitmap.trim()}`];
+          });
+          plans.push({ text, plan, scans });
         }
         return plans;
       } finally {
