@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { ExecutionResult } from 'graphql';
 import { isTransientDatabaseError } from '../storage/errors.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import type { GraphContext } from './resolvers.js';
+import type { GraphContext } from './context.js';
 import { wantsGraphqlResponse } from './media-type.js';
 
 /** The one mapping of the error taxonomy onto GraphQL `extensions.code` (REST maps it to problem details). */

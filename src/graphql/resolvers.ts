@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { GraphQLResolveInfo } from 'graphql';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { allows } from '../model/permissions.js';
-import type { Principal } from '../model/principal.js';
 import { serviceAccountToken } from '../auth/sign-in.js';
 import { applyFilters, applyPage, pageOrder, parseListQuery, type ListQuery } from '../read/list-query.js';
 import { ensureWholePositions } from '../read/list-specs/audit-log.js';
@@ -19,21 +17,14 @@ import { canRead, loadObjects, selectPage, selectPlan, type AnySelect, type Join
 import { OBJECT_TYPES } from './model.js';
 import { planOf, type LoadPlan } from './plan.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
-import { guarded, noteGuard, type Speculation } from './speculation.js';
+import type { GraphContext } from './context.js';
+import { guarded, noteGuard } from './speculation.js';
 import { expectedRevision, kindMutations, MUTATION_ENTITIES } from './mutations.js';
 import { writesOf } from '../edge/writes/registry.js';
 import { runLogResolvers } from './run-logs.js';
 import type { WriteCall } from '../edge/writes/write.js';
 
-/** What every resolver receives (Mercurius adds `reply` and `app`). */
-export interface GraphContext {
-  readonly services: Services;
-  readonly request: FastifyRequest;
-  /** Set before execution for every operation that is not public (plugin.ts, `authenticate`). */
-  principal?: Principal;
-  /** Set when `principal` is recalled, not yet read this request (./speculation.ts). */
-  speculation?: Speculation;
-}
+export type { GraphContext } from './context.js';
 
 interface ListArgs {
   readonly filter?: unknown;

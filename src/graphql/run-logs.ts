@@ -8,7 +8,7 @@ import { LOG_PAGE_BYTES, LOG_PAGE_CHUNKS, readRunLog } from '../read/run-logs.js
 import { findRun } from '../read/runs.js';
 import type { Services } from '../services.js';
 import { canonicalUuid, parseInput } from '../validation.js';
-import type { GraphContext } from './resolvers.js';
+import type { GraphContext } from './context.js';
 
 /**
  * Run logs over GraphQL (docs/contract.md §2, "Runs"): `runLog(runId, after, limit)` reads a page,

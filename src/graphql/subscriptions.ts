@@ -9,7 +9,7 @@ import type { RunLogChunk } from '../read/run-logs.js';
 import type { Services } from '../services.js';
 import { canonicalUuid } from '../validation.js';
 import { subscriptionError } from './errors.js';
-import type { GraphContext } from './resolvers.js';
+import type { GraphContext } from './context.js';
 import { CLOSE, type LiveHandle, type LiveSocket } from './live-sockets.js';
 import { openRunLogTail } from './run-logs.js';
 

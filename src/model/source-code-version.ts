@@ -6,48 +6,13 @@ import { validationInput, valueProblem } from './variable-values.js';
 /** Where a version stands in its life (docs/contract.md §2); new versions start as `preview`. */
 export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'archived'] as const;
 
-/**
- * The value types a declared variable takes (docs/contract.md §2, "Typed variables"): a resource's
- * value must be a JSON string, number, boolean, array or object respectively.
- */
-export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map'] as const;
+import { VARIABLE_TYPES, sourceCodeVariable } from './variables.js';
 
-/** A declared variable's value type. */
-export type VariableType = (typeof VARIABLE_TYPES)[number];
-
-/**
- * A declared variable's optional rule: `regex` (a string value must match it whole) and a `min` /
- * `max` range — of the value for numbers, of the length for strings, of the entries for lists and
- * maps — with an optional `message` shown instead of the generic one.
- */
-export const variableValidation = z.object({
-  regex: z.string().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  message: z.string().optional(),
-});
-
-/** A declared variable's rule. */
-export type VariableValidation = z.infer<typeof variableValidation>;
-
-/** One input variable of an OpenTofu module, as stored (`validation` is absent when it has none). */
-export const sourceCodeVariable = z.object({
-  name: z.string(),
-  // Versions written before types were limited may hold an OpenTofu type expression (`map(string)`):
-  // read through variableTypeOf.
-  type: z.string(),
-  required: z.boolean(),
-  default: z.unknown(),
-  description: z.string(),
-  sensitive: z.boolean(),
-  validation: variableValidation.optional(),
-});
+export { VARIABLE_TYPES, sourceCodeVariable, variableValidation, type SourceCodeVariable, type VariableType, type VariableValidation } from './variables.js';
 
 /** One output of an OpenTofu module, as stored. */
 export const sourceCodeOutput = z.object({ name: z.string(), description: z.string(), sensitive: z.boolean() });
 
-/** One input variable a source code version declares. */
-export type SourceCodeVariable = z.infer<typeof sourceCodeVariable>;
 /** One output a source code version declares. */
 export type SourceCodeOutput = z.infer<typeof sourceCodeOutput>;
 

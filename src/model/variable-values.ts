@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { Lru } from '../lru.js';
 import type { ResourceVariable } from './resource.js';
-import type { SourceCodeVariable, VariableType, VariableValidation } from './source-code-version.js';
+import type { SourceCodeVariable, VariableType, VariableValidation } from './variables.js';
 
 /**
  * Typed variables (docs/contract.md §2): how a resource's variable values are judged against the
