@@ -1,6 +1,7 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { allows } from '../model/permissions.js';
 import type { Principal } from '../model/principal.js';
+import { dynamicDb, dynamicSelect, type DynamicSelect } from '../storage/dynamic.js';
 import type { Db } from '../storage/kysely.js';
 import type { ObjectTypeDef, RelationField, ToManyField, ToOneField, ReverseField } from './model.js';
 import { OBJECT_TYPES } from './model.js';
@@ -17,10 +18,10 @@ import { isoFromUtcText, utcText } from './timestamps.js';
  * number of statements depends on the query's shape, never on the number of rows.
  */
 
-// Tables and columns are chosen at run time from the model, which Kysely's typed schema cannot express.
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+// Tables and columns are chosen at run time from the model: statements are built over the dynamic
+// view of the database (src/storage/dynamic.ts).
 /** A select over any read table (the loader builds statements for every type). */
-export type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
+export type AnySelect = DynamicSelect;
 type Row = Record<string, unknown>;
 /** One object as GraphQL answers it. */
 export type GraphObject = Record<string, unknown>;
@@ -129,10 +130,12 @@ function joinToOne(
     // 0.18 ms per page, docs/benchmarks.md "GraphQL throughput"). The LIMIT keeps it from turning the subquery
     // back into a plain join. Nested joins read their foreign keys from it.
     const carried = new Set(['id', ...columns, ...child.foreignKeys]);
-    let row = (context.db as unknown as AnyDb)
-      .selectFrom(`${target.table} as ${alias}`)
-      .select([...carried].map((c) => sql.ref(`${alias}.${c}`).as(c)))
-      .where(sql.ref(`${alias}.id`), '=', sql.ref(`${parent}.${field.column}`)) as unknown as AnySelect;
+    let row = dynamicSelect(
+      dynamicDb(context.db)
+        .selectFrom(`${target.table} as ${alias}`)
+        .select([...carried].map((c) => sql.ref(`${alias}.${c}`).as(c)))
+        .where(sql.ref(`${alias}.id`), '=', sql.ref(`${parent}.${field.column}`)),
+    );
     if (target.softDelete) row = row.where(liveById(`${alias}.deleted_at`));
     query = query.leftJoinLateral(row.limit(sql.lit(1)).as(alias), (join) => join.onTrue());
     const inner = joinToOne(context, child, alias, query, counter);
@@ -162,7 +165,7 @@ function aggregateToMany(
   let query = start;
   let next = 1;
   const aggregates: Aggregated[] = [];
-  const db = context.db as unknown as AnyDb;
+  const db = dynamicDb(context.db);
   for (const [name, { field, plan: child }] of plan.relations) {
     if (field.kind === 'toOne' || !canRead(context, child.type)) continue;
     const alias = `m${String(next++)}`;
@@ -175,10 +178,12 @@ function aggregateToMany(
       // Each link row's target looked up by primary key (LATERAL … LIMIT 1, as joinToOne does): as a
       // plain join, a plan made while the tables were small (kept where autovacuum does not analyse)
       // walked every target row for each parent instead.
-      let byId = db
-        .selectFrom(`${table} as ${target}`)
-        .select([...new Set(['id', ...child.columns, ...child.foreignKeys])].map((c) => sql.ref(`${target}.${c}`).as(c)))
-        .where(sql.ref(`${target}.id`), '=', sql.ref(`${link}.${field.targetColumn}`)) as unknown as AnySelect;
+      let byId = dynamicSelect(
+        db
+          .selectFrom(`${table} as ${target}`)
+          .select([...new Set(['id', ...child.columns, ...child.foreignKeys])].map((c) => sql.ref(`${target}.${c}`).as(c)))
+          .where(sql.ref(`${target}.id`), '=', sql.ref(`${link}.${field.targetColumn}`)),
+      );
       if (child.type.softDelete) byId = byId.where(liveById(`${target}.deleted_at`));
       sub = db
         .selectFrom(`${field.table} as ${link}`)
@@ -234,7 +239,7 @@ function selectColumns(
 ): AnySelect {
   const table = plan.type.table;
   const selection = stored ? [...columns].map((c) => sql.ref(`${table}.${c}`).as(c)) : outputColumns(plan, table, columns);
-  const query = (context.db as unknown as AnyDb).selectFrom(table).select(selection) as unknown as AnySelect;
+  const query = dynamicSelect(dynamicDb(context.db).selectFrom(table).select(selection));
   return plan.type.softDelete && excludeDeleted ? query.where(sql.ref(`${table}.deleted_at`), 'is', null) : query;
 }
 
@@ -274,9 +279,7 @@ export function selectPage(context: LoadContext, plan: LoadPlan, order: PageOrde
   // the plan's columns (named, not `page.*`: a `*` select is never prepared, src/storage/prepared.ts).
   const carried = new Set([...plan.columns, ...plan.foreignKeys, order.column, order.idColumn]);
   const page = paged(selectColumns(context, plan, carried, false, true));
-  const outer = (context.db as unknown as AnyDb)
-    .selectFrom(page.as('page'))
-    .select(outputColumns(plan, 'page', plan.columns)) as unknown as AnySelect;
+  const outer = dynamicSelect(dynamicDb(context.db).selectFrom(page.as('page')).select(outputColumns(plan, 'page', plan.columns)));
   const joined = joinRelations(context, plan, 'page', outer);
   let query = joined.query.orderBy(sql.ref(`page.${order.column}`), order.direction);
   if (order.column !== order.idColumn) query = query.orderBy(sql.ref(`page.${order.idColumn}`), order.direction);

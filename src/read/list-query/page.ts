@@ -10,7 +10,8 @@
  * match, and a separate count(*) answers the total — as before, but only where it is needed (an
  * ordered scan finds the cap cheaply when most rows match).
  */
-import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder, type SelectType } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type SelectType } from 'kysely';
+import { dynamicCreator, dynamicDb, type DynamicSelect, type DynamicTables } from '../../storage/dynamic.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import { applyFilters, applyOrder, pageOrder } from './sql.js';
 import type { ListQuery, ListSpec } from './spec.js';
@@ -29,9 +30,10 @@ export interface ListPage<Row> {
   readonly total: number;
 }
 
-// The table is only known at run time (from the spec); callers restore their row type.
-type AnyDb = Record<string, Record<string, unknown>>;
-type AnySelect<O> = SelectQueryBuilder<AnyDb, string, O>;
+// The table is only known at run time (from the spec): statements over the dynamic view of the
+// database (src/storage/dynamic.ts); callers restore their row type.
+type AnyDb = DynamicTables;
+type AnySelect<O> = DynamicSelect<O>;
 
 const MATCHES = 'list_matches';
 const COUNTED = 'list_matches_counted';
@@ -73,7 +75,7 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
   query: ListQuery,
   source: PageSource<Row>,
 ): Promise<ListPage<Row>> {
-  const anyDb = db as unknown as Kysely<AnyDb>;
+  const anyDb = dynamicDb(db);
   const scope = source.scope ?? (<O>(qb: AnySelect<O>) => qb);
   const { column, idColumn } = pageOrder(spec, query);
   const cap = Math.max(source.countedWithPage ?? MATCHES_COUNTED_WITH_PAGE, query.offset + query.limit + 1);
@@ -85,7 +87,7 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
   const pageIds = applyOrder(anyDb.selectFrom(MATCHES).select(sql.ref(`${MATCHES}.${idColumn}`).as(idColumn)), spec, query, MATCHES)
     .offset(sql.lit(query.offset))
     .limit(sql.lit(query.limit));
-  const from = anyDb.with(MATCHES, () => matches) as unknown as QueryCreator<AnyDb>;
+  const from = dynamicCreator(anyDb.with(MATCHES, () => matches));
   const page = applyOrder(
     source
       .select(from)
