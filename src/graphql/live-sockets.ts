@@ -66,6 +66,7 @@ export class LiveSocket {
   private recheck: NodeJS.Timeout | undefined;
   private initTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private initialised = false;
 
   constructor(
     readonly socket: WebSocket,
@@ -101,10 +102,19 @@ export class LiveSocket {
     }
   }
 
+  /**
+   * `connection_init` arrived: the init timeout is met (signing in may take longer on a busy
+   * service). False for a second one, which graphql-ws answers by closing the socket (4429).
+   */
+  initReceived(): boolean {
+    if (this.initialised) return false;
+    this.initialised = true;
+    clearTimeout(this.initTimer);
+    return true;
+  }
+
   /** The socket signed in: it stops counting against its address and is rechecked from now on. */
   signedIn(principal: Principal, authorization: string): void {
-    if (this.principal) throw new AppError('RATE_LIMITED', 'Too many initialisation requests');
-    clearTimeout(this.initTimer);
     this.releasePending();
     this.principal = principal;
     this.authorization = authorization;

@@ -165,7 +165,7 @@ export function buildSubscriptions(
     async onConnect(this: { socket?: WebSocket }, data: { payload?: unknown }): Promise<Partial<ConnectionContext> | false> {
       const live = this.socket ? sockets.socketOf(this.socket) : undefined;
       if (!live) return false;
-      if (live.principal) {
+      if (!live.initReceived()) {
         live.close(CLOSE.tooMany, 'Too many initialisation requests');
         return false;
       }

@@ -314,6 +314,13 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('closes a socket that sends a second connection_init (4429)', async () => {
+      const socket = await rawSocket(baseUrl);
+      socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${harness.adminToken}` } });
+      socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${harness.adminToken}` } });
+      expect(await socket.closed).toEqual([4429, 'Too many initialisation requests']);
+    });
+
     it('closes a socket that reuses a running subscription’s id (4409) and gives every place back', async () => {
       const caller = await harness.serviceAccount('sub-reused-id', ['default']);
       for (let round = 0; round < 4; round += 1) {
