@@ -138,6 +138,11 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     publicMaxResponseBytes: services.config.GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES,
     subscriptionMaxCost: services.config.SUBSCRIPTION_MAX_COST,
   };
+  /** A document's text before any parser sees it: its size bound and the input gate (one check for every path). */
+  const checkDocumentText = (source: string): void => {
+    enforceDocumentSize(source, limits);
+    checkGraphqlSource(source);
+  };
   await app.register(async (scope) => {
     // Before Mercurius, so that its onRequest hook sits on Mercurius' GET route.
     await registerGraphiql(scope, options.graphiql);
@@ -176,10 +181,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       maxPendingPerAddress: services.config.SUBSCRIPTION_MAX_PENDING_PER_ADDRESS,
       recheckMs: services.config.SUBSCRIPTION_AUTH_RECHECK_MS,
       authenticate: (authorization) => services.authenticator.authenticate(authorization, services.now()),
-      checkDocument: (source) => {
-        enforceDocumentSize(source, limits);
-        checkGraphqlSource(source);
-      },
+      checkDocument: checkDocumentText,
       log: services.log,
     });
     const subscriptions = buildSubscriptions(services, sockets, loadUserById);
@@ -199,8 +201,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       additionalRouteOptions: { config: { public: true } },
     });
     scope.graphql.addHook('preParsing', (_schema: GraphQLSchema, source: string) => {
-      enforceDocumentSize(source, limits);
-      checkGraphqlSource(source);
+      checkDocumentText(source);
       return Promise.resolve();
     });
     // When the text does not parse, Mercurius tries it as a JSON-encoded AST; anything but a document
@@ -229,17 +230,10 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       }
       await awaitMinPosition(graphContext.request, services, PROJECTIONS);
     });
-    // Over WebSockets Mercurius parses but never validates: subscriptions get the same validation and
-    // limits as queries here, before anything runs (their variables are not in reach: literals count,
-    // and a subscription's selection is costed against SUBSCRIPTION_MAX_COST, paid per change).
-    scope.graphql.addHook('preSubscriptionParsing', (_schema: GraphQLSchema, source: string) => {
-      try {
-        enforceDocumentSize(source, limits);
-      } catch (error) {
-        throw subscriptionError(error, services.log);
-      }
-      return Promise.resolve();
-    });
+    // Over WebSockets Mercurius parses (the socket guard checked the text first: checkDocument above)
+    // but never validates: subscriptions get the same validation and limits as queries here, before
+    // anything runs (their variables are not in reach: literals count, and a subscription's selection
+    // is costed against SUBSCRIPTION_MAX_COST, paid per change).
     scope.graphql.addHook('preSubscriptionExecution', (schema: GraphQLSchema, document: DocumentNode) => {
       try {
         // The limits first: they are linear in the document, validation is not always.

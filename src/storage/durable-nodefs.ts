@@ -43,16 +43,8 @@ function addFsync(module: EmscriptenNodefs, observe: SyncObserver | undefined): 
     const directory = module.FS.isDir(stream.node.mode);
     const hostPath = module.NODEFS.realPath(stream.node);
     try {
-      if (stream.nfd !== undefined) {
-        fsyncSync(stream.nfd);
-      } else {
-        const fd = openSync(hostPath, 'r');
-        try {
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      }
+      if (stream.nfd !== undefined) fsyncSync(stream.nfd);
+      else fsyncPath(hostPath);
     } catch {
       // PostgreSQL treats a failed fsync as data loss it cannot recover from (it stops): as it should.
       throw new module.FS.ErrnoError(EIO);
@@ -103,11 +95,16 @@ export function syncTree(root: string, observe?: SyncObserver): void {
 }
 
 function syncPath(hostPath: string, kind: SyncedKind, observe: SyncObserver | undefined): void {
+  fsyncPath(hostPath);
+  observe?.(kind, hostPath);
+}
+
+/** Syncs a file or directory by path, through a descriptor opened for the call. */
+function fsyncPath(hostPath: string): void {
   const fd = openSync(hostPath, 'r');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  observe?.(kind, hostPath);
 }
