@@ -13,7 +13,10 @@ const positiveInt = z
   .transform(Number)
   .refine((n) => n > 0, 'must be a positive whole number');
 
-const wholeNumber = z.string().regex(/^\d{1,9}$/, 'must be a whole number (0 or more)').transform(Number);
+const wholeNumber = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a whole number (0 or more)')
+  .transform(Number);
 
 /** A JSON array of JWK objects (checked further when the keys are imported). */
 const jwkArray = z.string().transform((text, context) => {
@@ -95,7 +98,9 @@ const envSchema = z.object({
   /** `/metrics` without a token: only where nobody but the scraper reaches the port. */
   METRICS_PUBLIC: bool.default(false),
   /** OpenTelemetry: traces are exported only when this (the standard variable) is set. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://otel-collector:4318' }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://otel-collector:4318' })
+    .optional(),
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** Ended or expired sessions and sign-in records older than this leave the read tables (0: kept). */
@@ -111,10 +116,19 @@ const envSchema = z.object({
   // first one no trusted proxy added. Unset: the socket's address, X-Forwarded-For ignored.
   TRUSTED_PROXIES: z
     .string()
-    .transform((text) => text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
     .superRefine((entries, context) => {
       for (const entry of entries) {
-        if (!isProxyEntry(entry)) context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal` });
+        if (!isProxyEntry(entry))
+          context.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal`,
+          });
       }
     })
     .optional(),
@@ -127,17 +141,22 @@ const envSchema = z.object({
   SSO_ALLOW_PRIVATE_ADDRESSES: bool.default(false),
   // The older name of SSO_ALLOW_PRIVATE_ADDRESSES, from when only a Backstage jwksUrl was guarded: the same switch.
   SSO_ALLOW_PRIVATE_JWKS: bool.default(false),
-  BACKSTAGE_JWKS_COOLDOWN_SECONDS: z.string().regex(/^\d{1,6}$/, 'must be a whole number of seconds').transform(Number).default(30),
+  BACKSTAGE_JWKS_COOLDOWN_SECONDS: z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .default(30),
   // GraphQL limits, each checked before execution (src/graphql/limits.ts).
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),
-  GRAPHQL_MAX_COST: positiveInt.default(50_000),
+  GRAPHQL_MAX_COST: positiveInt.default(80_000),
   GRAPHQL_MAX_ALIASES: positiveInt.default(30),
   GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(50_000),
   // An answer larger than this is replaced by an error naming the setting (src/graphql/limits.ts).
   GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(10_000_000),
   // Documents answered without a valid token (introspection, enabledAuthProviders, serviceAccountToken):
-  // one full introspection fits (about 36,000 with every option), two do not.
-  GRAPHQL_PUBLIC_MAX_COST: positiveInt.default(40_000),
+  // one full introspection fits (about 50,000 with every option since teams and per-entity
+  // permissions), two do not.
+  GRAPHQL_PUBLIC_MAX_COST: positiveInt.default(60_000),
   GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES: positiveInt.default(1_000_000),
   // GraphQL subscriptions (src/graphql/subscriptions.ts): per caller, and how far one may fall behind.
   SUBSCRIPTION_MAX_CONNECTIONS: positiveInt.default(10),
@@ -189,7 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTOREDB_URL) problems.push('  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb');
   if (e.DATABASE_URL && !e.SECRET_KEY) problems.push('  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)');
   if (e.DATABASE_URL && !e.TOKEN_SIGNING_KEY) {
-    problems.push('  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)');
+    problems.push(
+      '  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
+    );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return {

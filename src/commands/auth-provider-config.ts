@@ -57,7 +57,9 @@ const object = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject(sha
 const sso = { clientId: text(500), clientSecret: text(2000), redirectUrl: httpUrl() };
 
 const github = object({ ...sso, authorizeUrl: httpUrl().optional(), tokenUrl: httpUrl().optional(), apiUrl: httpUrl().optional() });
-const google = object({ ...sso, issuer: httpUrl().default(GOOGLE_DEFAULT_ISSUER) });
+/** The ID-token claim listing the user's groups (e.g. `groups`): its values make the user a member of the teams that name them. */
+const groupsClaim = text(100).optional();
+const google = object({ ...sso, issuer: httpUrl().default(GOOGLE_DEFAULT_ISSUER), groupsClaim });
 const microsoft = object({
   ...sso,
   tenantId: text(253)
@@ -67,6 +69,7 @@ const microsoft = object({
       'must be the Directory (Tenant) ID (a GUID) or a tenant domain such as contoso.onmicrosoft.com',
     ),
   issuer: httpUrl().optional(),
+  groupsClaim,
 }).transform(({ issuer, ...rest }) => ({ ...rest, issuer: issuer ?? microsoftDefaultIssuer(rest.tenantId) }));
 const backstage = object({
   privateKey: z

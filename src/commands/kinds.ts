@@ -11,6 +11,8 @@ import { resourceAggregate } from './resource.js';
 import { storageAggregate } from './storage.js';
 import { workspaceAggregate } from './workspace.js';
 import { templateAggregate } from './template.js';
+import { teamAggregate } from './team.js';
+import { userAggregate, type UserState } from './user.js';
 
 /** Whether an entity in this state may be newly referenced. */
 export type Referenceable = 'ok' | 'missing' | 'disabled';
@@ -27,16 +29,37 @@ export interface ReferenceTarget {
  * issue) have no entity yet, so a reference to one is always "does not exist".
  */
 export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<string, ReferenceTarget>([
-  ...[templateAggregate, integrationAggregate, secretAggregate, workspaceAggregate, sourceCodeAggregate, sourceCodeVersionAggregate].map(
-    (aggregate): [string, ReferenceTarget] => [
-      aggregate.kind,
-      { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>) },
-    ],
-  ),
-  ...[storageAggregate, executorAggregate, resourceAggregate].map(
-    (aggregate): [string, ReferenceTarget] => [
-      aggregate.kind,
-      { aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>, referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>) },
-    ],
-  ),
+  ...[
+    templateAggregate,
+    integrationAggregate,
+    secretAggregate,
+    workspaceAggregate,
+    sourceCodeAggregate,
+    sourceCodeVersionAggregate,
+    teamAggregate,
+  ].map((aggregate): [string, ReferenceTarget] => [
+    aggregate.kind,
+    {
+      aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>,
+      referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>),
+    },
+  ]),
+  ...[storageAggregate, executorAggregate, resourceAggregate].map((aggregate): [string, ReferenceTarget] => [
+    aggregate.kind,
+    {
+      aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>,
+      referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>),
+    },
+  ]),
+  // Teams list users as members and leads: a deactivated user cannot be newly listed.
+  [
+    'user',
+    {
+      aggregate: userAggregate as unknown as Aggregate<never, DomainEvent, unknown>,
+      referenceable: (state) => {
+        const user = state as UserState;
+        return user.status !== 'active' ? 'missing' : user.deactivated ? 'disabled' : 'ok';
+      },
+    },
+  ],
 ]);

@@ -24,6 +24,8 @@ export type LifecycleCommand<F> =
         readonly error?: string;
         /** Why an approver approves or rejects (kept in the event, shown in the history). */
         readonly reason?: string;
+        /** The right an approver decides under (docs/contract.md §6), kept in the event. */
+        readonly authority?: string;
         /** Parents and children as their streams show them (entities with parents only; see lineage.ts). */
         readonly lineage?: Lineage;
       };
@@ -36,7 +38,8 @@ interface Existing<F> {
 }
 
 /** A lifecycle entity's write model: absent, live (with its state and status) or deleted. */
-export type LifecycleEntityState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
+export type LifecycleEntityState<F> =
+  { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
 
 /** What a lifecycle entity's aggregate is built from. */
 export interface LifecycleEntityConfig<F extends Record<string, unknown>> extends CatalogEntityConfig<F> {
@@ -53,7 +56,10 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
 ): Aggregate<LifecycleCommand<F>, DomainEvent, LifecycleEntityState<F>> {
   const names = config.events;
   const rules = (approvalFlow: boolean): LifecycleRules => ({ approvals: config.approvals, approvalFlow });
-  const { label, requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly position: LifecyclePosition }>(config, names.updated);
+  const { label, requireActive, checkCreate, decideUpdate, members } = entityBasics<F, { readonly position: LifecyclePosition }>(
+    config,
+    names.updated,
+  );
 
   return {
     ...members,
@@ -77,14 +83,21 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
         }
         case 'Act': {
           const current = requireActive(state);
-          const { action, approvalFlow, outputs, error, reason, lineage } = command.data;
+          const { action, approvalFlow, outputs, error, reason, authority, lineage } = command.data;
           const next = transition(current.position, action, rules(approvalFlow), label);
           if (lineage) checkActionLineage(action, lineage);
           if (next === 'deleted') return [{ type: names.deleted, data: {} }];
           return [
             {
               type: names.transitioned,
-              data: { action, ...next, ...(outputs !== undefined && { outputs }), ...(error !== undefined && { error }), ...(reason !== undefined && { reason }) },
+              data: {
+                action,
+                ...next,
+                ...(outputs !== undefined && { outputs }),
+                ...(error !== undefined && { error }),
+                ...(reason !== undefined && { reason }),
+                ...(authority !== undefined && { authority }),
+              },
             },
           ];
         }
@@ -116,4 +129,5 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
 }
 
 /** Lifecycle entities may be referenced while they exist (they have no disabled status). */
-export const lifecycleReferenceable = <F>(state: LifecycleEntityState<F>): 'ok' | 'missing' => (state.status === 'active' ? 'ok' : 'missing');
+export const lifecycleReferenceable = <F>(state: LifecycleEntityState<F>): 'ok' | 'missing' =>
+  state.status === 'active' ? 'ok' : 'missing';

@@ -21,18 +21,30 @@ export interface UserFields {
 /** What a user can be asked to do. */
 export type UserCommand =
   | { readonly type: 'CreateUser'; readonly data: UserFields & { readonly id: string } }
-  | { readonly type: 'UpdateUser'; readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> } }
+  | {
+      readonly type: 'UpdateUser';
+      readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> };
+    }
   | { readonly type: 'ChangePassword'; readonly data: { readonly passwordHash: string } }
   /** Replaces `previousHash` by a stronger hash of the same password; nothing when the hash has changed since. */
   | { readonly type: 'RehashPassword'; readonly data: { readonly previousHash: string; readonly passwordHash: string } }
   | { readonly type: 'DeactivateUser' }
   | { readonly type: 'ReactivateUser' }
-  | { readonly type: 'RevokeSessions'; readonly data: { readonly before: string } };
+  | { readonly type: 'RevokeSessions'; readonly data: { readonly before: string } }
+  /** Records the groups a sign-in reported (sorted, without repeats); nothing when they are the ones recorded. */
+  | { readonly type: 'ObserveGroups'; readonly data: { readonly groups: readonly string[] } };
 
 /** A user's write model. */
 export type UserState =
   | { readonly status: 'absent' }
-  | { readonly status: 'active'; readonly id: string; readonly fields: UserFields; readonly deactivated: boolean; readonly sessionsRevokedBefore: string | null };
+  | {
+      readonly status: 'active';
+      readonly id: string;
+      readonly fields: UserFields;
+      readonly deactivated: boolean;
+      readonly sessionsRevokedBefore: string | null;
+      readonly groups: readonly string[];
+    };
 
 const field = (name: string, message: string): AppError => new AppError('UNPROCESSABLE', message, { errors: [{ field: name, message }] });
 
@@ -57,8 +69,10 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
       // Only what really changes: a PATCH that changes nothing writes no event.
       const changes = Object.fromEntries(
         // A caller may pass a key with an undefined value (the types cannot see it): it is no change.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-        Object.entries(command.data.changes).filter(([key, value]) => value !== undefined && !same(value, user.fields[key as keyof UserFields])),
+        Object.entries(command.data.changes).filter(
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+          ([key, value]) => value !== undefined && !same(value, user.fields[key as keyof UserFields]),
+        ),
       ) as Extract<UserEvent, { type: 'UserUpdated' }>['data']['changes'];
       return Object.keys(changes).length === 0 ? [] : [{ type: 'UserUpdated', data: { changes } }];
     }
@@ -69,7 +83,9 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
     case 'RehashPassword': {
       const user = requireUser(state);
-      return user.fields.passwordHash === command.data.previousHash ? [{ type: 'UserPasswordRehashed', data: { passwordHash: command.data.passwordHash } }] : [];
+      return user.fields.passwordHash === command.data.previousHash
+        ? [{ type: 'UserPasswordRehashed', data: { passwordHash: command.data.passwordHash } }]
+        : [];
     }
     case 'DeactivateUser':
       return requireUser(state).deactivated ? [] : [{ type: 'UserDeactivated', data: {} }];
@@ -78,6 +94,11 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'RevokeSessions':
       requireUser(state);
       return [{ type: 'UserSessionsRevoked', data: { before: command.data.before } }];
+    case 'ObserveGroups': {
+      const user = requireUser(state);
+      const groups = [...new Set(command.data.groups)].sort();
+      return same(groups, user.groups) ? [] : [{ type: 'UserGroupsObserved', data: { groups } }];
+    }
     default: {
       const unknown: never = command;
       throw new TypeError(`unknown command ${JSON.stringify(unknown)}`);
@@ -88,7 +109,7 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
 function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
     const { id, ...fields } = event.data;
-    return { status: 'active', id, fields, deactivated: false, sessionsRevokedBefore: null };
+    return { status: 'active', id, fields, deactivated: false, sessionsRevokedBefore: null, groups: [] };
   }
   if (state.status === 'absent') return state;
   switch (event.type) {
@@ -103,6 +124,8 @@ function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, deactivated: false };
     case 'UserSessionsRevoked':
       return { ...state, sessionsRevokedBefore: event.data.before };
+    case 'UserGroupsObserved':
+      return { ...state, groups: event.data.groups };
   }
 }
 
@@ -110,8 +133,19 @@ function evolve(state: UserState, event: UserEvent): UserState {
 function uniqueKeys(state: UserState): UniqueKey[] {
   if (state.status !== 'active') return [];
   const { identifier, provider, subject } = state.fields;
-  const keys: UniqueKey[] = [{ key: `user-identifier:${identifier.toLowerCase()}`, field: 'identifier', message: `a user with the identifier "${identifier}" already exists` }];
-  if (provider && subject) keys.push({ key: `user-subject:${provider}:${subject}`, field: 'subject', message: `a user for ${provider} subject ${subject} already exists` });
+  const keys: UniqueKey[] = [
+    {
+      key: `user-identifier:${identifier.toLowerCase()}`,
+      field: 'identifier',
+      message: `a user with the identifier "${identifier}" already exists`,
+    },
+  ];
+  if (provider && subject)
+    keys.push({
+      key: `user-subject:${provider}:${subject}`,
+      field: 'subject',
+      message: `a user for ${provider} subject ${subject} already exists`,
+    });
   return keys;
 }
 

@@ -9,6 +9,8 @@ import { executorEvents } from './executor.js';
 import { resourceEvents } from './resource.js';
 import { storageEvents } from './storage.js';
 import { workspaceEvents } from './workspace.js';
+import { teamEvents } from './team.js';
+import { accessEvents } from './access.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
 import { templateEvents } from './template.js';
@@ -25,6 +27,8 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...integrationEvents,
   ...secretEvents,
   ...workspaceEvents,
+  ...teamEvents,
+  ...accessEvents,
   ...sourceCodeEvents,
   ...sourceCodeVersionEvents,
   ...storageEvents,

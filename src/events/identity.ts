@@ -31,22 +31,34 @@ export const UserCreated = defineEvent(
 export const UserUpdated = defineEvent(
   'UserUpdated',
   z.object({
-    changes: z.object({ displayName: z.string().nullable(), email: z.string().nullable(), roles: z.array(z.string()), grants: z.array(z.string()) }).partial(),
+    changes: z
+      .object({ displayName: z.string().nullable(), email: z.string().nullable(), roles: z.array(z.string()), grants: z.array(z.string()) })
+      .partial(),
   }),
 );
 /** A user's password changed (the hash is encrypted in the store). */
-export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
+export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), {
+  secretPaths: ['passwordHash'],
+});
 /**
  * A service account's password hash was remade with today's parameters at a successful sign-in (the
  * password is the same; nothing ends). Encrypted in the store like every hash.
  */
-export const UserPasswordRehashed = defineEvent('UserPasswordRehashed', z.object({ passwordHash: z.string() }), { secretPaths: ['passwordHash'] });
+export const UserPasswordRehashed = defineEvent('UserPasswordRehashed', z.object({ passwordHash: z.string() }), {
+  secretPaths: ['passwordHash'],
+});
 /** A user was deactivated. */
 export const UserDeactivated = defineEvent('UserDeactivated', z.object({}));
 /** A user was reactivated. */
 export const UserReactivated = defineEvent('UserReactivated', z.object({}));
 /** Every token issued before `before` is refused from now on. */
 export const UserSessionsRevoked = defineEvent('UserSessionsRevoked', z.object({ before: z.iso.datetime({ offset: true }) }));
+
+/**
+ * The groups the user's identity provider reported at a sign-in changed (Backstage ownership
+ * references, an OIDC groups claim): teams that name one of them count the user as a member.
+ */
+export const UserGroupsObserved = defineEvent('UserGroupsObserved', z.object({ groups: z.array(z.string()) }));
 
 /** Every user event. */
 export type UserEvent =
@@ -56,7 +68,8 @@ export type UserEvent =
   | EventOf<typeof UserPasswordRehashed>
   | EventOf<typeof UserDeactivated>
   | EventOf<typeof UserReactivated>
-  | EventOf<typeof UserSessionsRevoked>;
+  | EventOf<typeof UserSessionsRevoked>
+  | EventOf<typeof UserGroupsObserved>;
 
 // ---- sessions (stream `session-<id>`): every token the service issues belongs to one -------------
 
@@ -80,9 +93,13 @@ export const SessionStarted = defineEvent(
   { secretPaths: ['refreshTokenHash', 'upstreamRefreshToken'] },
 );
 /** A session's refresh token was rotated. */
-export const SessionRefreshed = defineEvent('SessionRefreshed', z.object({ refreshTokenHash: z.string(), expiresAt: z.iso.datetime({ offset: true }) }), {
-  secretPaths: ['refreshTokenHash'],
-});
+export const SessionRefreshed = defineEvent(
+  'SessionRefreshed',
+  z.object({ refreshTokenHash: z.string(), expiresAt: z.iso.datetime({ offset: true }) }),
+  {
+    secretPaths: ['refreshTokenHash'],
+  },
+);
 /** A session ended (logout, revocation, refused refresh). */
 export const SessionEnded = defineEvent(
   'SessionEnded',
@@ -102,7 +119,13 @@ export const SignInSucceeded = defineEvent(
 /** A sign-in failed. */
 export const SignInFailed = defineEvent(
   'SignInFailed',
-  z.object({ userId: z.string().nullable(), method: authMethod, provider: z.string().nullable(), identifier: z.string(), reason: z.string() }),
+  z.object({
+    userId: z.string().nullable(),
+    method: authMethod,
+    provider: z.string().nullable(),
+    identifier: z.string(),
+    reason: z.string(),
+  }),
 );
 
 /** Every sign-in event. */
@@ -140,6 +163,7 @@ export const identityEvents = [
   UserDeactivated,
   UserReactivated,
   UserSessionsRevoked,
+  UserGroupsObserved,
   SessionStarted,
   SessionRefreshed,
   SessionEnded,

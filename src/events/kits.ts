@@ -37,15 +37,25 @@ const UNVERSIONED: Versioning = { version: 1, upcasters: {} };
 
 const changesVersioning = ({ version }: Versioning): Versioning => ({
   version,
-  upcasters: Object.fromEntries(Array.from({ length: version - 1 }, (_, i) => [i + 1, (data: Readonly<Record<string, unknown>>) => ({ ...data })])),
+  upcasters: Object.fromEntries(
+    Array.from({ length: version - 1 }, (_, i) => [i + 1, (data: Readonly<Record<string, unknown>>) => ({ ...data })]),
+  ),
 });
 
 /** The event definitions of a catalog entity; `secretPaths` are paths inside its fields. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- F flows into the inferred tuple of typed definitions
-export function catalogEvents<P extends string, F extends z.ZodObject>(names: CatalogEventTypes<P>, fields: F, secretPaths: readonly string[] = [], versioning: Versioning = UNVERSIONED) {
+export function catalogEvents<P extends string, F extends z.ZodObject>(
+  names: CatalogEventTypes<P>,
+  fields: F,
+  secretPaths: readonly string[] = [],
+  versioning: Versioning = UNVERSIONED,
+) {
   return [
     defineEvent(names.created, fields.extend({ id: z.string(), status: z.enum(ENABLED_STATUSES) }), { secretPaths, ...versioning }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), ...changesVersioning(versioning) }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), {
+      secretPaths: secretPaths.map((p) => `changes.${p}`),
+      ...changesVersioning(versioning),
+    }),
     defineEvent(names.enabled, z.object({})),
     defineEvent(names.disabled, z.object({})),
     defineEvent(names.deleted, z.object({})),
@@ -65,7 +75,11 @@ export function lifecycleEvents<P extends string, F extends z.ZodObject>(
 ) {
   return [
     defineEvent(names.created, fields.extend({ id: z.string(), ...position }), { secretPaths, secretWhen, ...versioning }),
-    defineEvent(names.updated, z.object({ changes: fields.partial() }), { secretPaths: secretPaths.map((p) => `changes.${p}`), secretWhen, ...changesVersioning(versioning) }),
+    defineEvent(names.updated, z.object({ changes: fields.partial() }), {
+      secretPaths: secretPaths.map((p) => `changes.${p}`),
+      secretWhen,
+      ...changesVersioning(versioning),
+    }),
     defineEvent(
       names.transitioned,
       // `reason`: why an approver approved or rejected (optional; absent from older events).
@@ -76,6 +90,8 @@ export function lifecycleEvents<P extends string, F extends z.ZodObject>(
         outputs: z.record(z.string(), z.unknown()).optional(),
         error: z.string().optional(),
         reason: z.string().optional(),
+        // `authority`: the right an approver decided under (`resource:admin`, `lead of team payments`, …).
+        authority: z.string().optional(),
         changedFields: z.array(z.string()).optional(),
       }),
     ),

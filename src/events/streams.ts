@@ -29,6 +29,8 @@ export const STREAMS = {
   integration: streamName('integration'),
   secret: streamName('secret'),
   workspace: streamName('workspace'),
+  team: streamName('team'),
+  access: streamName('access'),
   source_code: streamName('source_code'),
   source_code_version: streamName('source_code_version'),
   storage: streamName('storage'),

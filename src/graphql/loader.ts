@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { allows } from '../model/permissions.js';
+import { allows, PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/permissions.js';
+import { readableRows } from '../read/entity-access.js';
+import { accessOf, type EntityAccess } from '../edge/entity-permissions.js';
 import type { Principal } from '../model/principal.js';
 import { dynamicDb, dynamicSelect, type DynamicSelect } from '../storage/dynamic.js';
 import type { Db } from '../storage/kysely.js';
@@ -31,11 +33,24 @@ export interface LoadContext {
   readonly db: Db;
   readonly principal: Principal;
   readonly baseUrl: string;
+  /** Whether requests wait for approval (the lifecycle actions `availableActions` lists depend on it). */
+  readonly approvalFlow: boolean;
 }
 
 /** Whether the caller may see rows of a type at all (relations to other kinds are empty otherwise). */
 export function canRead(context: LoadContext, type: ObjectTypeDef): boolean {
   return type.readPermission === null || allows(context.principal.permissions, type.readPermission);
+}
+
+/**
+ * The rows of `type` (read as `alias`) the caller may read, when the kind's read does not reach them
+ * all (owned secrets and integrations are their team's, docs/contract.md §6): a condition of the
+ * statement itself, so a relation to one the caller may not read answers null or leaves it out.
+ */
+export function readableOf(context: LoadContext, type: ObjectTypeDef, alias: string): RawBuilder<boolean> | undefined {
+  const resource = type.readPermission?.slice(0, type.readPermission.indexOf(':'));
+  if (resource === undefined || !PRIVATE_WHEN_OWNED.has(resource)) return undefined;
+  return readableRows(context.principal, resource as PermissionResource, alias);
 }
 
 /**
@@ -137,6 +152,8 @@ function joinToOne(
         .where(sql.ref(`${alias}.id`), '=', sql.ref(`${parent}.${field.column}`)),
     );
     if (target.softDelete) row = row.where(liveById(`${alias}.deleted_at`));
+    const readable = readableOf(context, target, alias);
+    if (readable) row = row.where(readable);
     query = query.leftJoinLateral(row.limit(sql.lit(1)).as(alias), (join) => join.onTrue());
     const inner = joinToOne(context, child, alias, query, counter);
     query = inner.query;
@@ -185,6 +202,8 @@ function aggregateToMany(
           .where(sql.ref(`${target}.id`), '=', sql.ref(`${link}.${field.targetColumn}`)),
       );
       if (child.type.softDelete) byId = byId.where(liveById(`${target}.deleted_at`));
+      const readable = readableOf(context, child.type, target);
+      if (readable) byId = byId.where(readable);
       sub = db
         .selectFrom(`${field.table} as ${link}`)
         .innerJoinLateral(byId.limit(sql.lit(1)).as(target), (join) => join.onTrue())
@@ -195,6 +214,8 @@ function aggregateToMany(
       // By the foreign key's full index (migration 029): a partial index of live rows would otherwise
       // serve a plan made while the table was small, walking every live row for each parent.
       if (child.type.softDelete) sub = sub.where(liveById(`${target}.deleted_at`));
+      const readable = readableOf(context, child.type, target);
+      if (readable) sub = sub.where(readable);
       order = [sql`${sql.ref(`${target}.created_at`)}`, sql`${sql.ref(`${target}.id`)}`];
     }
     // The subquery is a scope of its own: its joins are numbered from j1 again.
@@ -239,7 +260,9 @@ function selectColumns(
 ): AnySelect {
   const table = plan.type.table;
   const selection = stored ? [...columns].map((c) => sql.ref(`${table}.${c}`).as(c)) : outputColumns(plan, table, columns);
-  const query = dynamicSelect(dynamicDb(context.db).selectFrom(table).select(selection));
+  let query = dynamicSelect(dynamicDb(context.db).selectFrom(table).select(selection));
+  const readable = readableOf(context, plan.type, table);
+  if (readable) query = query.where(readable);
   return plan.type.softDelete && excludeDeleted ? query.where(sql.ref(`${table}.deleted_at`), 'is', null) : query;
 }
 
@@ -279,7 +302,11 @@ export function selectPage(context: LoadContext, plan: LoadPlan, order: PageOrde
   // the plan's columns (named, not `page.*`: a `*` select is never prepared, src/storage/prepared.ts).
   const carried = new Set([...plan.columns, ...plan.foreignKeys, order.column, order.idColumn]);
   const page = paged(selectColumns(context, plan, carried, false, true));
-  const outer = dynamicSelect(dynamicDb(context.db).selectFrom(page.as('page')).select(outputColumns(plan, 'page', plan.columns)));
+  const outer = dynamicSelect(
+    dynamicDb(context.db)
+      .selectFrom(page.as('page'))
+      .select(outputColumns(plan, 'page', plan.columns)),
+  );
   const joined = joinRelations(context, plan, 'page', outer);
   let query = joined.query.orderBy(sql.ref(`page.${order.column}`), order.direction);
   if (order.column !== order.idColumn) query = query.orderBy(sql.ref(`page.${order.idColumn}`), order.direction);
@@ -312,6 +339,22 @@ function presenter(plan: LoadPlan, context: LoadContext): (row: Row) => GraphObj
   };
 }
 
+/** The access fields of a level's objects, for all its rows in one statement. */
+async function loadAccess(context: LoadContext, plan: LoadPlan, rows: readonly Row[], objects: GraphObject[]): Promise<void> {
+  const kind = plan.type.kind;
+  const ids = distinct(rows.map((row) => row.id));
+  const access = kind === undefined ? new Map<string, EntityAccess>() : await accessOf(context, context.principal, kind, ids);
+  rows.forEach((row, index) => {
+    const object = objects[index];
+    const found = access.get(row.id as string);
+    if (!object) return;
+    for (const name of plan.access) {
+      const field = plan.type.fields[name];
+      if (field?.kind === 'access') object[name] = found?.[field.part] ?? [];
+    }
+  });
+}
+
 /** The joined target's row inside a parent row (null when the left join matched nothing); nested joins' columns ride along. */
 function joinedRow(row: Row, join: Joined): Row | null {
   if (!row[join.matched]) return null;
@@ -331,6 +374,7 @@ export async function loadObjects(
   { joins, aggregates }: JoinedRelations = NOTHING_JOINED,
 ): Promise<GraphObject[]> {
   const objects = rows.map(presenter(plan, context));
+  if (plan.access.length > 0) await loadAccess(context, plan, rows, objects);
   const joined = new Set([...joins.map((join) => join.name), ...aggregates.map((aggregate) => aggregate.name)]);
   await Promise.all([
     ...aggregates.map(async (aggregate) => {

@@ -9,6 +9,7 @@ import { sourceCodeEntity } from '../model/source-code.js';
 import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
+import { teamEntity } from '../model/team.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**
@@ -29,6 +30,7 @@ export type TypeName =
   | 'Executor'
   | 'Resource'
   | 'Workspace'
+  | 'Team'
   | 'User'
   | 'AuthProvider'
   | 'AuditEntry'
@@ -86,7 +88,19 @@ export interface ReverseField {
 /** A field that resolves to other objects. */
 export type RelationField = ToOneField | ToManyField | ReverseField;
 /** Any field of an object type. */
-export type FieldDef = ColumnField | ComputedField | RelationField;
+/**
+ * What the caller may do with the row (docs/contract.md §6): their levels or the actions that would
+ * work now, loaded for all rows of a level in one statement (src/edge/entity-permissions.ts).
+ */
+export interface AccessField {
+  readonly kind: 'access';
+  readonly part: 'myPermissions' | 'availableActions';
+  readonly type: string;
+  readonly description: string;
+}
+
+/** One field of an object type. */
+export type FieldDef = ColumnField | ComputedField | RelationField | AccessField;
 
 /** One GraphQL object type: its table, who may read it and its fields. */
 export interface ObjectTypeDef {
@@ -99,6 +113,8 @@ export interface ObjectTypeDef {
   readonly readPermission: Permission | null;
   /** Who sees `restricted` fields: holders of this permission, and the row itself when it is the caller. */
   readonly restrictedTo?: Permission;
+  /** The declared entity kind behind the type (its access fields are computed for that kind). */
+  readonly kind?: string;
   readonly fields: Readonly<Record<string, FieldDef>>;
 }
 
@@ -166,6 +182,24 @@ function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
   };
 }
 
+/** `myPermissions` and `availableActions`, which every declared entity answers for the caller. */
+const ACCESS_FIELDS: Record<string, AccessField> = {
+  myPermissions: {
+    kind: 'access',
+    part: 'myPermissions',
+    type: '[String!]!',
+    description:
+      'Your levels on it, weakest first (`read`, `write`, `admin`): from your roles and grants, its grants, and the team that owns it.',
+  },
+  availableActions: {
+    kind: 'access',
+    part: 'availableActions',
+    type: '[String!]!',
+    description:
+      'What you may do with it now: `update`, `delete`, `enable`/`disable`, the lifecycle actions its state allows you, `changeOwner`, `grant`.',
+  },
+};
+
 /** The object type of a declared catalog entity (read with `<kind>:read`), plus fields it has beyond the declaration. */
 function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, FieldDef>> = {}): ObjectTypeDef {
   return {
@@ -175,7 +209,8 @@ function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, 
     softDelete: true,
     // Every catalog entity's kind is a permission resource (model/permissions.ts).
     readPermission: `${entity.kind}:read` as Permission,
-    fields: { ...common(entity.kind.replaceAll('_', ' ')), ...declaredFields(entity), ...extra },
+    kind: entity.kind,
+    fields: { ...common(entity.kind.replaceAll('_', ' ')), ...declaredFields(entity), ...ACCESS_FIELDS, ...extra },
   };
 }
 
@@ -213,6 +248,7 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
     ),
   }),
   Workspace: declaredType(workspaceEntity),
+  Team: declaredType(teamEntity),
   User: {
     name: 'User',
     description:
@@ -299,8 +335,16 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
       entityType: column('entity_type', 'String!', 'The kind of entity, e.g. `template`.'),
       entityId: column('entity_id', 'String', "The entity's id."),
       entityName: column('entity_name', 'String', "The entity's name as its latest event left it (null when it has none)."),
-      diff: column('diff', 'JSON!', 'The fields the event changed: `[{field, before?, after?}]` (`before` absent for a new value; secrets never appear).'),
-      reason: column('reason', 'String', 'The reason the event gives (an approval or rejection, a failed sign-in, an ended session), if any.'),
+      diff: column(
+        'diff',
+        'JSON!',
+        'The fields the event changed: `[{field, before?, after?}]` (`before` absent for a new value; secrets never appear).',
+      ),
+      reason: column(
+        'reason',
+        'String',
+        'The reason the event gives (an approval or rejection, a failed sign-in, an ended session), if any.',
+      ),
       changes: column('changes', 'JSON!', "The event's data, secrets replaced by `********`."),
       correlationId: column('correlation_id', 'String!', 'Shared by every event of one request.'),
       causationId: column('causation_id', 'String', 'The event or command that caused it.'),

@@ -8,6 +8,7 @@ import { sourceCodeEntity } from '../model/source-code.js';
 import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
+import { teamEntity } from '../model/team.js';
 import { AppError, notFound } from '../errors.js';
 import { CATALOG_ACTIONS, LIFECYCLE_ACTS } from '../edge/writes/catalog.js';
 import type { Writes } from '../edge/writes/registry.js';
@@ -116,6 +117,7 @@ export const MUTATION_ENTITIES: readonly MutationEntity[] = [
   declared('Executor', 'executor', executorEntity, 'executor'),
   declared('Resource', 'resource', resourceEntity, 'resource'),
   declared('Workspace', 'workspace', workspaceEntity, 'workspace'),
+  declared('Team', 'team', teamEntity, 'team'),
   {
     type: 'User',
     kind: 'user',

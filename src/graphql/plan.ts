@@ -27,6 +27,8 @@ export interface LoadPlan {
   readonly foreignKeys: ReadonlySet<string>;
   /** Requested scalar fields (column and computed), by GraphQL field name. */
   readonly fields: readonly string[];
+  /** Requested access fields (`myPermissions`, `availableActions`), by GraphQL field name. */
+  readonly access: readonly string[];
   /** Requested relations by field name (aliases of one relation share one plan: the union of their selections). */
   readonly relations: ReadonlyMap<string, { readonly field: RelationField; readonly plan: LoadPlan }>;
 }
@@ -67,6 +69,7 @@ function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): L
   const columns = new Set<string>();
   const foreignKeys = new Set<string>();
   const fields: string[] = [];
+  const access: string[] = [];
   const relations = new Map<string, { field: RelationField; plan: LoadPlan }>();
   const selected = new Map<string, FieldNode[]>();
   for (const node of nodes) collectFields(node.selectionSet, walk, selected);
@@ -84,6 +87,10 @@ function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): L
         for (const c of field.columns) columns.add(c);
         fields.push(name);
         break;
+      case 'access':
+        columns.add('id');
+        access.push(name);
+        break;
       case 'toOne':
         foreignKeys.add(field.column);
         relations.set(name, { field, plan: planFor(field.target, fieldNodes, walk) });
@@ -95,7 +102,7 @@ function planFor(typeName: TypeName, nodes: readonly FieldNode[], walk: Walk): L
         break;
     }
   }
-  return { type, columns, foreignKeys, fields, relations };
+  return { type, columns, foreignKeys, fields, access, relations };
 }
 
 /** The plan for the object (or list of objects) a root field returns. */

@@ -13,8 +13,18 @@ import { credentials } from '../auth/credentials.js';
 import { parseInput } from '../validation.js';
 import type { Services } from '../services.js';
 import { Lru } from '../lru.js';
-import { canRead, loadObjects, selectPage, selectPlan, type AnySelect, type JoinedRelations, type LoadContext } from './loader.js';
+import {
+  canRead,
+  loadObjects,
+  readableOf,
+  selectPage,
+  selectPlan,
+  type AnySelect,
+  type JoinedRelations,
+  type LoadContext,
+} from './loader.js';
 import { OBJECT_TYPES } from './model.js';
+import { awaitingDecisionOf } from '../read/entity-access.js';
 import { planOf, type LoadPlan } from './plan.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
 import type { GraphContext } from './context.js';
@@ -22,6 +32,7 @@ import { guarded, noteGuard } from './speculation.js';
 import { expectedRevision, kindMutations, MUTATION_ENTITIES } from './mutations.js';
 import { writesOf } from '../edge/writes/registry.js';
 import { runLogResolvers } from './run-logs.js';
+import { accessResolvers } from './access.js';
 import type { WriteCall } from '../edge/writes/write.js';
 
 export type { GraphContext } from './context.js';
@@ -47,7 +58,12 @@ async function rootRows(context: GraphContext, compiled: CompiledQuery<Record<st
 function signedIn(context: GraphContext): LoadContext {
   // plugin.ts refuses non-public operations without a caller before execution; this is the backstop.
   if (!context.principal) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
-  return { db: context.services.db, principal: context.principal, baseUrl: context.services.config.BASE_URL };
+  return {
+    db: context.services.db,
+    principal: context.principal,
+    baseUrl: context.services.config.BASE_URL,
+    approvalFlow: context.services.config.APPROVAL_FLOW,
+  };
 }
 
 /** Whether the caller may use a root field at all (the audit log is scoped instead, users may read themselves). */
@@ -71,12 +87,19 @@ function parseList(root: RootEntity, services: Services, args: ListArgs): ListQu
 
 /** Keeps non-super callers to the audit entries of the kinds they may read. */
 function scoped(load: LoadContext, root: RootEntity, query: AnySelect): AnySelect {
-  if (root.type !== 'AuditEntry') return query;
+  if (root.type !== 'AuditEntry') {
+    const readable = readableOf(load, OBJECT_TYPES[root.type], root.listSpec.table);
+    const rows = readable ? query.where(readable) : query;
+    return root.scope === 'awaitingDecision' ? rows.where(awaitingDecisionOf(load.principal, root.listSpec.table)) : rows;
+  }
   const scope = auditLogScope(auditLogVisibility(load.principal.permissions));
   return scope ? query.where(scope) : query;
 }
 
-const ROOTS_BY_TYPE = new Map(ROOT_ENTITIES.map((root) => [root.type, root]));
+// The root of each type's single query (the approvals list is a second root over resources).
+const ROOTS_BY_TYPE = new Map(
+  ROOT_ENTITIES.filter((root) => root.single !== undefined || root.type === 'AuditEntry').map((root) => [root.type, root]),
+);
 
 /** One row of a kind by id, loaded for the field's selection; null when absent or not readable. */
 async function loadById(context: GraphContext, root: RootEntity, id: string, info: GraphQLResolveInfo): Promise<unknown> {
@@ -148,7 +171,9 @@ function listKey(root: RootEntity, load: LoadContext, args: ListArgs, info: Grap
   let operation = operationIds.get(info.operation);
   if (operation === undefined) operationIds.set(info.operation, (operation = nextOperationId++));
   const field = typeof info.path.key === 'string' ? info.path.key : root.plural;
-  return JSON.stringify([operation, field, load.principal.permissions, args, info.variableValues]);
+  // The caller's id too: the rows a caller may read of owned secrets and integrations depend on who
+  // they are (their teams and grants, src/read/entity-access.ts), and the statement names them.
+  return JSON.stringify([operation, field, load.principal.permissions, load.principal.userId, args, info.variableValues]);
 }
 
 function compileList(root: RootEntity, load: LoadContext, services: Services, args: ListArgs, info: GraphQLResolveInfo): CompiledList {
@@ -164,7 +189,7 @@ function compileList(root: RootEntity, load: LoadContext, services: Services, ar
 
 /**
  * Root list statements are kept by what decides their SQL (`listKey`): the document's field, its
- * arguments and variables (which @skip/@include read) and the caller's permissions. Building and
+ * arguments and variables (which @skip/@include read), the caller's permissions and id. Building and
  * compiling a page with its joins is about a tenth of a list request's CPU, and dashboards repeat
  * the same documents.
  */
@@ -214,7 +239,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     return me;
   };
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
-  Object.assign(Query, runLogResolvers.Query);
+  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query);
 
   const Mutation: Record<string, Resolver> = {
     ...mutationResolvers(),
@@ -226,6 +251,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
       return { token: issued.token, expiresAt: issued.expiresAt };
     },
     ...runLogResolvers.Mutation,
+    ...accessResolvers.Mutation,
   };
   return { Query, Mutation };
 }

@@ -13,6 +13,7 @@ import { storageListSpec } from '../read/list-specs/storages.js';
 import { templateListSpec } from '../read/list-specs/templates.js';
 import { userListSpec } from '../read/list-specs/users.js';
 import { workspaceListSpec } from '../read/list-specs/workspaces.js';
+import { teamListSpec } from '../read/list-specs/teams.js';
 import type { TypeName } from './model.js';
 
 /**
@@ -32,6 +33,8 @@ export interface RootEntity {
   readonly noun: string;
   /** What the root fields need, when it differs from the type's own read permission (users: `user:read`, or oneself). */
   readonly permission?: Permission;
+  /** Rows beyond what the caller may read: `awaitingDecision`, the requests waiting for the caller's approval. */
+  readonly scope?: 'awaitingDecision';
 }
 
 /** The root fields of every entity: single, list and count queries. */
@@ -51,7 +54,16 @@ export const ROOT_ENTITIES: readonly RootEntity[] = [
   { type: 'Template', single: 'template', plural: 'templates', listSpec: templateListSpec, count: true, noun: 'templates' },
   { type: 'Executor', single: 'executor', plural: 'executors', listSpec: executorListSpec, count: true, noun: 'executors' },
   { type: 'Resource', single: 'resource', plural: 'resources', listSpec: resourceListSpec, count: true, noun: 'resources' },
+  {
+    type: 'Resource',
+    plural: 'approvals',
+    listSpec: resourceListSpec,
+    count: true,
+    noun: 'resource requests waiting for your approval (docs/contract.md §6: the leads of the team that owns the template, or `resource:admin`)',
+    scope: 'awaitingDecision',
+  },
   { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },
+  { type: 'Team', single: 'team', plural: 'teams', listSpec: teamListSpec, count: true, noun: 'teams' },
   { type: 'User', single: 'user', plural: 'users', listSpec: userListSpec, count: true, noun: 'users', permission: 'user:read' },
   {
     type: 'AuthProvider',

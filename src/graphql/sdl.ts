@@ -2,6 +2,7 @@ import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
 import { RUN_LOG_SDL } from './run-logs.js';
+import { ACCESS_SDL } from './access.js';
 import { SUBSCRIPTION_SDL } from './subscriptions.js';
 
 /**
@@ -15,6 +16,7 @@ function fieldType(field: FieldDef): string {
   switch (field.kind) {
     case 'column':
     case 'computed':
+    case 'access':
       return field.type;
     case 'toOne':
       // Nullable even when required on write: the caller may not be allowed to read the target kind.
@@ -150,5 +152,6 @@ export function buildSchemaDocument(): string {
     SUBSCRIPTION_SDL,
     rootQueries(),
     RUN_LOG_SDL,
+    ACCESS_SDL,
   ].join('\n');
 }

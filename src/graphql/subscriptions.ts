@@ -4,6 +4,10 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
 import type { Principal } from '../model/principal.js';
 import { auditLogVisibility } from '../read/audit-log.js';
+import { callerLevel } from '../edge/entity-authority.js';
+import { declarationOf } from '../model/catalog.js';
+import { kindLevel, levelIncludes, PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/permissions.js';
+import { readableRows } from '../read/entity-access.js';
 import type { Change, ChangeListener } from '../read/change-feed.js';
 import type { RunLogChunk } from '../read/run-logs.js';
 import type { Services } from '../services.js';
@@ -20,7 +24,6 @@ import { openRunLogTail } from './run-logs.js';
  * (src/read/change-feed.ts) and keeps what the audit log would show the caller; the socket below it
  * (./live-sockets.ts) is closed when the caller's sign-in stops working.
  */
-
 
 /** The Change type and the Subscription root, with the descriptions GraphiQL shows. */
 export const SUBSCRIPTION_SDL = `"""
@@ -130,6 +133,34 @@ function acceptor(
     (ids === undefined || (change.entityId !== null && ids.has(change.entityId)));
 }
 
+/**
+ * Owned secrets and integrations are their team's (docs/contract.md §6): a change of one reaches a
+ * subscriber only if they may read that entity now, checked against the read side as the change is
+ * passed on (in order). Other kinds, and callers with the kind's write, pass without a query.
+ */
+function readableChanges(services: Services, source: ChangeListener, caller: () => Principal): LiveSource<Change> {
+  const mayRead = async (change: Change): Promise<boolean> => {
+    const principal = caller();
+    if (change.entityId === null || !PRIVATE_WHEN_OWNED.has(change.entityType)) return true;
+    const resource = change.entityType as PermissionResource;
+    const table = declarationOf(resource)?.table;
+    if (table === undefined || readableRows(principal, resource, table) === undefined) return true;
+    const level = await callerLevel(services, principal, { resource, table }, change.entityId);
+    // Gone since (deleted): as visible as the kind's read makes what no team owns.
+    return level === undefined ? kindLevel(principal.permissions, resource) !== null : levelIncludes(level, 'read');
+  };
+  return {
+    async next() {
+      for (;;) {
+        const result = await source.next();
+        if (result.done || (await mayRead(result.value))) return result;
+      }
+    },
+    return: () => source.return(),
+    fail: (error) => source.fail(error),
+  };
+}
+
 /** Per replica: open connections and subscriptions of each caller. */
 function tally(limit: number, noun: string) {
   const open = new Map<string, Set<object>>();
@@ -207,7 +238,8 @@ export function buildSubscriptions(
 
   const Subscription = {
     changes: {
-      subscribe: (_root: unknown, args: Record<string, unknown>, context: ConnectionContext) => subscribeToChanges(args, context).catch(refused),
+      subscribe: (_root: unknown, args: Record<string, unknown>, context: ConnectionContext) =>
+        subscribeToChanges(args, context).catch(refused),
       resolve: (change: Change) => change,
     },
     runLog: {
@@ -287,11 +319,19 @@ export function buildSubscriptions(
     const entityTypes = args.entityTypes as string[] | undefined;
     const entityIds = (args.entityIds as string[] | undefined)?.map((id) => canonicalUuid.parse(id));
     let listener: ChangeListener | undefined;
+    let caller: Principal | undefined;
     return live(
       context,
-      async (principal) => (listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds))),
+      async (principal) => {
+        caller = principal;
+        listener = await services.changes.listen(after, acceptor(principal, entityTypes, entityIds));
+        return readableChanges(services, listener, () => caller ?? principal);
+      },
       // A role added reaches a live subscription within a recheck (a permission lost closes the socket).
-      (now) => listener?.refilter(acceptor(now, entityTypes, entityIds)),
+      (now) => {
+        caller = now;
+        listener?.refilter(acceptor(now, entityTypes, entityIds));
+      },
     );
   }
 

@@ -25,6 +25,7 @@ import { resourcesRoutes } from './routes/resources.js';
 import { runRoutes } from './routes/runs.js';
 import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
+import { teamsRoutes } from './routes/teams.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
@@ -45,7 +46,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
     bodyLimit: 1024 * 1024,
     // request.ip is the client's address behind the proxies TRUSTED_PROXIES names (sign-in limits, logs).
-    trustProxy: services.config.TRUSTED_PROXIES !== undefined && services.config.TRUSTED_PROXIES.length > 0 ? services.config.TRUSTED_PROXIES : false,
+    trustProxy:
+      services.config.TRUSTED_PROXIES !== undefined && services.config.TRUSTED_PROXIES.length > 0 ? services.config.TRUSTED_PROXIES : false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   // Tracing's plugin first, so it sees every route and hook registered after it.
@@ -57,7 +59,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerSecurityHeaders(app, services.config.BASE_URL);
   registerInputGate(app);
   app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
-  app.setNotFoundHandler((request, reply) => sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply),
+  );
 
   registerAuthentication(app, services.authenticator, services.now);
   await registerApiDocs(app, services);
@@ -77,6 +81,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       integrationRoutes(api, services);
       secretsRoutes(api, services);
       workspacesRoutes(api, services);
+      teamsRoutes(api, services);
       sourceCodesRoutes(api, services);
       sourceCodeVersionsRoutes(api, services);
       storagesRoutes(api, services);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { gitRefName, repositoryFolder, uniqueNameField } from './inputs.js';
+import { gitRefName, repositoryFolder, uniqueNameField, ownerIdField } from './inputs.js';
 
 /** The tools an executor can run modules with (docs/contract.md §2). */
 export const EXECUTOR_RUNTIMES = ['tofu', 'terraform'] as const;
@@ -20,11 +20,33 @@ export const executorEntity = {
   fields: {
     name: uniqueNameField('executor-name', 'an executor'),
     runtime: { kind: 'enum', values: EXECUTOR_RUNTIMES, description: '`tofu` or `terraform`.', default: 'tofu' },
-    commandArgs: { kind: 'text', description: 'Extra command-line arguments.', input: z.string().max(10_000, 'at most 10000 characters'), default: '' },
-    sourceCodeVersion: { kind: 'text', description: 'The git tag to run (null when a branch is used).', input: gitRefName, nullable: true, default: null },
-    sourceCodeBranch: { kind: 'text', description: 'The git branch to run (null when a tag is used).', input: gitRefName, nullable: true, default: null },
+    commandArgs: {
+      kind: 'text',
+      description: 'Extra command-line arguments.',
+      input: z.string().max(10_000, 'at most 10000 characters'),
+      default: '',
+    },
+    sourceCodeVersion: {
+      kind: 'text',
+      description: 'The git tag to run (null when a branch is used).',
+      input: gitRefName,
+      nullable: true,
+      default: null,
+    },
+    sourceCodeBranch: {
+      kind: 'text',
+      description: 'The git branch to run (null when a tag is used).',
+      input: gitRefName,
+      nullable: true,
+      default: null,
+    },
     sourceCodeFolder: { kind: 'text', description: 'The folder inside the repository.', input: repositoryFolder, default: '.' },
-    storagePath: { kind: 'text', description: 'The path of the state inside the storage.', input: z.string().trim().max(1000, 'at most 1000 characters'), default: '' },
+    storagePath: {
+      kind: 'text',
+      description: 'The path of the state inside the storage.',
+      input: z.string().trim().max(1000, 'at most 1000 characters'),
+      default: '',
+    },
     sourceCodeId: {
       kind: 'id',
       description: 'The repository whose code runs.',
@@ -58,5 +80,6 @@ export const executorEntity = {
       filterAs: 'secretId',
       relation: { name: 'secretIds', type: 'Secret', description: 'The secrets the run receives.' },
     },
+    ownerId: ownerIdField(2),
   },
 } as const satisfies EntityDeclaration;

@@ -28,7 +28,13 @@ export const uniqueNameField = (key: string, noun: string) =>
  * relation, and the kind of integration it must be (a declaration adds `required`, or `nullable`).
  */
 export const integrationIdField = <R extends IntegrationKindRule>(description: string, integrationKind: R) =>
-  ({ kind: 'id', description, target: 'integration', integrationKind, relation: { name: 'integration', type: 'Integration', description } }) as const;
+  ({
+    kind: 'id',
+    description,
+    target: 'integration',
+    integrationKind,
+    relation: { name: 'integration', type: 'Integration', description },
+  }) as const;
 
 /** An http(s) URL. */
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
@@ -38,7 +44,12 @@ export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s
 const GIT_REF = /^(?![./-])(?!.*(?:\.\.|\/\/|@\{|\/\.|\.lock(?:\/|$)))(?!.*[/.]$)[^\s~^:?*[\\\p{Cc}]+$/u;
 
 /** A git tag or branch name. */
-export const gitRefName = z.string().trim().min(1, 'must not be empty').max(250, 'at most 250 characters').regex(GIT_REF, 'must be a valid git tag or branch name');
+export const gitRefName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(250, 'at most 250 characters')
+  .regex(GIT_REF, 'must be a valid git tag or branch name');
 
 /** `modules//vpc/./` → `modules/vpc`; the repository root is `.`. */
 const normaliseFolder = (path: string): string =>
@@ -70,3 +81,19 @@ export const uniquelyNamed = <T extends z.ZodType<{ name: string }>>(entry: T, m
         seen.add(name);
       });
     });
+
+/**
+ * The `ownerId` every catalog entity has (docs/contract.md §6, ownership): the team whose members may
+ * change it and whose leads administer it. Entities created before owners existed have none (their
+ * created events are upcast with `null`), so `addedIn` is the entity's next created-event version.
+ */
+export const ownerIdField = <const N extends number>(addedIn: N) =>
+  ({
+    kind: 'id',
+    description: 'The team that owns it: its members may change it, its leads administer it. Null when no team owns it.',
+    target: 'team',
+    nullable: true,
+    default: null,
+    addedIn,
+    relation: { name: 'owner', type: 'Team', description: 'The team that owns it.' },
+  }) as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { httpUrl, nonEmpty, uniqueNameField } from './inputs.js';
+import { httpUrl, nonEmpty, uniqueNameField, ownerIdField } from './inputs.js';
 
 /** What an integration connects to. */
 export const INTEGRATION_TYPES = ['cloud', 'git', 'notification'] as const;
@@ -13,7 +13,16 @@ export const INTEGRATION_PROVIDERS = {
 } as const;
 
 /** Configuration keys holding secrets, whatever the provider: encrypted in events, never shown. */
-export const INTEGRATION_SECRET_KEYS = ['awsSecretAccessKey', 'clientSecret', 'gcpServiceAccountKey', 'privateKey', 'apiKey', 'appKey', 'botToken', 'token'] as const;
+export const INTEGRATION_SECRET_KEYS = [
+  'awsSecretAccessKey',
+  'clientSecret',
+  'gcpServiceAccountKey',
+  'privateKey',
+  'apiKey',
+  'appKey',
+  'botToken',
+  'token',
+] as const;
 
 const value = nonEmpty(500);
 const secret = z.string().min(1, 'must not be empty').max(20_000, 'at most 20000 characters');
@@ -21,7 +30,13 @@ const git = z.strictObject({ token: secret.optional(), url: httpUrl.optional() }
 
 /** Provider-specific configuration (docs/contract.md §2); unknown keys are refused. */
 export const integrationConfigurationSchemas = {
-  aws: z.strictObject({ awsAccessKeyId: value, awsSecretAccessKey: secret, awsAccount: value, awsDefaultRegion: value.optional(), awsAssumedRoleName: value.optional() }),
+  aws: z.strictObject({
+    awsAccessKeyId: value,
+    awsSecretAccessKey: secret,
+    awsAccount: value,
+    awsDefaultRegion: value.optional(),
+    awsAssumedRoleName: value.optional(),
+  }),
   azurerm: z.strictObject({ clientId: value, clientSecret: secret, tenantId: value, subscriptionId: value }),
   gcp: z.strictObject({ gcpProjectId: value, gcpServiceAccountKey: secret }),
   mongodb_atlas: z.strictObject({ orgId: value, publicKey: value, privateKey: secret }),
@@ -46,7 +61,13 @@ export const integrationEntity = {
   description: 'Credentials and settings for a cloud, git or notification provider.',
   fields: {
     name: uniqueNameField('integration-name', 'an integration'),
-    integrationType: { kind: 'enum', values: INTEGRATION_TYPES, description: '`cloud`, `git` or `notification`.', required: true, immutable: true },
+    integrationType: {
+      kind: 'enum',
+      values: INTEGRATION_TYPES,
+      description: '`cloud`, `git` or `notification`.',
+      required: true,
+      immutable: true,
+    },
     integrationProvider: {
       kind: 'text',
       description:
@@ -54,7 +75,10 @@ export const integrationEntity = {
       input: z.string().min(1, 'must not be empty'),
       required: true,
       immutable: true,
-      variants: { by: 'integrationType', schemas: { cloud: providersOf('cloud'), git: providersOf('git'), notification: providersOf('notification') } },
+      variants: {
+        by: 'integrationType',
+        schemas: { cloud: providersOf('cloud'), git: providersOf('git'), notification: providersOf('notification') },
+      },
     },
     configuration: {
       kind: 'json',
@@ -62,6 +86,10 @@ export const integrationEntity = {
       required: true,
       variants: { by: 'integrationProvider', schemas: integrationConfigurationSchemas },
     },
+    ownerId: ownerIdField(2),
   },
-  secrets: { paths: INTEGRATION_SECRET_KEYS.map((key) => `configuration.${key}`), restoreMessage: 'is write-only: send the secret itself, not ********' },
+  secrets: {
+    paths: INTEGRATION_SECRET_KEYS.map((key) => `configuration.${key}`),
+    restoreMessage: 'is write-only: send the secret itself, not ********',
+  },
 } as const satisfies EntityDeclaration;

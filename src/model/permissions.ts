@@ -13,8 +13,14 @@ export const ENTITY_RESOURCES = [
   'workspace',
 ] as const;
 
-/** Everything a permission can name: the catalog plus the administration surfaces. */
-export const RESOURCES = [...ENTITY_RESOURCES, 'auth_provider', 'user', 'audit_log', 'projection'] as const;
+/**
+ * Kinds whose owned entities are private to their owners (docs/contract.md §6): an owned secret or
+ * integration is seen by its team, its grantees and holders of the kind's write, not by every reader.
+ */
+export const PRIVATE_WHEN_OWNED: ReadonlySet<string> = new Set(['secret', 'integration']);
+
+/** Everything a permission can name: the catalog, teams, and the administration surfaces. */
+export const RESOURCES = [...ENTITY_RESOURCES, 'team', 'auth_provider', 'user', 'audit_log', 'projection'] as const;
 /** Anything a permission can name. */
 export type PermissionResource = (typeof RESOURCES)[number];
 
@@ -35,8 +41,8 @@ const rank = (level: PermissionLevel): number => LEVELS.indexOf(level);
 
 /** What each role grants (docs/contract.md §6). `default` writing its own resources is decided per resource. */
 const ROLE_GRANTS: Record<Role, readonly Permission[]> = {
-  default: ENTITY_RESOURCES.map((r) => `${r}:read` as const),
-  infra: ENTITY_RESOURCES.map((r) => `${r}:write` as const),
+  default: [...ENTITY_RESOURCES.map((r) => `${r}:read` as const), 'team:read'],
+  infra: [...ENTITY_RESOURCES.map((r) => `${r}:write` as const), 'team:read'],
   super: RESOURCES.map((r) => `${r}:admin` as const),
 };
 
@@ -92,4 +98,65 @@ export function allows(held: readonly Permission[], wanted: Permission): boolean
 /** Throws the 403 that names the missing permission. */
 export function ensureAllowed(held: readonly Permission[], wanted: Permission): void {
   if (!allows(held, wanted)) throw new AppError('FORBIDDEN', `missing permission ${wanted}`, { details: { missingPermission: wanted } });
+}
+
+/** The level `held` gives on `resource` (the highest), or null. */
+export function kindLevel(held: readonly Permission[], resource: PermissionResource): PermissionLevel | null {
+  let best: PermissionLevel | null = null;
+  for (const permission of held) {
+    const have = parseGrant(permission);
+    if (have?.resource === resource && (best === null || rank(have.level) > rank(best))) best = have.level;
+  }
+  return best;
+}
+
+/** What ties a caller to one entity beyond their roles: the owning team and the entity's grants. */
+export interface EntityRelation {
+  /** Whether the entity has an owner at all. */
+  readonly owned: boolean;
+  /** The caller's role in the owning team, when they are in it. */
+  readonly ownerRole: 'member' | 'lead' | null;
+  /** The levels the entity's grants give the caller, directly or through their teams. */
+  readonly grantLevels: readonly PermissionLevel[];
+}
+
+/** The level a team role gives on what the team owns. */
+export const TEAM_ROLE_LEVEL = { member: 'write', lead: 'admin' } as const satisfies Record<string, PermissionLevel>;
+
+/**
+ * The rule of docs/contract.md §6, in one place: the caller's level on one entity is the highest of
+ * the kind-level permission (roles and grants), the entity's grants to them or their teams, and
+ * their membership of the owning team (member → write, lead → admin). On a kind private when owned,
+ * a kind-level `read` does not reach an owned entity. The read side applies the same rule in SQL
+ * (src/read/entity-access.ts); a test holds the two together.
+ */
+export function entityLevel(held: readonly Permission[], resource: PermissionResource, relation: EntityRelation): PermissionLevel | null {
+  const levels: PermissionLevel[] = [...relation.grantLevels];
+  const byKind = kindLevel(held, resource);
+  if (byKind !== null && !(byKind === 'read' && relation.owned && PRIVATE_WHEN_OWNED.has(resource))) levels.push(byKind);
+  // A team "owns" itself: its lead administers it, its members only read it.
+  if (relation.ownerRole !== null)
+    levels.push(resource === 'team' && relation.ownerRole === 'member' ? 'read' : TEAM_ROLE_LEVEL[relation.ownerRole]);
+  return levels.reduce<PermissionLevel | null>((best, level) => (best === null || rank(level) > rank(best) ? level : best), null);
+}
+
+/** Whether `level` includes `wanted`. */
+export const levelIncludes = (level: PermissionLevel | null, wanted: PermissionLevel): boolean =>
+  level !== null && rank(level) >= rank(wanted);
+
+/**
+ * The right under which the caller decides (approves or rejects) a resource request, by the rule of
+ * docs/contract.md §6 (approvals by the owners), or undefined: holders of `resource:admin` decide
+ * every request; one whose template a team owns is decided by those with `admin` on the template
+ * (the team's leads, admin grantees, `template:admin`); one whose template no team owns by
+ * `resource:write`. The read side lists the same requests (src/read/entity-access.ts).
+ */
+export function approverRight(
+  held: readonly Permission[],
+  template: EntityRelation & { readonly ownerName: string | null },
+): string | undefined {
+  if (allows(held, 'resource:admin')) return 'resource:admin';
+  if (!template.owned) return allows(held, 'resource:write') ? 'resource:write' : undefined;
+  if (!levelIncludes(entityLevel(held, 'template', template), 'admin')) return undefined;
+  return template.ownerRole === 'lead' ? `lead of team ${template.ownerName ?? ''}`.trim() : 'admin on the template';
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, nonEmpty, uniquelyNamed } from './inputs.js';
+import { entityName, nonEmpty, uniquelyNamed, ownerIdField } from './inputs.js';
 
 /** One input variable of a resource, as stored; `value` is any JSON a tofu variable takes. */
 export const resourceVariable = z.object({ name: z.string(), value: z.unknown(), sensitive: z.boolean() });
@@ -45,7 +45,12 @@ export const resourceEntity = {
         message: (name: string) => `a resource named "${name}" already exists for this template`,
       },
     },
-    abstract: { kind: 'boolean', description: 'Copied from the template: an abstract resource groups others.', writable: false, immutable: true },
+    abstract: {
+      kind: 'boolean',
+      description: 'Copied from the template: an abstract resource groups others.',
+      writable: false,
+      immutable: true,
+    },
     variables: {
       kind: 'json',
       deploys: true,
@@ -54,7 +59,14 @@ export const resourceEntity = {
       stored: z.array(resourceVariable),
       default: [],
     },
-    storagePath: { kind: 'text', deploys: true, description: 'The path of the state inside the storage.', input: nonEmpty(1000), nullable: true, default: null },
+    storagePath: {
+      kind: 'text',
+      deploys: true,
+      description: 'The path of the state inside the storage.',
+      input: nonEmpty(1000),
+      nullable: true,
+      default: null,
+    },
     templateId: {
       kind: 'id',
       description: 'The template it was requested from.',
@@ -122,6 +134,7 @@ export const resourceEntity = {
     },
     // The common `creatorId`, carried in the events too: owner actions are the requester's.
     creatorId: { kind: 'text', description: 'Who requested it (the common creator).', nullable: true, writable: false, immutable: true },
+    ownerId: ownerIdField(2),
   },
   secrets: {
     paths: ['variables[].value'],

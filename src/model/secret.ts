@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, integrationIdField, nonEmpty, uniquelyNamed, uniqueNameField } from './inputs.js';
+import { entityName, integrationIdField, nonEmpty, uniquelyNamed, uniqueNameField, ownerIdField } from './inputs.js';
 
 /** Where a secret is kept. */
 export const SECRET_PROVIDERS = ['aws', 'gcp', 'custom'] as const;
@@ -37,7 +37,19 @@ export const secretEntity = {
       default: {},
       variants: { by: 'secretProvider', schemas: secretConfigurationSchemas },
     },
-    integrationId: { ...integrationIdField('The cloud integration that reaches the secret manager (null for `custom`).', { type: 'cloud', providerField: 'secretProvider', except: ['custom'] }), nullable: true, default: null },
+    integrationId: {
+      ...integrationIdField('The cloud integration that reaches the secret manager (null for `custom`).', {
+        type: 'cloud',
+        providerField: 'secretProvider',
+        except: ['custom'],
+      }),
+      nullable: true,
+      default: null,
+    },
+    ownerId: ownerIdField(2),
   },
-  secrets: { paths: ['configuration.secrets[].value'], restoreMessage: 'is write-only: send the secret itself, not ******** (no stored secret has this name)' },
+  secrets: {
+    paths: ['configuration.secrets[].value'],
+    restoreMessage: 'is write-only: send the secret itself, not ******** (no stored secret has this name)',
+  },
 } as const satisfies EntityDeclaration;

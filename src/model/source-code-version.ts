@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMMON_WRITABLE, type EntityDeclaration } from './entity.js';
-import { gitRefName, repositoryFolder, uniquelyNamed } from './inputs.js';
+import { gitRefName, repositoryFolder, uniquelyNamed, ownerIdField } from './inputs.js';
 import { validationInput, valueProblem } from './variable-values.js';
 
 /** Where a version stands in its life (docs/contract.md §2); new versions start as `preview`. */
@@ -8,7 +8,14 @@ export const VERSION_LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'arc
 
 import { VARIABLE_TYPES, sourceCodeVariable } from './variables.js';
 
-export { VARIABLE_TYPES, sourceCodeVariable, variableValidation, type SourceCodeVariable, type VariableType, type VariableValidation } from './variables.js';
+export {
+  VARIABLE_TYPES,
+  sourceCodeVariable,
+  variableValidation,
+  type SourceCodeVariable,
+  type VariableType,
+  type VariableValidation,
+} from './variables.js';
 
 /** One output of an OpenTofu module, as stored. */
 export const sourceCodeOutput = z.object({ name: z.string(), description: z.string(), sensitive: z.boolean() });
@@ -64,8 +71,11 @@ const outputsInput = uniquelyNamed(
  * `folder:tagOrBranch`. Git forbids `:` in tag and branch names, so the last `:` always separates
  * the two, whatever the folder holds.
  */
-export const sourceCodeVersionIdentifier = (f: { readonly sourceCodeFolder: string; readonly sourceCodeVersion?: string | null; readonly sourceCodeBranch?: string | null }): string =>
-  `${f.sourceCodeFolder}:${f.sourceCodeVersion ?? f.sourceCodeBranch ?? ''}`;
+export const sourceCodeVersionIdentifier = (f: {
+  readonly sourceCodeFolder: string;
+  readonly sourceCodeVersion?: string | null;
+  readonly sourceCodeBranch?: string | null;
+}): string => `${f.sourceCodeFolder}:${f.sourceCodeVersion ?? f.sourceCodeBranch ?? ''}`;
 
 /**
  * Source code versions: a folder of a source code at a git tag or branch, offered as the code behind
@@ -79,8 +89,20 @@ export const sourceCodeVersionEntity = {
   table: 'source_code_versions',
   description: 'A folder of a source code at a git tag or branch, offered as the code behind a template.',
   fields: {
-    sourceCodeVersion: { kind: 'text', description: 'The git tag (null when a branch is used).', input: gitRefName, nullable: true, default: null },
-    sourceCodeBranch: { kind: 'text', description: 'The git branch (null when a tag is used).', input: gitRefName, nullable: true, default: null },
+    sourceCodeVersion: {
+      kind: 'text',
+      description: 'The git tag (null when a branch is used).',
+      input: gitRefName,
+      nullable: true,
+      default: null,
+    },
+    sourceCodeBranch: {
+      kind: 'text',
+      description: 'The git branch (null when a tag is used).',
+      input: gitRefName,
+      nullable: true,
+      default: null,
+    },
     sourceCodeFolder: { kind: 'text', description: 'The folder inside the repository.', input: repositoryFolder, required: true },
     identifier: {
       kind: 'text',
@@ -91,7 +113,8 @@ export const sourceCodeVersionEntity = {
         key: 'source-code-version',
         caseInsensitive: false,
         scope: 'sourceCodeId',
-        message: (identifier: string, values: Readonly<Record<string, unknown>>) => `source code ${String(values.sourceCodeId)} already has a version "${identifier}"`,
+        message: (identifier: string, values: Readonly<Record<string, unknown>>) =>
+          `source code ${String(values.sourceCodeId)} already has a version "${identifier}"`,
       },
     },
     variables: {
@@ -102,8 +125,19 @@ export const sourceCodeVersionEntity = {
       stored: z.array(sourceCodeVariable),
       default: [],
     },
-    outputs: { kind: 'json', description: 'Declared outputs: a list.', input: outputsInput, stored: z.array(sourceCodeOutput), default: [] },
-    lifecycleState: { kind: 'enum', values: VERSION_LIFECYCLE_STATES, description: '`preview`, `active`, `deprecated` or `archived`.', default: 'preview' },
+    outputs: {
+      kind: 'json',
+      description: 'Declared outputs: a list.',
+      input: outputsInput,
+      stored: z.array(sourceCodeOutput),
+      default: [],
+    },
+    lifecycleState: {
+      kind: 'enum',
+      values: VERSION_LIFECYCLE_STATES,
+      description: '`preview`, `active`, `deprecated` or `archived`.',
+      default: 'preview',
+    },
     templateId: {
       kind: 'id',
       description: 'The template this version implements.',
@@ -120,5 +154,6 @@ export const sourceCodeVersionEntity = {
       immutable: true,
       relation: { name: 'sourceCode', type: 'SourceCode', description: 'The repository the code comes from.' },
     },
+    ownerId: ownerIdField(2),
   },
 } as const satisfies EntityDeclaration;

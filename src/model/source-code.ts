@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { gitRefName, integrationIdField } from './inputs.js';
+import { gitRefName, integrationIdField, ownerIdField } from './inputs.js';
 
 /** Git hosts a source code may live on (docs/contract.md §2); `git_public` needs no integration. */
 export const SOURCE_CODE_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'] as const;
@@ -13,7 +13,8 @@ export type SourceCodeProvider = (typeof SOURCE_CODE_PROVIDERS)[number];
 
 // What `git clone` accepts: scheme://[user@]host[:port]/path, or scp-like user@host:path; the path
 // must name something (not only slashes), a trailing slash or .git is fine.
-const CLONE_URL = /^(?:https?|ssh|git|git\+ssh):\/\/(?:[^\s@/]+@)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?\/(?=[^\s?#]*[^\s?#/])[^\s?#]*$/i;
+const CLONE_URL =
+  /^(?:https?|ssh|git|git\+ssh):\/\/(?:[^\s@/]+@)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?\/(?=[^\s?#]*[^\s?#/])[^\s?#]*$/i;
 const CLONE_SCP = /^[A-Za-z0-9._-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?:(?!\/\/)(?=[^\s?#]*[^\s?#/])[^\s?#]*$/;
 
 // The same two forms, split into parts for normalising.
@@ -31,7 +32,10 @@ export function normaliseSourceCodeUrl(url: string): string {
   let out = trimmed;
   if (asUrl) out = `${(asUrl.scheme ?? '').toLowerCase()}://${asUrl.user ?? ''}${(asUrl.host ?? '').toLowerCase()}${asUrl.rest ?? ''}`;
   else if (asScp) out = `${asScp.user ?? ''}${(asScp.host ?? '').toLowerCase()}:${asScp.rest ?? ''}`;
-  return out.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  return out
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '');
 }
 
 const refList = z.array(gitRefName).max(1000, 'at most 1000 entries');
@@ -55,7 +59,10 @@ export const sourceCodeEntity = {
         .trim()
         .min(1, 'must not be empty')
         .max(2000, 'at most 2000 characters')
-        .refine((url) => CLONE_URL.test(url) || CLONE_SCP.test(url), 'must be an http(s), ssh or git URL of a repository, or user@host:path'),
+        .refine(
+          (url) => CLONE_URL.test(url) || CLONE_SCP.test(url),
+          'must be an http(s), ssh or git URL of a repository, or user@host:path',
+        ),
       required: true,
       unique: {
         key: 'source-code-url',
@@ -75,6 +82,15 @@ export const sourceCodeEntity = {
     sourceCodeLanguage: { kind: 'enum', values: SOURCE_CODE_LANGUAGES, description: 'The code language: `opentofu`.', default: 'opentofu' },
     gitTags: { kind: 'textList', description: 'Known git tags.', input: refList, default: [] },
     gitBranches: { kind: 'textList', description: 'Known git branches.', input: refList, default: [] },
-    integrationId: { ...integrationIdField('The git integration used to reach the repository (null for public repositories).', { type: 'git', providerField: 'sourceCodeProvider', except: ['git_public'] }), nullable: true, default: null },
+    integrationId: {
+      ...integrationIdField('The git integration used to reach the repository (null for public repositories).', {
+        type: 'git',
+        providerField: 'sourceCodeProvider',
+        except: ['git_public'],
+      }),
+      nullable: true,
+      default: null,
+    },
+    ownerId: ownerIdField(2),
   },
 } as const satisfies EntityDeclaration;

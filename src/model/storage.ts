@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { integrationIdField, nonEmpty, uniqueNameField } from './inputs.js';
+import { integrationIdField, nonEmpty, uniqueNameField, ownerIdField } from './inputs.js';
 
 /** The clouds a storage can be in. */
 export const STORAGE_PROVIDERS = ['aws', 'azurerm', 'gcp'] as const;
@@ -26,14 +26,33 @@ export const storageEntity = {
   lifecycle: { approvals: false, outputs: false },
   fields: {
     name: uniqueNameField('storage-name', 'a storage'),
-    storageProvider: { kind: 'enum', values: STORAGE_PROVIDERS, description: '`aws`, `azurerm` or `gcp`.', required: true, immutable: true },
-    storageType: { kind: 'enum', values: STORAGE_TYPES, description: 'The state format: `tofu`.', input: z.literal('tofu', { message: 'must be tofu' }), default: 'tofu' },
+    storageProvider: {
+      kind: 'enum',
+      values: STORAGE_PROVIDERS,
+      description: '`aws`, `azurerm` or `gcp`.',
+      required: true,
+      immutable: true,
+    },
+    storageType: {
+      kind: 'enum',
+      values: STORAGE_TYPES,
+      description: 'The state format: `tofu`.',
+      input: z.literal('tofu', { message: 'must be tofu' }),
+      default: 'tofu',
+    },
     configuration: {
       kind: 'json',
       description: 'Provider-specific location of the state (bucket, region, …).',
       required: true,
       variants: { by: 'storageProvider', schemas: storageConfigurationSchemas },
     },
-    integrationId: { ...integrationIdField('The cloud integration whose credentials reach the storage.', { type: 'cloud', providerField: 'storageProvider' }), required: true },
+    integrationId: {
+      ...integrationIdField('The cloud integration whose credentials reach the storage.', {
+        type: 'cloud',
+        providerField: 'storageProvider',
+      }),
+      required: true,
+    },
+    ownerId: ownerIdField(2),
   },
 } as const satisfies EntityDeclaration;

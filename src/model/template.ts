@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
+import { ownerIdField } from './inputs.js';
 
 const nonEmpty = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`);
 
@@ -22,11 +23,18 @@ export const templateEntity = {
     template: {
       kind: 'text',
       description: 'Unique, immutable slug (`[a-z0-9_]+`).',
-      input: z.string().regex(/^[a-z0-9_]+$/, 'must match [a-z0-9_]+').max(100, 'at most 100 characters'),
+      input: z
+        .string()
+        .regex(/^[a-z0-9_]+$/, 'must match [a-z0-9_]+')
+        .max(100, 'at most 100 characters'),
       required: true,
       immutable: true,
       search: true,
-      unique: { key: 'template-slug', caseInsensitive: false, message: (slug: string) => `a template with the slug "${slug}" already exists` },
+      unique: {
+        key: 'template-slug',
+        caseInsensitive: false,
+        message: (slug: string) => `a template with the slug "${slug}" already exists`,
+      },
     },
     abstract: { kind: 'boolean', description: 'An abstract template groups others and needs no source code version.', default: false },
     cloudResourceTypes: {
@@ -62,5 +70,6 @@ export const templateEntity = {
       filterAs: 'executorId',
       relation: { name: 'executors', type: 'Executor', description: 'The executors that run it, in order.' },
     },
+    ownerId: ownerIdField(3),
   },
 } as const satisfies EntityDeclaration;

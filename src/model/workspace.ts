@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityDeclaration } from './entity.js';
-import { entityName, httpUrl, integrationIdField, nonEmpty } from './inputs.js';
+import { entityName, httpUrl, integrationIdField, nonEmpty, ownerIdField } from './inputs.js';
 
 /** Where a workspace's repository is hosted. */
 export const WORKSPACE_PROVIDERS = ['github', 'bitbucket', 'azure_devops'] as const;
@@ -29,10 +29,17 @@ export const workspaceEntity = {
         key: 'workspace-name',
         caseInsensitive: true,
         scope: 'integrationId',
-        message: (name: string, values: Readonly<Record<string, unknown>>) => `a workspace named "${name}" already exists for integration ${String(values.integrationId)}`,
+        message: (name: string, values: Readonly<Record<string, unknown>>) =>
+          `a workspace named "${name}" already exists for integration ${String(values.integrationId)}`,
       },
     },
-    workspaceProvider: { kind: 'enum', values: WORKSPACE_PROVIDERS, description: '`github`, `bitbucket` or `azure_devops`.', required: true, immutable: true },
+    workspaceProvider: {
+      kind: 'enum',
+      values: WORKSPACE_PROVIDERS,
+      description: '`github`, `bitbucket` or `azure_devops`.',
+      required: true,
+      immutable: true,
+    },
     configuration: {
       kind: 'json',
       description: '`url`, `defaultBranch` and other settings.',
@@ -41,6 +48,10 @@ export const workspaceEntity = {
       stored: z.object({ url: z.string(), defaultBranch: z.string() }),
       required: true,
     },
-    integrationId: { ...integrationIdField('The git integration that reaches the workspace.', { type: 'git', providerField: 'workspaceProvider' }), required: true },
+    integrationId: {
+      ...integrationIdField('The git integration that reaches the workspace.', { type: 'git', providerField: 'workspaceProvider' }),
+      required: true,
+    },
+    ownerId: ownerIdField(2),
   },
 } as const satisfies EntityDeclaration;

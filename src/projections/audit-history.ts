@@ -52,6 +52,9 @@ const NAMED_VERBS: Readonly<Record<string, string>> = {
   UserDeactivated: 'deactivated',
   UserReactivated: 'reactivated',
   UserSessionsRevoked: 'sessions_revoked',
+  UserGroupsObserved: 'groups_changed',
+  EntityAccessGranted: 'access_granted',
+  EntityAccessRevoked: 'access_revoked',
   SessionStarted: 'session_started',
   SessionRefreshed: 'session_refreshed',
   SessionEnded: 'session_ended',
@@ -70,7 +73,8 @@ const SUFFIX_VERBS: readonly (readonly [string, string])[] = [
   ['Deleted', 'deleted'],
 ];
 
-const isLifecycleAction = (value: unknown): value is LifecycleAction => typeof value === 'string' && (LIFECYCLE_ACTIONS as readonly string[]).includes(value);
+const isLifecycleAction = (value: unknown): value is LifecycleAction =>
+  typeof value === 'string' && (LIFECYCLE_ACTIONS as readonly string[]).includes(value);
 
 /** `TestSecretSet` → `test_secret_set`: the fallback for an event type no rule names. */
 const snakeCase = (type: string): string => type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -92,12 +96,14 @@ export function verbOf(type: string, data: Readonly<Record<string, unknown>>): s
 const FACT_ENTITY_TYPES: ReadonlySet<string> = new Set(['sign_in', 'sso_login']);
 
 /** Whether the audit log keeps the entity's fields between events (entities with an id that are not facts). */
-export const tracksFields = (entityType: string, entityId: string | null): boolean => entityId !== null && !FACT_ENTITY_TYPES.has(entityType);
+export const tracksFields = (entityType: string, entityId: string | null): boolean =>
+  entityId !== null && !FACT_ENTITY_TYPES.has(entityType);
 
 /** Keys of event data that are not fields of the entity: the id, what the verb and reason columns show, and which fields a change sent back to approval. */
-const NOT_FIELDS: ReadonlySet<string> = new Set(['id', 'action', 'reason', 'changedFields']);
+const NOT_FIELDS: ReadonlySet<string> = new Set(['id', 'action', 'reason', 'authority', 'changedFields']);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Equal as JSON values, whatever the key order (jsonb does not keep it). */
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -114,7 +120,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /** Nothing worth a line on a new entity: null, '', [] and {}. */
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0);
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isPlainObject(value) && Object.keys(value).length === 0);
 
 /**
  * The fields `next` changes in `before`, by field name, one level into objects (`configuration.awsRegion`); deeper
@@ -172,7 +182,12 @@ export function nameOf(fields: KnownFields | undefined): string | null {
  * One event in words. `before` is the entity's fields as of its previous event (undefined for the
  * first one, and always for facts such as sign-ins, which are shown as they are).
  */
-export function historyStep(type: string, data: Readonly<Record<string, unknown>>, before: KnownFields | undefined, tracked: boolean): HistoryStep {
+export function historyStep(
+  type: string,
+  data: Readonly<Record<string, unknown>>,
+  before: KnownFields | undefined,
+  tracked: boolean,
+): HistoryStep {
   const reason = typeof data.reason === 'string' && data.reason !== '' ? data.reason : null;
   const verb = verbOf(type, data);
   const set = fieldsSetBy(type, data, before);

@@ -12,6 +12,8 @@ import { resourcesProjection } from './resources.js';
 import { runsProjection } from './runs.js';
 import { storagesProjection } from './storages.js';
 import { workspacesProjection } from './workspaces.js';
+import { teamsProjection } from './teams.js';
+import { entityGrantsProjection } from './entity-grants.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
 
@@ -26,6 +28,8 @@ export const allProjections: readonly Projection[] = [
   integrationsProjection,
   secretsProjection,
   workspacesProjection,
+  teamsProjection,
+  entityGrantsProjection,
   sourceCodesProjection,
   sourceCodeVersionsProjection,
   storagesProjection,

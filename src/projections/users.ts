@@ -12,7 +12,16 @@ export type UserRow = Omit<Selectable<UsersTable>, 'sessions_revoked_before' | '
   updated_at: string;
 };
 
-const USER_EVENTS = new Set<string>(['UserCreated', 'UserUpdated', 'UserPasswordChanged', 'UserPasswordRehashed', 'UserDeactivated', 'UserReactivated', 'UserSessionsRevoked']);
+const USER_EVENTS = new Set<string>([
+  'UserCreated',
+  'UserUpdated',
+  'UserPasswordChanged',
+  'UserPasswordRehashed',
+  'UserDeactivated',
+  'UserReactivated',
+  'UserSessionsRevoked',
+  'UserGroupsObserved',
+]);
 
 function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
   const event = decoded.event as UserEvent;
@@ -29,6 +38,7 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
       roles: d.roles,
       grants: d.grants,
       deactivated: false,
+      external_groups: [],
       sessions_revoked_before: null,
       ...createdByColumns(decoded),
     };
@@ -55,6 +65,8 @@ function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | unde
       return { ...next, deactivated: false };
     case 'UserSessionsRevoked':
       return { ...next, sessions_revoked_before: event.data.before };
+    case 'UserGroupsObserved':
+      return { ...next, external_groups: event.data.groups };
   }
 }
 
@@ -73,6 +85,7 @@ export const usersProjection = rowProjection<UserRow>({
     roles: 'text[]',
     grants: 'text[]',
     deactivated: 'boolean',
+    external_groups: 'text[]',
     sessions_revoked_before: 'timestamptz',
     creator_id: 'uuid',
     revision: 'integer',

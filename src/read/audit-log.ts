@@ -11,7 +11,7 @@ export type AuditLogVisibility = { readonly all: true } | { readonly all: false;
  */
 export function auditLogVisibility(permissions: readonly Permission[]): AuditLogVisibility {
   if (allows(permissions, 'audit_log:read')) return { all: true };
-  return { all: false, entityTypes: ENTITY_RESOURCES.filter((kind) => allows(permissions, `${kind}:read`)) };
+  return { all: false, entityTypes: [...ENTITY_RESOURCES, 'team' as const].filter((kind) => allows(permissions, `${kind}:read`)) };
 }
 
 /** The WHERE that keeps a caller to their entries; undefined when they may read them all. */

@@ -1,10 +1,11 @@
-import { CompiledQuery, sql, type QueryCreator, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type QueryCreator, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { listWithTotal, type ListQuery, type ListSpec } from './list-query.js';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
 import { declaredLinks, declaredTableColumns, type ReadLink } from '../projections/catalog-projection.js';
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import { liveById } from './live-by-id.js';
 import type { Db } from '../storage/kysely.js';
+import type { DynamicSelect } from '../storage/dynamic.js';
 
 /** A catalog entity as the REST API shows it. */
 export type CatalogView = Record<string, unknown> & { readonly id: string; readonly revision: number };
@@ -49,7 +50,11 @@ export function catalogReader(table: string, columns: readonly string[], links: 
   const selections = [
     ...columns.map((column) => sql.ref(`${table}.${column}`).as(column)),
     ...links.map((link) =>
-      sql<string[]>`ARRAY(SELECT ${sql.ref(`${link.table}.${link.targetColumn}`)} FROM ${sql.table(link.table)} WHERE ${sql.ref(`${link.table}.${link.ownerColumn}`)} = ${sql.ref(`${table}.id`)} ORDER BY ${sql.ref(`${link.table}.ordinal`)})`.as(link.field),
+      sql<
+        string[]
+      >`ARRAY(SELECT ${sql.ref(`${link.table}.${link.targetColumn}`)} FROM ${sql.table(link.table)} WHERE ${sql.ref(`${link.table}.${link.ownerColumn}`)} = ${sql.ref(`${table}.id`)} ORDER BY ${sql.ref(`${link.table}.ordinal`)})`.as(
+        link.field,
+      ),
     ),
   ];
   const viewKeys = new Map([...columns, ...links.map((link) => link.field)].map((key) => [key, camelCase(key)]));
@@ -60,7 +65,10 @@ export function catalogReader(table: string, columns: readonly string[], links: 
   let byIds: string | undefined;
   /** The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its batched form for more. */
   const read = async (db: Db, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
-    byId ??= select(db).where(sql.ref(`${table}.id`), '=', '00000000-0000-0000-0000-000000000000').where(liveById(`${table}.deleted_at`)).compile().sql;
+    byId ??= select(db)
+      .where(sql.ref(`${table}.id`), '=', '00000000-0000-0000-0000-000000000000')
+      .where(liveById(`${table}.deleted_at`))
+      .compile().sql;
     byIds ??= batchedLookup(byId);
     const found = new Map<string, Record<string, unknown>>();
     for (const group of idGroups(ids)) {
@@ -79,12 +87,15 @@ export function catalogReader(table: string, columns: readonly string[], links: 
       const row = await load(db, id.toLowerCase());
       return row ? toView(row, viewKeys) : undefined;
     },
-    async list(db: Db, spec: ListSpec, query: ListQuery): Promise<{ rows: CatalogView[]; total: number }> {
-      const { rows, total } = await listWithTotal(db, spec, query, { select });
+    /** A page of the list; `readable` limits it to the rows the caller may read (src/read/entity-access.ts). */
+    async list(db: Db, spec: ListSpec, query: ListQuery, readable?: RawBuilder<boolean>): Promise<{ rows: CatalogView[]; total: number }> {
+      const scope = readable === undefined ? undefined : <O>(qb: DynamicSelect<O>) => qb.where(readable);
+      const { rows, total } = await listWithTotal(db, spec, query, { select, ...(scope && { scope }) });
       return { rows: rows.map((row) => toView(row, viewKeys)), total };
     },
   };
 }
 
 /** The reader of a declared entity: its table, with each id list from its link table. */
-export const declaredReader = (entity: EntityDeclaration) => catalogReader(entity.table, Object.keys(declaredTableColumns(entity)), declaredLinks(entity));
+export const declaredReader = (entity: EntityDeclaration) =>
+  catalogReader(entity.table, Object.keys(declaredTableColumns(entity)), declaredLinks(entity));

@@ -17,6 +17,7 @@ const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> =
   integration: { table: 'integrations', column: 'name' },
   secret: { table: 'secrets', column: 'name' },
   workspace: { table: 'workspaces', column: 'name' },
+  team: { table: 'teams', column: 'name' },
   source_code: { table: 'source_codes', column: 'identifier' },
   source_code_version: { table: 'source_code_versions', column: 'identifier' },
   storage: { table: 'storages', column: 'name' },

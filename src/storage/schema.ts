@@ -9,9 +9,12 @@ import type { sourceCodeEntity } from '../model/source-code.js';
 import type { storageEntity } from '../model/storage.js';
 import type { templateEntity } from '../model/template.js';
 import type { workspaceEntity } from '../model/workspace.js';
+import type { teamEntity } from '../model/team.js';
 
 /** `cloudResourceTypes` → `cloud_resource_types`, at the type level (as `columnOf` does at run time). */
-type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
+  : S;
 
 /** The columns every catalog table has (the kit's common fields and bookkeeping). */
 export interface CatalogCommonColumns {
@@ -48,7 +51,13 @@ type KitColumns<E extends EntityDeclaration> = E extends { readonly lifecycle: {
  */
 export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns &
   KitColumns<E> & {
-    [K in keyof E['fields'] as E['fields'][K] extends { readonly kind: 'idList' } ? never : K extends 'creatorId' ? never : SnakeCase<K & string>]: DeclaredColumn<E['fields'][K]>;
+    [
+      K in keyof E['fields'] as E['fields'][K] extends { readonly kind: 'idList' }
+        ? never
+        : K extends 'creatorId'
+          ? never
+          : SnakeCase<K & string>
+    ]: DeclaredColumn<E['fields'][K]>;
   };
 
 /** A link table pairing an owner row with a target row, in the owner's order (`ordinal`). */
@@ -105,11 +114,22 @@ export interface UsersTable {
   roles: string[];
   grants: string[];
   deactivated: boolean;
+  external_groups: string[];
   sessions_revoked_before: ColumnType<Date | null, string | null, string | null>;
   creator_id: string | null;
   revision: number;
   created_at: ColumnType<Date, string, string>;
   updated_at: ColumnType<Date, string, string>;
+}
+
+/** The grants on single entities (src/projections/entity-grants.ts). */
+export interface EntityGrantsTable {
+  entity_id: string;
+  entity_kind: string;
+  subject_type: 'user' | 'team';
+  subject_id: string;
+  level: 'read' | 'write' | 'admin';
+  granted_at: ColumnType<Date, string, string>;
 }
 
 /** The sessions read table. */
@@ -165,6 +185,10 @@ export interface Database {
   integrations: DeclaredTable<typeof integrationEntity>;
   secrets: DeclaredTable<typeof secretEntity>;
   workspaces: DeclaredTable<typeof workspaceEntity>;
+  teams: DeclaredTable<typeof teamEntity>;
+  team_members: LinkTable<'team_id', 'user_id'>;
+  team_leads: LinkTable<'team_id', 'user_id'>;
+  entity_grants: EntityGrantsTable;
   source_codes: DeclaredTable<typeof sourceCodeEntity>;
   source_code_versions: DeclaredTable<typeof sourceCodeVersionEntity>;
   storages: DeclaredTable<typeof storageEntity>;

@@ -15,7 +15,21 @@ const NOW = new Date('2026-01-01T00:00:00Z');
 
 const create = (id: string, name: string): Extract<TemplateCommand, { type: 'Create' }> => ({
   type: 'Create',
-  data: { id, name, template: `t_${id.slice(0, 8)}`, description: '', labels: ['web'], abstract: false, cloudResourceTypes: [], configuration: { size: 1 }, documentationUrl: null, executorIds: [], parentIds: [], status: 'enabled' },
+  data: {
+    id,
+    name,
+    template: `t_${id.slice(0, 8)}`,
+    description: '',
+    labels: ['web'],
+    abstract: false,
+    cloudResourceTypes: [],
+    configuration: { size: 1 },
+    documentationUrl: null,
+    executorIds: [],
+    parentIds: [],
+    ownerId: null,
+    status: 'enabled',
+  },
 });
 
 interface Entry {
@@ -37,7 +51,11 @@ for (const target of databaseTargets()) {
       for (const batch of batches) await withTransaction(spine.pool, (tx) => applyEvents(tx, auditLogProjection, spine.codec, batch));
     };
     const entries = async (entityId: string): Promise<Entry[]> =>
-      (await spine.pool.query<Entry>('SELECT verb, entity_name, diff, reason FROM audit_log WHERE entity_id = $1 ORDER BY position', [entityId])).rows;
+      (
+        await spine.pool.query<Entry>('SELECT verb, entity_name, diff, reason FROM audit_log WHERE entity_id = $1 ORDER BY position', [
+          entityId,
+        ])
+      ).rows;
 
     beforeAll(async () => {
       spine = await openSpine(target);
@@ -91,7 +109,9 @@ for (const target of databaseTargets()) {
       });
 
       it('renames the earlier entries of an entity when the rename comes in a later batch', async () => {
-        const renameAt = events.findIndex((e) => e.type === 'TemplateUpdated' && (e.data as { changes: { name?: string } }).changes.name !== undefined);
+        const renameAt = events.findIndex(
+          (e) => e.type === 'TemplateUpdated' && (e.data as { changes: { name?: string } }).changes.name !== undefined,
+        );
         await project([events.slice(0, renameAt), events.slice(renameAt)]);
         expect((await entries(web)).map((e) => e.entity_name)).toEqual(['Web site', 'Web site', 'Web site', 'Web site', 'Web site']);
         // Batches or not, the same rows.
@@ -103,8 +123,17 @@ for (const target of databaseTargets()) {
 
       it('remembers each entity’s fields, redacted, as of its last event', async () => {
         await project();
-        const { rows } = await spine.pool.query<{ name: string; fields: Record<string, unknown>; position: string }>('SELECT name, fields, position FROM audit_entities WHERE entity_id = $1', [web]);
-        expect(rows).toEqual([{ name: 'Web site', fields: expect.objectContaining({ name: 'Web site', status: 'disabled', description: 'Static site' }) as unknown, position: String(events.filter((e) => e.streamId === `template-${web}`).at(-1)?.position) }]);
+        const { rows } = await spine.pool.query<{ name: string; fields: Record<string, unknown>; position: string }>(
+          'SELECT name, fields, position FROM audit_entities WHERE entity_id = $1',
+          [web],
+        );
+        expect(rows).toEqual([
+          {
+            name: 'Web site',
+            fields: expect.objectContaining({ name: 'Web site', status: 'disabled', description: 'Static site' }) as unknown,
+            position: String(events.filter((e) => e.streamId === `template-${web}`).at(-1)?.position),
+          },
+        ]);
       });
     });
 

@@ -20,7 +20,21 @@ const PLAINTEXT = 'very-secret-client-secret';
 
 const create = (id: string): Extract<TemplateCommand, { type: 'Create' }> => ({
   type: 'Create',
-  data: { id, name: 'Web app', template: 'web_app', description: '', labels: ['web'], abstract: false, cloudResourceTypes: [], configuration: { size: 1 }, documentationUrl: null, executorIds: [], parentIds: [], status: 'enabled' },
+  data: {
+    id,
+    name: 'Web app',
+    template: 'web_app',
+    description: '',
+    labels: ['web'],
+    abstract: false,
+    cloudResourceTypes: [],
+    configuration: { size: 1 },
+    documentationUrl: null,
+    executorIds: [],
+    parentIds: [],
+    ownerId: null,
+    status: 'enabled',
+  },
 });
 
 /** Writes a template's short history through the command handler, as a request would. */
@@ -56,7 +70,13 @@ for (const target of databaseTargets()) {
       it('records one entry per event with its actor, entity, correlation and changes', async () => {
         await project();
         const { rows } = await spine.pool.query(`SELECT ${AUDIT_COLUMNS} FROM audit_log ORDER BY position`);
-        const entity = { entity_type: 'template', entity_id: id, correlation_id: CORRELATION, causation_id: 'req-audit-1', stream_id: `template-${id}` };
+        const entity = {
+          entity_type: 'template',
+          entity_id: id,
+          correlation_id: CORRELATION,
+          causation_id: 'req-audit-1',
+          stream_id: `template-${id}`,
+        };
         expect(rows).toEqual([
           {
             ...entity,
@@ -71,7 +91,9 @@ for (const target of databaseTargets()) {
 
       it('keys each entry by its event id, at its position and time', async () => {
         await project();
-        const { rows } = await spine.pool.query<{ id: string; position: string; at: Date }>('SELECT id, position, at FROM audit_log ORDER BY position');
+        const { rows } = await spine.pool.query<{ id: string; position: string; at: Date }>(
+          'SELECT id, position, at FROM audit_log ORDER BY position',
+        );
         const audited = events.filter((e) => e.type.startsWith('Template'));
         expect(rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }))).toEqual(
           audited.map((e) => ({ id: e.eventId, position: String(e.position), at: NOW.toISOString() })),
@@ -106,9 +128,13 @@ for (const target of databaseTargets()) {
     });
 
     describe('when an event carries a secret', () => {
-      const SecretSet = defineEvent('TestSecretSet', z.object({ name: z.string(), configuration: z.object({ clientSecret: z.string() }) }), {
-        secretPaths: ['configuration.clientSecret'],
-      });
+      const SecretSet = defineEvent(
+        'TestSecretSet',
+        z.object({ name: z.string(), configuration: z.object({ clientSecret: z.string() }) }),
+        {
+          secretPaths: ['configuration.clientSecret'],
+        },
+      );
       const projection = createAuditLogProjection(() => [SecretSet]);
       const providerId = randomUUID();
       // As the codec hands it to projections: already decrypted.
@@ -123,8 +149,12 @@ for (const target of databaseTargets()) {
 
       it('stores the mask, never the plaintext', async () => {
         await withTransaction(spine.pool, (tx) => projection.applyBatch(tx, [decoded]));
-        const { rows } = await spine.pool.query<{ entity_type: string; entity_id: string; changes: unknown }>('SELECT entity_type, entity_id, changes FROM audit_log');
-        expect(rows).toEqual([{ entity_type: 'auth_provider', entity_id: providerId, changes: { name: 'GitHub', configuration: { clientSecret: '********' } } }]);
+        const { rows } = await spine.pool.query<{ entity_type: string; entity_id: string; changes: unknown }>(
+          'SELECT entity_type, entity_id, changes FROM audit_log',
+        );
+        expect(rows).toEqual([
+          { entity_type: 'auth_provider', entity_id: providerId, changes: { name: 'GitHub', configuration: { clientSecret: '********' } } },
+        ]);
         const { rows: leaks } = await spine.pool.query('SELECT id FROM audit_log WHERE changes::text LIKE $1', [`%${PLAINTEXT}%`]);
         expect(leaks).toEqual([]);
       });

@@ -12,7 +12,21 @@ const context = () => ({ actorId: null, correlationId: randomUUID(), causationId
 
 const create = (id: string, name: string, parentIds: string[] = []): TemplateCommand => ({
   type: 'Create',
-  data: { id, name, template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, documentationUrl: null, executorIds: [], parentIds, status: 'enabled' },
+  data: {
+    id,
+    name,
+    template: name.toLowerCase().replaceAll(/[^a-z0-9]/g, '_'),
+    description: '',
+    labels: [],
+    abstract: false,
+    cloudResourceTypes: [],
+    configuration: {},
+    documentationUrl: null,
+    executorIds: [],
+    parentIds,
+    ownerId: null,
+    status: 'enabled',
+  },
 });
 
 /** A template create with a slug of its own (not derived from the name). */
@@ -133,7 +147,9 @@ for (const target of databaseTargets()) {
         await expect(executeCommand(deps, templateAggregate, id, create(id, 'Doomed'), context())).rejects.toThrow('simulated failure');
         expect(await reservationEvents('template-name:doomed')).toEqual(['UniqueValueReserved', 'UniqueValueReleased']);
         const again = randomUUID();
-        await expect(executeCommand(deps, templateAggregate, again, create(again, 'Doomed'), context())).resolves.toMatchObject({ revision: 0n });
+        await expect(executeCommand(deps, templateAggregate, again, create(again, 'Doomed'), context())).resolves.toMatchObject({
+          revision: 0n,
+        });
       });
 
       it('undoes the reference it recorded when the create fails', async () => {
@@ -141,15 +157,24 @@ for (const target of databaseTargets()) {
         await executeCommand(deps, templateAggregate, parent, create(parent, 'Parent'), context());
         store.failOwnAppend = true;
         const child = randomUUID();
-        await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow('simulated failure');
-        expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual(['ReferenceAdded', 'ReferenceRemoved']);
+        await expect(executeCommand(deps, templateAggregate, child, create(child, 'Child', [parent]), context())).rejects.toThrow(
+          'simulated failure',
+        );
+        expect((await spine.store.readStream(referenceStreamId('template', parent))).map((e) => e.type)).toEqual([
+          'ReferenceAdded',
+          'ReferenceRemoved',
+        ]);
         await expect(executeCommand(deps, templateAggregate, parent, { type: 'Delete' }, context())).resolves.toBeDefined();
       });
     });
 
     describe('when a command takes unique values, on its first attempt', () => {
       const reservations = async (key: string) =>
-        (await spine.store.readStream(uniqueStreamId(key))).map((e) => ({ type: e.type, revision: e.streamRevision, owner: (e.data as { ownerStreamId: string }).ownerStreamId }));
+        (await spine.store.readStream(uniqueStreamId(key))).map((e) => ({
+          type: e.type,
+          revision: e.streamRevision,
+          owner: (e.data as { ownerStreamId: string }).ownerStreamId,
+        }));
 
       it('creates with fresh values without reading their reservation streams', async () => {
         const { reservationReads, appends, store } = observed(spine.store);
@@ -171,17 +196,31 @@ for (const target of databaseTargets()) {
         const { reservationReads, appends, store } = observed(spine.store);
         const id = randomUUID();
 
-        const refused = await executeCommand({ ...spine.deps, store }, templateAggregate, id, createWithSlug(id, 'held', 'other_slug'), context()).catch((error: unknown) => error);
+        const refused = await executeCommand(
+          { ...spine.deps, store },
+          templateAggregate,
+          id,
+          createWithSlug(id, 'held', 'other_slug'),
+          context(),
+        ).catch((error: unknown) => error);
 
         const message = 'a template named "held" already exists';
         expect(refused).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
         // A single attempt (maxAttempts 1) does not assume: it reads first and answers as before the change.
-        const readFirst = await executeCommand({ ...spine.deps, maxAttempts: 1 }, templateAggregate, id, createWithSlug(id, 'held', 'other_slug'), context()).catch((error: unknown) => error);
+        const readFirst = await executeCommand(
+          { ...spine.deps, maxAttempts: 1 },
+          templateAggregate,
+          id,
+          createWithSlug(id, 'held', 'other_slug'),
+          context(),
+        ).catch((error: unknown) => error);
         expect(readFirst).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
         // The first attempt's append failed on the reservation; the second read it and refused.
         expect(appends).toEqual([`conflict on ${uniqueStreamId('template-name:held')}`]);
         expect(reservationReads()).toContain(uniqueStreamId('template-name:held'));
-        expect(await reservations('template-name:held')).toEqual([{ type: 'UniqueValueReserved', revision: 0n, owner: templateAggregate.streamId(holder) }]);
+        expect(await reservations('template-name:held')).toEqual([
+          { type: 'UniqueValueReserved', revision: 0n, owner: templateAggregate.streamId(holder) },
+        ]);
         expect(await reservations('template-slug:other_slug')).toEqual([]);
         expect(await spine.store.readStream(templateAggregate.streamId(id))).toEqual([]);
       });
@@ -193,7 +232,13 @@ for (const target of databaseTargets()) {
         const { appends, store } = observed(spine.store);
         const id = randomUUID();
 
-        const created = await executeCommand({ ...spine.deps, store }, templateAggregate, id, createWithSlug(id, 'Old', 'old_again'), context());
+        const created = await executeCommand(
+          { ...spine.deps, store },
+          templateAggregate,
+          id,
+          createWithSlug(id, 'Old', 'old_again'),
+          context(),
+        );
 
         expect(created.revision).toBe(0n);
         expect(appends).toEqual([`conflict on ${uniqueStreamId('template-name:old')}`, 'ok']);
@@ -217,7 +262,11 @@ for (const target of databaseTargets()) {
         expect(appends[0]).toMatch(/^conflict on unique-template-(name|slug):gone$/);
         expect(appends[1]).toBe('ok');
         for (const key of ['template-name:gone', 'template-slug:gone']) {
-          expect((await reservations(key)).at(-1)).toEqual({ type: 'UniqueValueReserved', revision: 2n, owner: templateAggregate.streamId(id) });
+          expect((await reservations(key)).at(-1)).toEqual({
+            type: 'UniqueValueReserved',
+            revision: 2n,
+            owner: templateAggregate.streamId(id),
+          });
         }
       });
 
@@ -226,7 +275,13 @@ for (const target of databaseTargets()) {
         await executeCommand(spine.deps, templateAggregate, id, create(id, 'Before'), context());
         const { reservationReads, appends, store } = observed(spine.store);
 
-        const renamed = await executeCommand({ ...spine.deps, store }, templateAggregate, id, { type: 'Update', data: { changes: { name: 'After' } } }, context());
+        const renamed = await executeCommand(
+          { ...spine.deps, store },
+          templateAggregate,
+          id,
+          { type: 'Update', data: { changes: { name: 'After' } } },
+          context(),
+        );
 
         expect(renamed.revision).toBe(1n);
         expect(reservationReads().sort()).toEqual([uniqueStreamId('template-name:after'), uniqueStreamId('template-name:before')]);
@@ -243,11 +298,16 @@ for (const target of databaseTargets()) {
 
         const id = randomUUID();
         await executeCommand(deps, templateAggregate, id, create(id, 'Ordered fresh'), context());
-        expect(reservationReads().sort()).toEqual([uniqueStreamId('template-name:ordered fresh'), uniqueStreamId('template-slug:ordered_fresh')]);
+        expect(reservationReads().sort()).toEqual([
+          uniqueStreamId('template-name:ordered fresh'),
+          uniqueStreamId('template-slug:ordered_fresh'),
+        ]);
 
         // The name is fresh, the slug is not: the name is not reserved and undone on the way to the 409.
         const other = randomUUID();
-        await expect(executeCommand(deps, templateAggregate, other, createWithSlug(other, 'Ordered other', 'ordered_held'), context())).rejects.toMatchObject({
+        await expect(
+          executeCommand(deps, templateAggregate, other, createWithSlug(other, 'Ordered other', 'ordered_held'), context()),
+        ).rejects.toMatchObject({
           code: 'CONFLICT',
           errors: [{ field: 'template' }],
         });
@@ -266,10 +326,16 @@ for (const target of databaseTargets()) {
         const id = randomUUID();
         const { reads, store } = counting(spine.store);
         const deps = { ...spine.deps, store };
-        const created = await executeCommand(deps, templateAggregate, id, create(id, 'Known'), { ...context(), known: unwritten(templateAggregate) });
+        const created = await executeCommand(deps, templateAggregate, id, create(id, 'Known'), {
+          ...context(),
+          known: unwritten(templateAggregate),
+        });
         await executeCommand(deps, templateAggregate, id, { type: 'Disable' }, { ...context(), known: created });
         expect(reads.filter((streamId) => streamId === templateAggregate.streamId(id))).toEqual([]);
-        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual(['TemplateCreated', 'TemplateDisabled']);
+        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual([
+          'TemplateCreated',
+          'TemplateDisabled',
+        ]);
       });
 
       it('reads the stream and decides again when the known state is stale', async () => {
@@ -280,13 +346,22 @@ for (const target of databaseTargets()) {
         const result = await executeCommand(spine.deps, templateAggregate, id, { type: 'Enable' }, { ...context(), known: created });
         expect(result.revision).toBe(2n);
         expect(result.state).toMatchObject({ status: 'active', enabled: 'enabled' });
-        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual(['TemplateCreated', 'TemplateDisabled', 'TemplateEnabled']);
+        expect((await spine.store.readStream(templateAggregate.streamId(id))).map((e) => e.type)).toEqual([
+          'TemplateCreated',
+          'TemplateDisabled',
+          'TemplateEnabled',
+        ]);
       });
 
       it('refuses a create under an id that exists, as without it', async () => {
         const id = randomUUID();
         await executeCommand(spine.deps, templateAggregate, id, create(id, 'Taken id'), context());
-        await expect(executeCommand(spine.deps, templateAggregate, id, create(id, 'Other name'), { ...context(), known: unwritten(templateAggregate) })).rejects.toMatchObject({
+        await expect(
+          executeCommand(spine.deps, templateAggregate, id, create(id, 'Other name'), {
+            ...context(),
+            known: unwritten(templateAggregate),
+          }),
+        ).rejects.toMatchObject({
           code: 'CONFLICT',
         });
       });

@@ -43,16 +43,24 @@ for (const target of databaseTargets()) {
     let defaultToken: string;
     let workspaceId: string;
 
-    const post = (query: string, options: { token?: string | null; variables?: Json; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> => {
+    const post = (
+      query: string,
+      options: { token?: string | null; variables?: Json; headers?: Record<string, string> } = {},
+    ): Promise<LightMyRequestResponse> => {
       const token = options.token === undefined ? harness.adminToken : options.token;
       return harness.app.inject({
         method: 'POST',
         url: '/api/graphql',
-        headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers },
+        headers: {
+          'content-type': 'application/json',
+          ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+          ...options.headers,
+        },
         payload: { query, variables: options.variables },
       });
     };
-    const gql = async (query: string, options: Parameters<typeof post>[1] = {}): Promise<GraphBody> => (await post(query, options)).json<GraphBody>();
+    const gql = async (query: string, options: Parameters<typeof post>[1] = {}): Promise<GraphBody> =>
+      (await post(query, options)).json<GraphBody>();
     const data = async (query: string, options: Parameters<typeof post>[1] = {}): Promise<Json> => {
       const body = await gql(query, options);
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
@@ -80,12 +88,20 @@ for (const target of databaseTargets()) {
       await waitForProjections(harness.services, summary.head);
       defaultToken = await harness.serviceAccount('gql-developer', ['default']);
       // The seed writes no workspace; one makes the `workspace` queries meaningful.
-      const integrations = await harness.inject({ method: 'GET', url: `/api/integrations?filter=${encodeURIComponent('{"integrationProvider":"github"}')}` });
+      const integrations = await harness.inject({
+        method: 'GET',
+        url: `/api/integrations?filter=${encodeURIComponent('{"integrationProvider":"github"}')}`,
+      });
       const github = integrations.json<{ id: string }[]>()[0];
       const created = await harness.inject({
         method: 'POST',
         url: '/api/workspaces',
-        payload: { name: 'gql-workspace', workspaceProvider: 'github', integrationId: github?.id, configuration: { url: 'https://github.com/acme/infra' } },
+        payload: {
+          name: 'gql-workspace',
+          workspaceProvider: 'github',
+          integrationId: github?.id,
+          configuration: { url: 'https://github.com/acme/infra' },
+        },
       });
       expect(created.statusCode, created.body).toBe(201);
       workspaceId = created.json<{ id: string }>().id;
@@ -116,7 +132,12 @@ for (const target of databaseTargets()) {
         const [header, payload] = harness.adminToken.split('.');
         await expectRefused(`${header}.${payload}.AAAA`, /signature|token/i);
         const me = (await data('{ me { id } }')).me as { id: string };
-        const expired = await harness.services.tokens.issue({ userId: me.id, sessionId: '00000000-0000-4000-8000-000000000000', ttlSeconds: 60, now: new Date('2020-01-01T00:00:00Z') });
+        const expired = await harness.services.tokens.issue({
+          userId: me.id,
+          sessionId: '00000000-0000-4000-8000-000000000000',
+          ttlSeconds: 60,
+          now: new Date('2020-01-01T00:00:00Z'),
+        });
         await expectRefused(expired.token, /expired/i);
         const token = await harness.serviceAccount('gql-revoked', ['default']);
         const logout = await harness.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${token}` } });
@@ -127,7 +148,12 @@ for (const target of databaseTargets()) {
       it('serves introspection and enabledAuthProviders without a token, and ignores a bad token there', async () => {
         const body = await data('{ __schema { queryType { name } } enabledAuthProviders { key type name loginUrl } }', { token: null });
         expect(body.__schema).toEqual({ queryType: { name: 'Query' } });
-        expect(body.enabledAuthProviders).toContainEqual({ key: 'svc_service_account', type: 'svc_service_account', name: expect.any(String) as string, loginUrl: '/api/auth/service_account/token' });
+        expect(body.enabledAuthProviders).toContainEqual({
+          key: 'svc_service_account',
+          type: 'svc_service_account',
+          name: expect.any(String) as string,
+          loginUrl: '/api/auth/service_account/token',
+        });
         expect((await gql('{ __type(name: "Resource") { name } }', { token: 'garbage' })).data).toEqual({ __type: { name: 'Resource' } });
       });
 
@@ -137,8 +163,10 @@ for (const target of databaseTargets()) {
       });
 
       it('issues a service-account token through the mutation, usable on GraphQL and REST, and audits it', async () => {
-        const mutation = 'mutation ($identifier: String!, $password: String!) { serviceAccountToken(identifier: $identifier, password: $password) { token expiresAt } }';
-        const issued = (await data(mutation, { token: null, variables: { identifier: 'admin', password: ADMIN_PASSWORD } })).serviceAccountToken as { token: string; expiresAt: string };
+        const mutation =
+          'mutation ($identifier: String!, $password: String!) { serviceAccountToken(identifier: $identifier, password: $password) { token expiresAt } }';
+        const issued = (await data(mutation, { token: null, variables: { identifier: 'admin', password: ADMIN_PASSWORD } }))
+          .serviceAccountToken as { token: string; expiresAt: string };
         expect(issued.expiresAt).toMatch(ISO);
         expect(((await data('{ me { identifier roles } }', { token: issued.token })).me as Json).identifier).toBe('admin');
         const rest = await harness.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${issued.token}` } });
@@ -150,21 +178,33 @@ for (const target of databaseTargets()) {
         expect(refused.errors?.[0]?.message).not.toContain('wrong-password');
         // A refused sign-in answers before its audit event is projected; wait for the log to reach it.
         await waitForProjections(harness.services, await harness.services.store.lastPosition());
-        const audit = (await data('{ auditLog(filter: {action__like: "SignIn"}, range: [0, 1000]) { action changes } }')).auditLog as { action: string; changes: Json }[];
-        expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining([expect.stringMatching(/Succeeded|Issued/), expect.stringMatching(/Failed/)]));
+        const audit = (await data('{ auditLog(filter: {action__like: "SignIn"}, range: [0, 1000]) { action changes } }')).auditLog as {
+          action: string;
+          changes: Json;
+        }[];
+        expect(audit.map((entry) => entry.action)).toEqual(
+          expect.arrayContaining([expect.stringMatching(/Succeeded|Issued/), expect.stringMatching(/Failed/)]),
+        );
         expect(JSON.stringify(audit)).not.toContain('wrong-password');
         expect(JSON.stringify(audit)).not.toContain(ADMIN_PASSWORD);
       });
 
       it('validates the mutation arguments as the REST endpoint does', async () => {
         const body = await gql('mutation { serviceAccountToken(identifier: "", password: "x") { token } }', { token: null });
-        expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'identifier', message: 'must not be empty' }] });
+        expect(body.errors?.[0]?.extensions).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          errors: [{ field: 'identifier', message: 'must not be empty' }],
+        });
       });
 
       it('shares the sign-in rate limit with the REST endpoint: failures on either slow down both', async () => {
         const mutation = 'mutation { serviceAccountToken(identifier: "gql-limited", password: "wrong-password") { token } }';
         for (let i = 0; i < 5; i++) {
-          const rest = await harness.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'gql-limited', password: 'wrong-password' } });
+          const rest = await harness.app.inject({
+            method: 'POST',
+            url: '/api/auth/service_account/token',
+            payload: { identifier: 'gql-limited', password: 'wrong-password' },
+          });
           expect(rest.statusCode).toBe(401);
         }
         // The test clock moves a second per reading, so the growing back-off is reached within a few attempts.
@@ -179,9 +219,18 @@ for (const target of databaseTargets()) {
       });
 
       it('accepts personal access tokens as bearer tokens', async () => {
-        const provider = await harness.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: 'GraphQL PATs', type: 'personal_access_token', configuration: {} } });
+        const provider = await harness.inject({
+          method: 'POST',
+          url: '/api/auth_providers',
+          payload: { name: 'GraphQL PATs', type: 'personal_access_token', configuration: {} },
+        });
         expect([201, 409]).toContain(provider.statusCode);
-        const pat = await harness.app.inject({ method: 'POST', url: '/api/personal_access_tokens', headers: { authorization: `Bearer ${defaultToken}` }, payload: { name: 'graphql', expiresInDays: 7 } });
+        const pat = await harness.app.inject({
+          method: 'POST',
+          url: '/api/personal_access_tokens',
+          headers: { authorization: `Bearer ${defaultToken}` },
+          payload: { name: 'graphql', expiresInDays: 7 },
+        });
         expect(pat.statusCode, pat.body).toBe(201);
         const me = (await data('{ me { identifier } }', { token: pat.json<{ token: string }>().token })).me;
         expect(me).toEqual({ identifier: 'gql-developer' });
@@ -191,11 +240,16 @@ for (const target of databaseTargets()) {
     describe('queries', () => {
       for (const [single, plural, field] of ENTITIES) {
         it(`${single}(id), ${plural}(filter, sort, range) and ${plural}Count answer with the REST list's rows`, async () => {
-          const rest = await harness.inject({ method: 'GET', url: `/api/${plural === 'sourceCodes' ? 'source_codes' : plural === 'sourceCodeVersions' ? 'source_code_versions' : plural}?range=[0,1000]` });
+          const rest = await harness.inject({
+            method: 'GET',
+            url: `/api/${plural === 'sourceCodes' ? 'source_codes' : plural === 'sourceCodeVersions' ? 'source_code_versions' : plural}?range=[0,1000]`,
+          });
           const rows = rest.json<Json[]>();
           expect(rows.length).toBeGreaterThan(0);
           const total = Number(rest.headers['content-range']?.toString().split('/')[1]);
-          const listed = await data(`{ ${plural}(range: [0, 1000], sort: ["createdAt", "ASC"]) { id ${field} createdAt updatedAt revision description labels creator { id name } } ${plural}Count }`);
+          const listed = await data(
+            `{ ${plural}(range: [0, 1000], sort: ["createdAt", "ASC"]) { id ${field} createdAt updatedAt revision description labels creator { id name } } ${plural}Count }`,
+          );
           const list = listed[plural] as Json[];
           expect(list).toHaveLength(rows.length);
           expect(listed[`${plural}Count`]).toBe(total);
@@ -209,7 +263,9 @@ for (const target of databaseTargets()) {
           // Read as UTC text and cut into ISO-8601 (src/graphql/timestamps.ts): the same instants REST shows.
           expect([first.createdAt, first.updatedAt]).toEqual([byId.createdAt, byId.updatedAt]);
           expect(first.creator).toEqual({ id: byId.creatorId, name: 'Administrator' });
-          const one = await data(`query ($id: UUID!) { ${single}(id: $id) { id ${field} } }`, { variables: { id: String(first.id).toUpperCase() } });
+          const one = await data(`query ($id: UUID!) { ${single}(id: $id) { id ${field} } }`, {
+            variables: { id: String(first.id).toUpperCase() },
+          });
           expect(one[single]).toEqual({ id: first.id, [field]: first[field] });
           const missing = await data(`{ ${single}(id: "00000000-0000-4000-8000-000000000000") { id } }`);
           expect(missing[single]).toBeNull();
@@ -224,17 +280,27 @@ for (const target of databaseTargets()) {
         expect(page).toEqual(names.slice(1, 3).map((name) => ({ name })));
         // With a to-one relation the page is joined after its LIMIT and re-ordered: same rows, same order.
         const joinedPage = (await data('{ templates(sort: ["name", "DESC"], range: [1, 3]) { name creator { name } } }')).templates;
-        expect(joinedPage).toEqual([...names].reverse().slice(1, 4).map((name) => ({ name, creator: { name: 'Administrator' } })));
+        expect(joinedPage).toEqual(
+          [...names]
+            .reverse()
+            .slice(1, 4)
+            .map((name) => ({ name, creator: { name: 'Administrator' } })),
+        );
         const template = templates[0] as { id: string; name: string };
-        const filtered = await data('query ($f: JSON) { resources(filter: $f, range: [0, 1000]) { template { id } } resourcesCount(filter: $f) }', {
-          variables: { f: { templateId: template.id } },
-        });
+        const filtered = await data(
+          'query ($f: JSON) { resources(filter: $f, range: [0, 1000]) { template { id } } resourcesCount(filter: $f) }',
+          {
+            variables: { f: { templateId: template.id } },
+          },
+        );
         const resources = filtered.resources as { template: { id: string } }[];
         expect(resources.every((r) => r.template.id === template.id)).toBe(true);
         expect(filtered.resourcesCount).toBe(resources.length);
-        const inline = (await data(`{ templates(filter: {name__like: ${JSON.stringify(template.name.slice(-3))}}) { name } }`)).templates as { name: string }[];
+        const inline = (await data(`{ templates(filter: {name__like: ${JSON.stringify(template.name.slice(-3))}}) { name } }`))
+          .templates as { name: string }[];
         expect(inline.map((t) => t.name)).toContain(template.name);
-        const states = (await data('{ resources(filter: {state: ["provision", "provisioned"]}, range: [0, 1000]) { state } }')).resources as { state: string }[];
+        const states = (await data('{ resources(filter: {state: ["provision", "provisioned"]}, range: [0, 1000]) { state } }'))
+          .resources as { state: string }[];
         expect(states.length).toBeGreaterThan(0);
         expect(states.every((r) => ['provision', 'provisioned'].includes(r.state))).toBe(true);
       });
@@ -248,9 +314,15 @@ for (const target of databaseTargets()) {
         expect(body.errors).toHaveLength(1);
         expect(body.errors?.[0]?.path).toEqual(['templates']);
         expect(body.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
-        expect((body.errors?.[0]?.extensions.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['filter.nope', 'range', 'sort']);
+        expect((body.errors?.[0]?.extensions.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+          'filter.nope',
+          'range',
+          'sort',
+        ]);
         const rest = await harness.inject({ method: 'GET', url: `/api/templates?filter=${encodeURIComponent('{"nope":1}')}` });
-        expect(rest.json<{ errors: unknown }>().errors).toEqual((await gql('{ templates(filter: {nope: 1}) { id } }')).errors?.[0]?.extensions.errors);
+        expect(rest.json<{ errors: unknown }>().errors).toEqual(
+          (await gql('{ templates(filter: {nope: 1}) { id } }')).errors?.[0]?.extensions.errors,
+        );
         const badId = await gql('{ template(id: "not-a-uuid") { id } }');
         expect(badId.errors?.[0]?.message).toMatch(/UUID/);
       });
@@ -262,27 +334,46 @@ for (const target of databaseTargets()) {
           resources(range: [0, 5]) { name template { name } creator { name } sourceCodeVersion { identifier } storage { name } parents { name } children { name } integrationIds { name } secretIds { name } }
           sourceCodes(range: [0, 3]) { identifier integration { name } sourceCodeVersions { identifier } }
         }`);
-        const templates = body.templates as { executors: { name: string; runtime: string }[]; children: unknown[]; parents: unknown[]; sourceCodeVersions: unknown[] }[];
+        const templates = body.templates as {
+          executors: { name: string; runtime: string }[];
+          children: unknown[];
+          parents: unknown[];
+          sourceCodeVersions: unknown[];
+        }[];
         expect(templates.some((t) => t.executors.length > 0 && typeof t.executors[0]?.runtime === 'string')).toBe(true);
         expect(templates.some((t) => t.children.length > 0)).toBe(true);
         expect(templates.some((t) => t.parents.length > 0)).toBe(true);
         expect(templates.some((t) => t.sourceCodeVersions.length > 0)).toBe(true);
-        const executors = body.executors as { sourceCode: { sourceCodeUrl: string; identifier: string }; integrationIds: { name: string }[] }[];
+        const executors = body.executors as {
+          sourceCode: { sourceCodeUrl: string; identifier: string };
+          integrationIds: { name: string }[];
+        }[];
         for (const executor of executors) expect(executor.sourceCode.identifier).toBe(executor.sourceCode.sourceCodeUrl);
         expect(executors.some((e) => e.integrationIds.length > 0)).toBe(true);
         for (const resource of body.resources as { template: { name: string }; creator: { name: string } }[]) {
           expect(resource.template.name).toEqual(expect.any(String));
           expect(resource.creator.name).toBe('Administrator');
         }
-        const workspace = await data(`{ workspace(id: "${workspaceId}") { name workspaceProvider configuration integration { integrationProvider } } workspacesCount }`);
-        expect(workspace.workspace).toEqual({ name: 'gql-workspace', workspaceProvider: 'github', configuration: { url: 'https://github.com/acme/infra', defaultBranch: 'main' }, integration: { integrationProvider: 'github' } });
+        const workspace = await data(
+          `{ workspace(id: "${workspaceId}") { name workspaceProvider configuration integration { integrationProvider } } workspacesCount }`,
+        );
+        expect(workspace.workspace).toEqual({
+          name: 'gql-workspace',
+          workspaceProvider: 'github',
+          configuration: { url: 'https://github.com/acme/infra', defaultBranch: 'main' },
+          integration: { integrationProvider: 'github' },
+        });
       });
 
       it('never shows a secret: integration configurations and sensitive variables are masked', async () => {
-        const body = await data('{ integrations(filter: {integrationProvider: "aws"}) { configuration } resources(range: [0, 1000]) { variables } }');
+        const body = await data(
+          '{ integrations(filter: {integrationProvider: "aws"}) { configuration } resources(range: [0, 1000]) { variables } }',
+        );
         const integration = (body.integrations as { configuration: Json }[])[0];
         expect(integration?.configuration.awsSecretAccessKey).toBe('********');
-        const sensitive = (body.resources as { variables: { sensitive?: boolean; value: unknown }[] }[]).flatMap((r) => r.variables).filter((v) => v.sensitive);
+        const sensitive = (body.resources as { variables: { sensitive?: boolean; value: unknown }[] }[])
+          .flatMap((r) => r.variables)
+          .filter((v) => v.sensitive);
         expect(sensitive.length).toBeGreaterThan(0);
         for (const variable of sensitive) expect(variable.value).toBe('********');
       });
@@ -296,7 +387,13 @@ for (const target of databaseTargets()) {
           auditLog(range: [0, 5]) { id at actor { name } action entityType entityId changes correlationId position }
           auditLogCount
         }`);
-        expect(body.me).toMatchObject({ identifier: 'admin', name: 'Administrator', kind: 'service_account', roles: ['super'], deactivated: false });
+        expect(body.me).toMatchObject({
+          identifier: 'admin',
+          name: 'Administrator',
+          kind: 'service_account',
+          roles: ['super'],
+          deactivated: false,
+        });
         const developer = (body.users as Json[])[0] as { id: string };
         expect(body.users).toEqual([{ id: developer.id, identifier: 'gql-developer', roles: ['default'], kind: 'service_account' }]);
         expect(body.usersCount).toBeGreaterThanOrEqual(3);
@@ -321,23 +418,43 @@ for (const target of databaseTargets()) {
         const users = await gql('{ users { id } }', { token: defaultToken });
         // A field error: the list is null, the error has its path.
         expect(users.data).toEqual({ users: null });
-        expect(users.errors?.[0]).toMatchObject({ message: 'missing permission user:read', path: ['users'], extensions: { code: 'FORBIDDEN' } });
+        expect(users.errors?.[0]).toMatchObject({
+          message: 'missing permission user:read',
+          path: ['users'],
+          extensions: { code: 'FORBIDDEN' },
+        });
         expect((await gql('{ authProviders { id } }', { token: defaultToken })).errors?.[0]?.extensions.code).toBe('FORBIDDEN');
         const admin = (await data('{ me { id } }')).me as { id: string };
         // Anyone may look a user up by id (names are shown through every creator anyway), restricted fields nulled.
-        expect(await data(`{ user(id: "${admin.id}") { id name email roles } }`, { token: defaultToken })).toEqual({ user: { id: admin.id, name: 'Administrator', email: null, roles: null } });
-        expect(await data(`{ user(id: "${String(me.id)}") { identifier } }`, { token: defaultToken })).toEqual({ user: { identifier: 'gql-developer' } });
+        expect(await data(`{ user(id: "${admin.id}") { id name email roles } }`, { token: defaultToken })).toEqual({
+          user: { id: admin.id, name: 'Administrator', email: null, roles: null },
+        });
+        expect(await data(`{ user(id: "${String(me.id)}") { identifier } }`, { token: defaultToken })).toEqual({
+          user: { identifier: 'gql-developer' },
+        });
         // Others' names are visible through relations; their e-mail, roles and status are not.
-        const creator = ((await data('{ resources(range: [0, 1]) { creator { name roles email deactivated provider grants } } }', { token: defaultToken })).resources as Json[])[0];
-        expect(creator).toEqual({ creator: { name: 'Administrator', roles: null, email: null, deactivated: null, provider: null, grants: null } });
-        const audit = (await data('{ auditLog(range: [0, 1000]) { entityType } }', { token: defaultToken })).auditLog as { entityType: string }[];
+        const creator = (
+          (await data('{ resources(range: [0, 1]) { creator { name roles email deactivated provider grants } } }', { token: defaultToken }))
+            .resources as Json[]
+        )[0];
+        expect(creator).toEqual({
+          creator: { name: 'Administrator', roles: null, email: null, deactivated: null, provider: null, grants: null },
+        });
+        const audit = (await data('{ auditLog(range: [0, 1000]) { entityType } }', { token: defaultToken })).auditLog as {
+          entityType: string;
+        }[];
         expect(audit.length).toBeGreaterThan(0);
-        expect(audit.every((entry) => !['user', 'auth_provider', 'session', 'sign_in', 'personal_access_token'].includes(entry.entityType))).toBe(true);
+        expect(
+          audit.every((entry) => !['user', 'auth_provider', 'session', 'sign_in', 'personal_access_token'].includes(entry.entityType)),
+        ).toBe(true);
       });
 
       it('a caller without template:read gets FORBIDDEN on the list, null for one, and null relations', async () => {
         const token = await harness.serviceAccount('gql-resources-only', [], ['resource:read']);
-        expect((await gql('{ templates { id } }', { token })).errors?.[0]).toMatchObject({ message: 'missing permission template:read', extensions: { code: 'FORBIDDEN' } });
+        expect((await gql('{ templates { id } }', { token })).errors?.[0]).toMatchObject({
+          message: 'missing permission template:read',
+          extensions: { code: 'FORBIDDEN' },
+        });
         const document = '{ resources(range: [0, 3]) { name template { name } integrationIds { name } } }';
         // The same document run by admin first: its compiled statement (relations joined in) is not reused for this caller.
         const asAdmin = (await data(document)).resources as Json[];
@@ -362,16 +479,27 @@ for (const target of databaseTargets()) {
             'query ($r: [Int!], $skip: Boolean!) { a: templates(range: $r, sort: ["name", "ASC"]) { ...T b: name executors @skip(if: $skip) { name } } } fragment T on Template { id __typename parents { name } }',
             { variables: { r: [0, 3], skip: false } },
           ],
-          ['{ resources(filter: {state: ["provisioned"], name__like: "a"}, range: [0, 5]) { name variables template { name } creator { name email } } }', {}],
-          [`query ($id: UUID!) { resource(id: $id) { name sourceCodeVersion { identifier } } template(id: "00000000-0000-4000-8000-000000000000") { id } }`, { variables: { id: anyResource?.id } }],
+          [
+            '{ resources(filter: {state: ["provisioned"], name__like: "a"}, range: [0, 5]) { name variables template { name } creator { name email } } }',
+            {},
+          ],
+          [
+            `query ($id: UUID!) { resource(id: $id) { name sourceCodeVersion { identifier } } template(id: "00000000-0000-4000-8000-000000000000") { id } }`,
+            { variables: { id: anyResource?.id } },
+          ],
           ['{ templates(filter: {nope: 1}) { id } }', {}],
           ['{ users { id } me { identifier } }', { token: defaultToken }],
-          ['{ resources(range: [0, 2]) { creator { name roles } } auditLog(range: [0, 2], sort: ["position", "ASC"]) { action actor { name } } }', { token: defaultToken }],
+          [
+            '{ resources(range: [0, 2]) { creator { name roles } } auditLog(range: [0, 2], sort: ["position", "ASC"]) { action actor { name } } }',
+            { token: defaultToken },
+          ],
           ['{ __typename enabledAuthProviders { key } }', { token: null }],
         ];
         // graphql-jit reports resolver errors without `locations` (the path still names the field).
         const strip = (body: GraphBody): unknown =>
-          JSON.parse(JSON.stringify(body).replace(/"requestId":"[^"]+"/g, '"requestId":""'), (key, value: unknown) => (key === 'locations' ? undefined : value));
+          JSON.parse(JSON.stringify(body).replace(/"requestId":"[^"]+"/g, '"requestId":""'), (key, value: unknown) =>
+            key === 'locations' ? undefined : value,
+          );
         for (const [query, options] of cases) {
           const first = strip(await gql(query, options));
           expect(strip(await gql(query, options)), query).toEqual(first);
@@ -389,7 +517,9 @@ for (const target of databaseTargets()) {
       });
 
       it('fragments, inline fragments and aliases select the union of the fields they name, and nothing else', async () => {
-        const { body, sql } = await statementsOf('{ templates { ...Names ... on Template { slug: template } again: name } } fragment Names on Template { name }');
+        const { body, sql } = await statementsOf(
+          '{ templates { ...Names ... on Template { slug: template } again: name } } fragment Names on Template { name }',
+        );
         expect(body.errors).toBeUndefined();
         expect(sql).toHaveLength(1);
         const columns = [...(sql[0] ?? '').matchAll(/"templates"\."(\w+)" as/g)].map((m) => m[1]).sort();
@@ -415,8 +545,12 @@ for (const target of databaseTargets()) {
         // matched (a boolean: the ids are not asked for); the foreign keys stay inside the page.
         const statement = large.sql[0] ?? '';
         // Each as a LATERAL lookup of one row, so PostgreSQL probes the index instead of hashing the table.
-        expect(statement).toMatch(/left join lateral \(select [^)]* from "templates" as "j1" where "j1"\."id" = "page"\."template_id" .* limit 1\) as "j1" on true/);
-        expect(statement).toMatch(/left join lateral \(select [^)]* from "users" as "j2" where "j2"\."id" = "page"\."creator_id" limit 1\) as "j2" on true/);
+        expect(statement).toMatch(
+          /left join lateral \(select [^)]* from "templates" as "j1" where "j1"\."id" = "page"\."template_id" .* limit 1\) as "j1" on true/,
+        );
+        expect(statement).toMatch(
+          /left join lateral \(select [^)]* from "users" as "j2" where "j2"\."id" = "page"\."creator_id" limit 1\) as "j2" on true/,
+        );
         const joined = [...statement.matchAll(/"(j\d+)"\."(\w+)" as "j\d+__/g)].map((m) => `${m[1] ?? ''}.${m[2] ?? ''}`).sort();
         // User.name is computed from display_name and identifier.
         expect(joined).toEqual(['j1.name', 'j2.display_name', 'j2.identifier']);
@@ -440,11 +574,15 @@ for (const target of databaseTargets()) {
       });
 
       it('nested relations add one statement per list level below the first, not per row', async () => {
-        const { body, sql } = await statementsOf('{ templates(range: [0, 100]) { executors { integrationIds { name } sourceCode { integration { name } } } } }');
+        const { body, sql } = await statementsOf(
+          '{ templates(range: [0, 100]) { executors { integrationIds { name } sourceCode { integration { name } } } } }',
+        );
         expect(body.errors).toBeUndefined();
         // templates with their executors (sourceCode and its integration joined in) aggregated; the executors' integrations.
         expect(sql).toHaveLength(2);
-        const executors = ((body.data?.templates ?? []) as { executors: { sourceCode: { integration: { name: string } | null } }[] }[]).flatMap((t) => t.executors);
+        const executors = (
+          (body.data?.templates ?? []) as { executors: { sourceCode: { integration: { name: string } | null } }[] }[]
+        ).flatMap((t) => t.executors);
         expect(executors.length).toBeGreaterThan(0);
         expect(executors.some((e) => typeof e.sourceCode.integration?.name === 'string')).toBe(true);
       });
@@ -461,7 +599,9 @@ for (const target of databaseTargets()) {
         const first = [...direct.values()].find((list) => list.length > 0)?.[0] as Json;
         expect(first.createdAt).toMatch(ISO);
         // The REST list names the same integrations in the same order.
-        const rest = (await harness.inject({ method: 'GET', url: '/api/executors?range=[0,1000]' })).json<{ id: string; integrationIds: string[] }[]>();
+        const rest = (await harness.inject({ method: 'GET', url: '/api/executors?range=[0,1000]' })).json<
+          { id: string; integrationIds: string[] }[]
+        >();
         for (const executor of rest) expect(direct.get(executor.id)?.map((i) => i.id)).toEqual(executor.integrationIds);
       });
     });
@@ -501,23 +641,35 @@ for (const target of databaseTargets()) {
         expect(sql).toHaveLength(0);
         // A request error: refused before execution, so no data entry at all.
         expect(body).not.toHaveProperty('data');
-        expect(body.errors?.[0]).toMatchObject({ message: 'query depth 12 exceeds the maximum of 10 (GRAPHQL_MAX_DEPTH)', extensions: { code: 'BAD_USER_INPUT', limit: 'depth' } });
+        expect(body.errors?.[0]).toMatchObject({
+          message: 'query depth 12 exceeds the maximum of 10 (GRAPHQL_MAX_DEPTH)',
+          extensions: { code: 'BAD_USER_INPUT', limit: 'depth' },
+        });
       });
 
       it('refuses more aliases than GRAPHQL_MAX_ALIASES', async () => {
         const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ');
         const body = await gql(`{ templates(range: [0, 1]) { ${aliases} } }`);
-        expect(body.errors?.[0]).toMatchObject({ message: 'query uses 31 aliases; the maximum is 30 (GRAPHQL_MAX_ALIASES)', extensions: { limit: 'aliases' } });
+        expect(body.errors?.[0]).toMatchObject({
+          message: 'query uses 31 aliases; the maximum is 30 (GRAPHQL_MAX_ALIASES)',
+          extensions: { limit: 'aliases' },
+        });
       });
 
       it('refuses a query whose cost (lists weighted by their page size) exceeds GRAPHQL_MAX_COST', async () => {
-        const { body, sql } = await statementsOf('query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }', {
-          variables: { range: [0, 1000] },
-        });
+        const { body, sql } = await statementsOf(
+          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }',
+          {
+            variables: { range: [0, 1000] },
+          },
+        );
         expect(sql).toHaveLength(0);
-        expect(body.errors?.[0]?.message).toMatch(/^query cost \d+ exceeds the maximum of 50000 \(GRAPHQL_MAX_COST\)/);
+        expect(body.errors?.[0]?.message).toMatch(/^query cost \d+ exceeds the maximum of 80000 \(GRAPHQL_MAX_COST\)/);
         // The same shape with a small page is fine.
-        const ok = await gql('query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }', { variables: { range: [0, 5] } });
+        const ok = await gql(
+          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }',
+          { variables: { range: [0, 5] } },
+        );
         expect(ok.errors).toBeUndefined();
       });
 
@@ -542,10 +694,33 @@ for (const target of databaseTargets()) {
           [await raw('POST', '/api/graphql', '{}'), 400, 'BAD_REQUEST', /Unknown query/],
           [await raw('POST', '/api/graphql', '{"query": 5}'), 400, 'BAD_REQUEST', /query must be a string/],
           [await raw('POST', '/api/graphql', '[{"query": "{ me { id } }"}]'), 400, 'BAD_REQUEST', /body must be a JSON object/],
-          [await raw('POST', '/api/graphql', '{"query": "{ me { id } }", "variables": "x"}'), 400, 'BAD_REQUEST', /variables must be a JSON object/],
-          [await raw('POST', '/api/graphql', '{"query": "{ me { id } }", "operationName": 5}'), 400, 'BAD_REQUEST', /operationName must be a string/],
-          [await raw('POST', '/api/graphql', JSON.stringify({ query: '{ me { id } }', variables: { x: 'y'.repeat(1_100_000) } })), 413, 'PAYLOAD_TOO_LARGE', /too large/],
-          [await raw('GET', `/api/graphql?query=${encodeURIComponent('mutation { serviceAccountToken(identifier: "a", password: "b") { token } }')}`), 405, 'BAD_REQUEST', /Method not allowed/],
+          [
+            await raw('POST', '/api/graphql', '{"query": "{ me { id } }", "variables": "x"}'),
+            400,
+            'BAD_REQUEST',
+            /variables must be a JSON object/,
+          ],
+          [
+            await raw('POST', '/api/graphql', '{"query": "{ me { id } }", "operationName": 5}'),
+            400,
+            'BAD_REQUEST',
+            /operationName must be a string/,
+          ],
+          [
+            await raw('POST', '/api/graphql', JSON.stringify({ query: '{ me { id } }', variables: { x: 'y'.repeat(1_100_000) } })),
+            413,
+            'PAYLOAD_TOO_LARGE',
+            /too large/,
+          ],
+          [
+            await raw(
+              'GET',
+              `/api/graphql?query=${encodeURIComponent('mutation { serviceAccountToken(identifier: "a", password: "b") { token } }')}`,
+            ),
+            405,
+            'BAD_REQUEST',
+            /Method not allowed/,
+          ],
         ];
         for (const [response, status, code, message] of cases) {
           expect(response.statusCode, response.body).toBe(status);
@@ -554,7 +729,11 @@ for (const target of databaseTargets()) {
           expect(body.errors?.[0]?.extensions.code).toBe(code);
           expect(body.errors?.[0]?.message).toMatch(message);
         }
-        const viaGet = await harness.inject({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent('{ me { identifier } }')}`, headers: { accept: 'application/json' } });
+        const viaGet = await harness.inject({
+          method: 'GET',
+          url: `/api/graphql?query=${encodeURIComponent('{ me { identifier } }')}`,
+          headers: { accept: 'application/json' },
+        });
         expect(viaGet.json()).toEqual({ data: { me: { identifier: 'admin' } } });
       });
 
@@ -565,10 +744,16 @@ for (const target of databaseTargets()) {
         expect(syntax.json<GraphBody>().errors?.[0]?.extensions.code).toBe('GRAPHQL_PARSE_FAILED');
         const notDocument = await post('{}');
         expect(notDocument.statusCode).toBe(200);
-        expect(notDocument.json<GraphBody>().errors?.[0]).toMatchObject({ message: 'query is not a GraphQL document', extensions: { code: 'BAD_USER_INPUT' } });
+        expect(notDocument.json<GraphBody>().errors?.[0]).toMatchObject({
+          message: 'query is not a GraphQL document',
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
         const unknown = await post('{ templates { nope } }');
         expect(unknown.statusCode).toBe(200);
-        expect(unknown.json<GraphBody>().errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Cannot query field "nope" on type "Template"\./) as string, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+        expect(unknown.json<GraphBody>().errors?.[0]).toMatchObject({
+          message: expect.stringMatching(/^Cannot query field "nope" on type "Template"\./) as string,
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        });
       });
     });
   });

@@ -16,11 +16,30 @@ import { dumpTables, openSpine, type Spine } from '../support/spine.js';
  * tables must end exactly as when every event is applied on its own batch.
  */
 
-const context = { actorId: randomUUID(), correlationId: 'req-new-rows', causationId: 'req-new-rows', now: new Date('2026-01-01T00:00:00Z') };
+const context = {
+  actorId: randomUUID(),
+  correlationId: 'req-new-rows',
+  causationId: 'req-new-rows',
+  now: new Date('2026-01-01T00:00:00Z'),
+};
 
 const create = (id: string, name: string): Extract<TemplateCommand, { type: 'Create' }> => ({
   type: 'Create',
-  data: { id, name, template: name.replaceAll(' ', '_'), description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, documentationUrl: null, executorIds: [], parentIds: [], status: 'enabled' },
+  data: {
+    id,
+    name,
+    template: name.replaceAll(' ', '_'),
+    description: '',
+    labels: [],
+    abstract: false,
+    cloudResourceTypes: [],
+    configuration: {},
+    documentationUrl: null,
+    executorIds: [],
+    parentIds: [],
+    ownerId: null,
+    status: 'enabled',
+  },
 });
 
 /** Applies `events` (those the projection handles, decoded) in one transaction, recording the statements run. */
@@ -55,8 +74,16 @@ for (const target of databaseTargets()) {
       spine = await openSpine(target);
       for (const [i, id] of ids.entries()) await executeCommand(spine.deps, templateAggregate, id, create(id, `app ${String(i)}`), context);
       created = await spine.store.readAll({ limit: 100 });
-      await executeCommand(spine.deps, templateAggregate, ids[0] ?? '', { type: 'Update', data: { changes: { name: 'app renamed' } } }, context);
-      updated = (await spine.store.readAll({ after: created.at(-1)?.position, limit: 100 })).filter((e) => e.streamId.startsWith('template-'));
+      await executeCommand(
+        spine.deps,
+        templateAggregate,
+        ids[0] ?? '',
+        { type: 'Update', data: { changes: { name: 'app renamed' } } },
+        context,
+      );
+      updated = (await spine.store.readAll({ after: created.at(-1)?.position, limit: 100 })).filter((e) =>
+        e.streamId.startsWith('template-'),
+      );
     });
     beforeEach(async () => {
       await spine.pool.query(`TRUNCATE ${TABLES.join(', ')}`);
@@ -83,7 +110,9 @@ for (const target of databaseTargets()) {
       const audit = await applyCounting(spine, auditLogProjection, updated);
       expect(rows.filter((text) => /^\s*SELECT/i.test(text))).toHaveLength(1);
       expect(audit.filter((text) => /^\s*SELECT/i.test(text))).toHaveLength(1);
-      expect((await spine.pool.query<{ name: string }>('SELECT name FROM templates WHERE id = $1', [ids[0]])).rows[0]?.name).toBe('app renamed');
+      expect((await spine.pool.query<{ name: string }>('SELECT name FROM templates WHERE id = $1', [ids[0]])).rows[0]?.name).toBe(
+        'app renamed',
+      );
     });
 
     it('given a batch holding a create and its update, when it is applied at once, then the tables equal those of one batch per event', async () => {

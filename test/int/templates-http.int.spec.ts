@@ -28,7 +28,13 @@ interface ExpectedProblem {
   readonly fields?: readonly string[];
 }
 
-const STATUS_OF: Partial<Record<ErrorCode, number>> = { VALIDATION: 400, NOT_FOUND: 404, CONFLICT: 409, PRECONDITION_FAILED: 412, UNPROCESSABLE: 422 };
+const STATUS_OF: Partial<Record<ErrorCode, number>> = {
+  VALIDATION: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  UNPROCESSABLE: 422,
+};
 
 /** Asserts an RFC 9457 problem response and returns its body for further checks. */
 function expectProblem(response: LightMyRequestResponse, status: number, expected: ExpectedProblem): ProblemBody {
@@ -68,17 +74,22 @@ for (const target of databaseTargets()) {
     afterAll(async () => h.close());
 
     const inject = (options: InjectOptions): Promise<LightMyRequestResponse> => h.inject(options);
-    const post = (payload: Body, headers: Record<string, string> = {}) => inject({ method: 'POST', url: '/api/templates', payload, headers });
+    const post = (payload: Body, headers: Record<string, string> = {}) =>
+      inject({ method: 'POST', url: '/api/templates', payload, headers });
     const get = (id: string, headers: Record<string, string> = {}) => inject({ method: 'GET', url: `/api/templates/${id}`, headers });
-    const patch = (id: string, payload: Body, headers: Record<string, string> = {}) => inject({ method: 'PATCH', url: `/api/templates/${id}`, payload, headers });
-    const action = (id: string, name: string, headers: Record<string, string> = {}) => inject({ method: 'POST', url: `/api/templates/${id}/actions/${name}`, headers });
+    const patch = (id: string, payload: Body, headers: Record<string, string> = {}) =>
+      inject({ method: 'PATCH', url: `/api/templates/${id}`, payload, headers });
+    const action = (id: string, name: string, headers: Record<string, string> = {}) =>
+      inject({ method: 'POST', url: `/api/templates/${id}/actions/${name}`, headers });
     const remove = (id: string, headers: Record<string, string> = {}) => inject({ method: 'DELETE', url: `/api/templates/${id}`, headers });
     const list = (query: { filter?: unknown; sort?: unknown; range?: unknown }, headers: Record<string, string> = {}) =>
       inject({
         method: 'GET',
         url: '/api/templates',
         headers,
-        query: Object.fromEntries(Object.entries(query).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])),
+        query: Object.fromEntries(
+          Object.entries(query).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+        ),
       });
 
     /** A valid create body with fresh name and slug. */
@@ -113,6 +124,7 @@ for (const target of databaseTargets()) {
           status: 'enabled',
           executorIds: [],
           parentIds: [],
+          ownerId: null,
           creatorId: (await inject({ method: 'GET', url: '/api/auth/me' })).json<{ id: string }>().id,
           revision: 1,
           createdAt: expect.stringMatching(ISO) as unknown,
@@ -192,7 +204,11 @@ for (const target of databaseTargets()) {
       });
 
       it('answers 400 naming id for an id that is not a UUID', async () => {
-        expectProblem(await get('not-a-uuid'), 400, { code: 'VALIDATION', detail: 'invalid path: id', errors: [{ field: 'id', message: 'must be a UUID' }] });
+        expectProblem(await get('not-a-uuid'), 400, {
+          code: 'VALIDATION',
+          detail: 'invalid path: id',
+          errors: [{ field: 'id', message: 'must be a UUID' }],
+        });
       });
 
       it('treats an upper-case id as the same template (UUIDs are case-insensitive)', async () => {
@@ -369,7 +385,10 @@ for (const target of databaseTargets()) {
 
         const response = await patch(view.id, { description: 'second' }, { 'if-match': '"1"' });
 
-        const problem = expectProblem(response, 412, { code: 'PRECONDITION_FAILED', detail: 'revision 1 is stale: the template is at revision 2' });
+        const problem = expectProblem(response, 412, {
+          code: 'PRECONDITION_FAILED',
+          detail: 'revision 1 is stale: the template is at revision 2',
+        });
         expect(problem.revision).toBe(2);
         expect((await get(view.id)).json<TemplateView>()).toMatchObject({ description: 'first', revision: 2 });
       });
@@ -399,7 +418,11 @@ for (const target of databaseTargets()) {
       it('answers 200 with the revision unchanged when nothing changes', async () => {
         const view = await create({ labels: ['a'] });
 
-        const response = await patch(view.id, { name: view.name, template: view.template, labels: ['a'], abstract: false }, { 'if-match': '"1"' });
+        const response = await patch(
+          view.id,
+          { name: view.name, template: view.template, labels: ['a'], abstract: false },
+          { 'if-match': '"1"' },
+        );
 
         expect(response.statusCode).toBe(200);
         expect(response.headers.etag).toBe('"1"');
@@ -417,7 +440,11 @@ for (const target of databaseTargets()) {
       it('answers 422 naming parentIds when a template would become its own parent', async () => {
         const view = await create();
         const message = 'a template cannot be its own parent';
-        expectProblem(await patch(view.id, { parentIds: [view.id] }), 422, { code: 'UNPROCESSABLE', detail: message, errors: [{ field: 'parentIds', message }] });
+        expectProblem(await patch(view.id, { parentIds: [view.id] }), 422, {
+          code: 'UNPROCESSABLE',
+          detail: message,
+          errors: [{ field: 'parentIds', message }],
+        });
       });
 
       it('answers 404 for an unknown template', async () => {
@@ -620,7 +647,11 @@ for (const target of databaseTargets()) {
       it('answers 409 naming template for a slug in use', async () => {
         const first = await create();
         const message = `a template with the slug "${first.template}" already exists`;
-        expectProblem(await post(fresh({ template: first.template })), 409, { code: 'CONFLICT', detail: message, errors: [{ field: 'template', message }] });
+        expectProblem(await post(fresh({ template: first.template })), 409, {
+          code: 'CONFLICT',
+          detail: message,
+          errors: [{ field: 'template', message }],
+        });
       });
 
       it('lets exactly one of two concurrent creates with the same name win, and the loser keeps nothing', async () => {
@@ -659,7 +690,12 @@ for (const target of databaseTargets()) {
         const view = await create();
         const responses = await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
-            inject({ method: 'PATCH', url: `/api/templates/${view.id}`, headers: { 'if-match': '"1"' }, payload: { description: `writer ${i}` } }),
+            inject({
+              method: 'PATCH',
+              url: `/api/templates/${view.id}`,
+              headers: { 'if-match': '"1"' },
+              payload: { description: `writer ${i}` },
+            }),
           ),
         );
         const statuses = responses.map((r) => r.statusCode);
@@ -703,7 +739,12 @@ for (const target of databaseTargets()) {
 
     describe('when the input is malformed', () => {
       it('answers 400 for a body that is not JSON', async () => {
-        const response = await inject({ method: 'POST', url: '/api/templates', payload: '{"name": ', headers: { 'content-type': 'application/json' } });
+        const response = await inject({
+          method: 'POST',
+          url: '/api/templates',
+          payload: '{"name": ',
+          headers: { 'content-type': 'application/json' },
+        });
         expectProblem(response, 400, { code: 'VALIDATION', detail: /^the body is not valid JSON: / });
       });
 
@@ -723,7 +764,8 @@ for (const target of databaseTargets()) {
 
       it('answers 400 for a PATCH body that is not a JSON object', async () => {
         const view = await create();
-        const send = (payload: string) => inject({ method: 'PATCH', url: `/api/templates/${view.id}`, payload, headers: { 'content-type': 'application/json' } });
+        const send = (payload: string) =>
+          inject({ method: 'PATCH', url: `/api/templates/${view.id}`, payload, headers: { 'content-type': 'application/json' } });
 
         expectProblem(await send('[]'), 400, { code: 'VALIDATION', fields: ['body'] });
         expectProblem(await send('"name"'), 400, { code: 'VALIDATION', fields: ['body'] });
@@ -731,7 +773,14 @@ for (const target of databaseTargets()) {
       });
 
       it('answers 400 naming each field of the wrong type', async () => {
-        const response = await post({ name: 5, template: 'ok_slug', labels: 'prod', abstract: 'yes', configuration: [], parentIds: ['not-a-uuid'] });
+        const response = await post({
+          name: 5,
+          template: 'ok_slug',
+          labels: 'prod',
+          abstract: 'yes',
+          configuration: [],
+          parentIds: ['not-a-uuid'],
+        });
         expectProblem(response, 400, { code: 'VALIDATION', fields: ['name', 'labels', 'abstract', 'configuration', 'parentIds[0]'] });
       });
 
@@ -762,13 +811,22 @@ for (const target of databaseTargets()) {
       });
 
       it('answers 400 for filter, sort or range that is not JSON, or an unknown sort field', async () => {
-        expectProblem(await list({ filter: '{name' }), 400, { code: 'VALIDATION', errors: [{ field: 'filter', message: 'filter is not valid JSON' }] });
-        expectProblem(await list({ range: '[0,' }), 400, { code: 'VALIDATION', errors: [{ field: 'range', message: 'range is not valid JSON' }] });
+        expectProblem(await list({ filter: '{name' }), 400, {
+          code: 'VALIDATION',
+          errors: [{ field: 'filter', message: 'filter is not valid JSON' }],
+        });
+        expectProblem(await list({ range: '[0,' }), 400, {
+          code: 'VALIDATION',
+          errors: [{ field: 'range', message: 'range is not valid JSON' }],
+        });
         expectProblem(await list({ sort: ['colour', 'ASC'] }), 400, { code: 'VALIDATION', fields: ['sort'] });
       });
 
       it('answers 404 with a problem for an unknown route', async () => {
-        expectProblem(await inject({ method: 'GET', url: '/api/templatez' }), 404, { code: 'NOT_FOUND', detail: 'no route for GET /api/templatez' });
+        expectProblem(await inject({ method: 'GET', url: '/api/templatez' }), 404, {
+          code: 'NOT_FOUND',
+          detail: 'no route for GET /api/templatez',
+        });
       });
     });
   });

@@ -18,7 +18,12 @@ export const AWKWARD = 'a "quoted" back\\slash, {braces}, (parens); tab\tnew\nli
 export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): Promise<bigint> {
   let tick = 0;
   const run = async (id: string, command: TemplateCommand) =>
-    executeCommand(spine.deps, templateAggregate, id, command, { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + tick++ * 1000) });
+    executeCommand(spine.deps, templateAggregate, id, command, {
+      actorId: null,
+      correlationId: randomUUID(),
+      causationId: null,
+      now: new Date(FIXED_START + tick++ * 1000),
+    });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
@@ -26,6 +31,7 @@ export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): 
     await run(id, {
       type: 'Create',
       data: {
+        ownerId: null,
         id,
         name: `${prefix} template ${i}`,
         template: `${prefix}_template_${i}`,
@@ -43,7 +49,9 @@ export async function writeHistory(spine: Spine, count = 40, prefix = 'first'): 
   }
   let last = 0n;
   for (const [i, id] of ids.entries()) {
-    if (i % 2 === 0) last = (await run(id, { type: 'Update', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
+    if (i % 2 === 0)
+      last =
+        (await run(id, { type: 'Update', data: { changes: { name: `${prefix} renamed ${i}`, labels: ['renamed'] } } })).position ?? last;
     if (i % 3 === 0) last = (await run(id, { type: 'Disable' })).position ?? last;
     // Templates that are another's parent (i + 1 divisible by 4) cannot be deleted.
     if (i % 7 === 6 && (i + 1) % 4 !== 0) last = (await run(id, { type: 'Delete' })).position ?? last;
@@ -63,4 +71,3 @@ export function dyingPool(pool: SqlPool, failOnCommit: number, onDeath: () => vo
     return send();
   });
 }
-

@@ -2,11 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import { auditCsvLine, AUDIT_CSV_HEADER, type AuditLogView } from '../../src/http/routes/audit-log.js';
 import { csvCell, csvLine, preferredType } from '../../src/http/csv.js';
-import { diffFields, diffText, historyStep, LIFECYCLE_VERBS, nameOf, sameJson, tracksFields, verbOf } from '../../src/projections/audit-history.js';
+import {
+  diffFields,
+  diffText,
+  historyStep,
+  LIFECYCLE_VERBS,
+  nameOf,
+  sameJson,
+  tracksFields,
+  verbOf,
+} from '../../src/projections/audit-history.js';
 import { INTERNAL_EVENT_TYPES } from '../../src/projections/audit-log.js';
 import { LIFECYCLE_ACTIONS } from '../../src/model/lifecycle.js';
 
-const PLAIN_VERBS = new Set(['created', 'updated', 'enabled', 'disabled', 'deleted', 'revoked', 'deactivated', 'reactivated', 'password_changed', 'password_rehashed', 'sessions_revoked', 'session_started', 'session_refreshed', 'session_ended', 'signed_in', 'sign_in_failed', 'sso_login_started', 'sso_login_completed']);
+const PLAIN_VERBS = new Set([
+  'created',
+  'updated',
+  'enabled',
+  'disabled',
+  'deleted',
+  'revoked',
+  'deactivated',
+  'reactivated',
+  'password_changed',
+  'password_rehashed',
+  'sessions_revoked',
+  'session_started',
+  'session_refreshed',
+  'session_ended',
+  'signed_in',
+  'sign_in_failed',
+  'sso_login_started',
+  'sso_login_completed',
+  'groups_changed',
+  'access_granted',
+  'access_revoked',
+]);
 
 describe('the verb of an audit entry', () => {
   it('is a plain past-tense word for every audited event type, never the snake_case fallback', () => {
@@ -32,7 +63,9 @@ describe('the verb of an audit entry', () => {
 
 describe('the diff of an event', () => {
   it('lists a new entity’s fields as values without a before, leaving out empty defaults', () => {
-    expect(diffFields(undefined, { id: 'x', name: 'Web', labels: [], description: '', documentationUrl: null, configuration: { size: 1 } })).toEqual([
+    expect(
+      diffFields(undefined, { id: 'x', name: 'Web', labels: [], description: '', documentationUrl: null, configuration: { size: 1 } }),
+    ).toEqual([
       { field: 'configuration.size', after: 1 },
       { field: 'name', after: 'Web' },
     ]);
@@ -51,9 +84,12 @@ describe('the diff of an event', () => {
   });
 
   it('never lists a secret: masked on both sides, a changed one compares equal', () => {
-    expect(diffFields({ configuration: { clientSecret: '********', clientId: 'a' } }, { configuration: { clientSecret: '********', clientId: 'b' } })).toEqual([
-      { field: 'configuration.clientId', before: 'a', after: 'b' },
-    ]);
+    expect(
+      diffFields(
+        { configuration: { clientSecret: '********', clientId: 'a' } },
+        { configuration: { clientSecret: '********', clientId: 'b' } },
+      ),
+    ).toEqual([{ field: 'configuration.clientId', before: 'a', after: 'b' }]);
   });
 
   it('compares JSON regardless of key order', () => {
@@ -66,7 +102,12 @@ describe('the diff of an event', () => {
 describe('one event in words', () => {
   it('reads an approval with a reason against the state before it', () => {
     const before = { name: 'orders-db', state: 'provision', status: 'approval_pending' };
-    const step = historyStep('ResourceTransitioned', { action: 'approve', state: 'provision', status: 'ready', reason: 'sized for Q3' }, before, true);
+    const step = historyStep(
+      'ResourceTransitioned',
+      { action: 'approve', state: 'provision', status: 'ready', reason: 'sized for Q3' },
+      before,
+      true,
+    );
     expect(step).toEqual({
       verb: 'approved',
       diff: [{ field: 'status', before: 'approval_pending', after: 'ready' }],
@@ -83,9 +124,15 @@ describe('one event in words', () => {
   });
 
   it('reads enable and disable as the status (catalog) or the enabled flag (auth providers) they set', () => {
-    expect(historyStep('TemplateDisabled', {}, { status: 'enabled' }, true).diff).toEqual([{ field: 'status', before: 'enabled', after: 'disabled' }]);
-    expect(historyStep('AuthProviderDisabled', {}, { enabled: true }, true).diff).toEqual([{ field: 'enabled', before: true, after: false }]);
-    expect(historyStep('UserDeactivated', {}, { deactivated: false }, true).diff).toEqual([{ field: 'deactivated', before: false, after: true }]);
+    expect(historyStep('TemplateDisabled', {}, { status: 'enabled' }, true).diff).toEqual([
+      { field: 'status', before: 'enabled', after: 'disabled' },
+    ]);
+    expect(historyStep('AuthProviderDisabled', {}, { enabled: true }, true).diff).toEqual([
+      { field: 'enabled', before: true, after: false },
+    ]);
+    expect(historyStep('UserDeactivated', {}, { deactivated: false }, true).diff).toEqual([
+      { field: 'deactivated', before: false, after: true },
+    ]);
   });
 
   it('keeps the name of a deleted entity', () => {
@@ -93,7 +140,12 @@ describe('one event in words', () => {
   });
 
   it('shows a sign-in as the facts it carries, named by the identifier typed', () => {
-    const step = historyStep('SignInFailed', { userId: null, method: 'service_account', provider: null, identifier: 'admin', reason: 'wrong password' }, undefined, false);
+    const step = historyStep(
+      'SignInFailed',
+      { userId: null, method: 'service_account', provider: null, identifier: 'admin', reason: 'wrong password' },
+      undefined,
+      false,
+    );
     expect(step).toEqual({
       verb: 'sign_in_failed',
       diff: [
@@ -117,9 +169,13 @@ describe('one event in words', () => {
   });
 
   it('writes a diff as one line, long values cut', () => {
-    expect(diffText([{ field: 'status', before: 'approval_pending', after: 'ready' }, { field: 'labels', after: ['web'] }, { field: 'configuration.b', before: 2 }])).toBe(
-      'status: approval_pending → ready; labels: ["web"]; configuration.b: 2 → (removed)',
-    );
+    expect(
+      diffText([
+        { field: 'status', before: 'approval_pending', after: 'ready' },
+        { field: 'labels', after: ['web'] },
+        { field: 'configuration.b', before: 2 },
+      ]),
+    ).toBe('status: approval_pending → ready; labels: ["web"]; configuration.b: 2 → (removed)');
     expect(diffText([{ field: 'description', after: 'x'.repeat(200) }])).toBe(`description: ${'x'.repeat(79)}…`);
   });
 });
@@ -155,7 +211,9 @@ describe('the CSV export', () => {
       position: 12,
     };
     expect(AUDIT_CSV_HEADER).toHaveLength(12);
-    expect(auditCsvLine(view)).toBe('2026-01-01T00:00:00.000Z,Platform Bot,u,approved,ResourceTransitioned,resource,orders-db,r,status: approval_pending → ready,"ok, sized for Q3",req-1,12\r\n');
+    expect(auditCsvLine(view)).toBe(
+      '2026-01-01T00:00:00.000Z,Platform Bot,u,approved,ResourceTransitioned,resource,orders-db,r,status: approval_pending → ready,"ok, sized for Q3",req-1,12\r\n',
+    );
   });
 
   it('is chosen by Accept, JSON staying the default', () => {

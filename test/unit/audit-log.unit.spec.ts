@@ -22,7 +22,10 @@ const ProviderConfigured = defineEvent(
 );
 
 /** A provider event as the codec hands it over: decoded, so the secret is plaintext. */
-const decoded = (data: Record<string, unknown> = { name: 'GitHub', configuration: { clientId: 'abc', clientSecret: PLAINTEXT } }, actorId = USER): DecodedEvent => ({
+const decoded = (
+  data: Record<string, unknown> = { name: 'GitHub', configuration: { clientId: 'abc', clientSecret: PLAINTEXT } },
+  actorId = USER,
+): DecodedEvent => ({
   event: { type: ProviderConfigured.type, data },
   metadata: { actorId, correlationId: 'req-1', causationId: 'req-1', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 },
   eventId: ID,
@@ -98,7 +101,9 @@ describe('an audit row', () => {
   });
 
   it('is refused without the event definition, whose secret paths it needs', () => {
-    expect(() => auditRowOf(decoded(), undefined)).toThrow(new TypeError('no event definition for TestProviderConfigured: cannot redact its secrets'));
+    expect(() => auditRowOf(decoded(), undefined)).toThrow(
+      new TypeError('no event definition for TestProviderConfigured: cannot redact its secrets'),
+    );
   });
 });
 
@@ -107,7 +112,13 @@ describe('the audit log projection', () => {
     const expected = allEventDefinitions.map((d) => d.type).filter((type) => !INTERNAL_EVENT_TYPES.has(type));
     expect([...auditLogProjection.handles].sort()).toEqual(expected.sort());
     expect(auditLogProjection.handles.has('TemplateCreated')).toBe(true);
-    expect([...INTERNAL_EVENT_TYPES].sort()).toEqual(['ReferenceAdded', 'ReferenceRemoved', 'ReferencesCompacted', 'UniqueValueReleased', 'UniqueValueReserved']);
+    expect([...INTERNAL_EVENT_TYPES].sort()).toEqual([
+      'ReferenceAdded',
+      'ReferenceRemoved',
+      'ReferencesCompacted',
+      'UniqueValueReleased',
+      'UniqueValueReserved',
+    ]);
     for (const internal of INTERNAL_EVENT_TYPES) expect(auditLogProjection.handles.has(internal)).toBe(false);
   });
 });
@@ -157,8 +168,8 @@ describe('who reads which audit entries', () => {
     expect(auditLogVisibility(['audit_log:read'])).toEqual({ all: true });
   });
 
-  it('lets the default role read the entries of every catalog kind, and nothing else', () => {
-    expect(auditLogVisibility(effectivePermissions(['default'], []))).toEqual({ all: false, entityTypes: [...ENTITY_RESOURCES] });
+  it('lets the default role read the entries of every catalog kind and of teams, and nothing else', () => {
+    expect(auditLogVisibility(effectivePermissions(['default'], []))).toEqual({ all: false, entityTypes: [...ENTITY_RESOURCES, 'team'] });
   });
 
   it('limits a caller with one grant to that kind', () => {

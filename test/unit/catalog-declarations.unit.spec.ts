@@ -4,9 +4,22 @@ import { entityInput } from '../../src/edge/entity-input.js';
 import { AppError } from '../../src/errors.js';
 import { OBJECT_TYPES } from '../../src/graphql/model.js';
 import { declaredViewSchema } from '../../src/http/openapi/entity-schemas.js';
-import { columnOf, createBodySchema, ownFields, referencesOf, repeatedIds, uniqueKeysOf, type EntityDeclaration } from '../../src/model/entity.js';
+import {
+  columnOf,
+  createBodySchema,
+  ownFields,
+  referencesOf,
+  repeatedIds,
+  uniqueKeysOf,
+  type EntityDeclaration,
+} from '../../src/model/entity.js';
 import { executorEntity } from '../../src/model/executor.js';
-import { INTEGRATION_PROVIDERS, INTEGRATION_SECRET_KEYS, integrationConfigurationSchemas, integrationEntity } from '../../src/model/integration.js';
+import {
+  INTEGRATION_PROVIDERS,
+  INTEGRATION_SECRET_KEYS,
+  integrationConfigurationSchemas,
+  integrationEntity,
+} from '../../src/model/integration.js';
 import { resourceEntity } from '../../src/model/resource.js';
 import { secretConfigurationSchemas, secretEntity } from '../../src/model/secret.js';
 import { sourceCodeVersionEntity } from '../../src/model/source-code-version.js';
@@ -26,7 +39,12 @@ interface UiForms {
 }
 type UiConfig = Readonly<Record<string, readonly { readonly key: string; readonly required?: boolean; readonly secret?: boolean }[]>>;
 const UI_FORMS: string = '../../web/src/catalog/configurations.ts';
-const { INTEGRATION_CONFIG, INTEGRATION_PROVIDERS: UI_INTEGRATION_PROVIDERS, SECRET_CONFIG, STORAGE_CONFIG } = (await import(UI_FORMS)) as UiForms;
+const {
+  INTEGRATION_CONFIG,
+  INTEGRATION_PROVIDERS: UI_INTEGRATION_PROVIDERS,
+  SECRET_CONFIG,
+  STORAGE_CONFIG,
+} = (await import(UI_FORMS)) as UiForms;
 
 const DECLARED: readonly EntityDeclaration[] = [
   templateEntity,
@@ -87,7 +105,11 @@ describe('the declaration vocabulary beyond templates', () => {
       { key: `workspace-name:${ID}:infra`, field: 'name', message: `a workspace named "Infra" already exists for integration ${ID}` },
     ]);
     expect(uniqueKeysOf(sourceCodeEntity, { sourceCodeUrl: 'HTTPS://GitHub.com/acme/mods.git' })).toEqual([
-      { key: 'source-code-url:https://github.com/acme/mods', field: 'sourceCodeUrl', message: 'a source code with the URL "HTTPS://GitHub.com/acme/mods.git" already exists' },
+      {
+        key: 'source-code-url:https://github.com/acme/mods',
+        field: 'sourceCodeUrl',
+        message: 'a source code with the URL "HTTPS://GitHub.com/acme/mods.git" already exists',
+      },
     ]);
   });
 
@@ -110,7 +132,9 @@ describe('the declaration vocabulary beyond templates', () => {
     const body = createBodySchema(resourceEntity).safeParse({ name: 'db', templateId: ID, abstract: true });
     expect(body.success).toBe(false);
     expect(createBodySchema(executorEntity).parse({ name: 'run', sourceCodeId: ID })).not.toHaveProperty('status');
-    expect(createBodySchema(integrationEntity).parse({ name: 'aws', integrationType: 'cloud', integrationProvider: 'aws', configuration: {} })).toHaveProperty('status', 'enabled');
+    expect(
+      createBodySchema(integrationEntity).parse({ name: 'aws', integrationType: 'cloud', integrationProvider: 'aws', configuration: {} }),
+    ).toHaveProperty('status', 'enabled');
   });
 });
 
@@ -119,7 +143,16 @@ describe('declared input (src/edge/entity-input.ts)', () => {
   const aws = { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 'secret', awsAccount: '123' };
 
   it('validates a configuration by the schema its provider selects, naming each bad key', () => {
-    expect(refused(() => integrations.parseCreate({ name: 'a', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIA', extra: 1 } }))).toEqual([
+    expect(
+      refused(() =>
+        integrations.parseCreate({
+          name: 'a',
+          integrationType: 'cloud',
+          integrationProvider: 'aws',
+          configuration: { awsAccessKeyId: 'AKIA', extra: 1 },
+        }),
+      ),
+    ).toEqual([
       { field: 'configuration.awsSecretAccessKey', message: expect.any(String) as string },
       { field: 'configuration.awsAccount', message: expect.any(String) as string },
       { field: 'configuration.extra', message: 'unknown field' },
@@ -127,24 +160,55 @@ describe('declared input (src/edge/entity-input.ts)', () => {
   });
 
   it('validates a provider by the type that selects it', () => {
-    expect(refused(() => integrations.parseCreate({ name: 'a', integrationType: 'git', integrationProvider: 'aws', configuration: {} }))).toEqual([
-      { field: 'integrationProvider', message: 'must be one of github, gitlab, bitbucket, azure_devops, git_public for integrationType git' },
+    expect(
+      refused(() => integrations.parseCreate({ name: 'a', integrationType: 'git', integrationProvider: 'aws', configuration: {} })),
+    ).toEqual([
+      {
+        field: 'integrationProvider',
+        message: 'must be one of github, gitlab, bitbucket, azure_devops, git_public for integrationType git',
+      },
     ]);
   });
 
   it('keeps a stored secret sent back masked, and refuses a mask where nothing is stored', () => {
-    const stored = { name: 'a', integrationType: 'cloud' as const, integrationProvider: 'aws', configuration: aws, description: '', labels: [] };
+    const stored = {
+      name: 'a',
+      integrationType: 'cloud' as const,
+      integrationProvider: 'aws',
+      configuration: aws,
+      description: '',
+      labels: [],
+      ownerId: null,
+    };
     expect(integrations.parsePatch({ configuration: { ...aws, awsSecretAccessKey: '********', awsAccount: '456' } }, stored)).toEqual({
       configuration: { ...aws, awsAccount: '456' },
     });
-    expect(refused(() => integrations.parseCreate({ name: 'a', integrationType: 'cloud', integrationProvider: 'aws', configuration: { ...aws, awsSecretAccessKey: '********' } }))).toEqual([
-      { field: 'configuration.awsSecretAccessKey', message: 'is write-only: send the secret itself, not ********' },
-    ]);
+    expect(
+      refused(() =>
+        integrations.parseCreate({
+          name: 'a',
+          integrationType: 'cloud',
+          integrationProvider: 'aws',
+          configuration: { ...aws, awsSecretAccessKey: '********' },
+        }),
+      ),
+    ).toEqual([{ field: 'configuration.awsSecretAccessKey', message: 'is write-only: send the secret itself, not ********' }]);
   });
 
   it('leaves an immutable selector to the write model on update (its 422 says it is immutable)', () => {
-    const stored = { name: 's', secretProvider: 'aws' as const, secretType: 'tofu' as const, configuration: { name: 'x', awsRegion: 'eu' }, integrationId: ID, description: '', labels: [] };
-    expect(entityInput(secretEntity).parsePatch({ secretProvider: 'custom', configuration: { name: 'y', awsRegion: 'eu' } }, stored)).toEqual({
+    const stored = {
+      name: 's',
+      secretProvider: 'aws' as const,
+      secretType: 'tofu' as const,
+      configuration: { name: 'x', awsRegion: 'eu' },
+      integrationId: ID,
+      description: '',
+      labels: [],
+      ownerId: null,
+    };
+    expect(
+      entityInput(secretEntity).parsePatch({ secretProvider: 'custom', configuration: { name: 'y', awsRegion: 'eu' } }, stored),
+    ).toEqual({
       secretProvider: 'custom',
       configuration: { name: 'y', awsRegion: 'eu' },
     });
@@ -156,7 +220,8 @@ describe("the web UI's provider forms agree with the declarations", () => {
     const shape = (schema as z.ZodObject).shape as Record<string, z.ZodType>;
     return Object.entries(shape).map(([key, value]) => ({ key, required: !value.safeParse(undefined).success }));
   };
-  const uiKeys = (keys: readonly { key: string; required?: boolean }[] | undefined) => (keys ?? []).map(({ key, required }) => ({ key, required: required === true }));
+  const uiKeys = (keys: readonly { key: string; required?: boolean }[] | undefined) =>
+    (keys ?? []).map(({ key, required }) => ({ key, required: required === true }));
 
   it('offers the same integration providers per type', () => {
     expect(UI_INTEGRATION_PROVIDERS).toEqual(INTEGRATION_PROVIDERS);

@@ -8,6 +8,7 @@ import { deciderSpec } from '../support/decider-spec.js';
 
 const ID = '6f6d2c9e-4f7b-4d8e-9a51-0c1d2e3f4a5b';
 const fields: IntegrationFields = {
+  ownerId: null,
   name: 'Prod AWS',
   integrationType: 'cloud',
   integrationProvider: 'aws',
@@ -25,34 +26,55 @@ const spec = deciderSpec(integrationAggregate);
 describe('a catalog entity (the generic decider, through Integration)', () => {
   describe('when created', () => {
     it('records the Created event with its fields and status', () => {
-      spec.given([]).when({ type: 'Create', data: { ...fields, id: ID, status: 'enabled' } }).then([created]);
+      spec
+        .given([])
+        .when({ type: 'Create', data: { ...fields, id: ID, status: 'enabled' } })
+        .then([created]);
     });
 
     it('refuses to create it twice', () => {
-      spec.given([created]).when({ type: 'Create', data: { ...fields, id: ID, status: 'enabled' } }).thenThrows({ code: 'CONFLICT', message: `integration ${ID} already exists` });
+      spec
+        .given([created])
+        .when({ type: 'Create', data: { ...fields, id: ID, status: 'enabled' } })
+        .thenThrows({ code: 'CONFLICT', message: `integration ${ID} already exists` });
     });
   });
 
   describe('when updated', () => {
     it('records only what really changes', () => {
-      spec.given([created]).when(update({ name: 'Prod AWS', description: 'main account' })).then([{ type: 'IntegrationUpdated', data: { changes: { description: 'main account' } } }]);
+      spec
+        .given([created])
+        .when(update({ name: 'Prod AWS', description: 'main account' }))
+        .then([{ type: 'IntegrationUpdated', data: { changes: { description: 'main account' } } }]);
     });
 
     it('writes nothing when nothing changes', () => {
-      spec.given([created]).when(update({ name: 'Prod AWS' })).then([]);
+      spec
+        .given([created])
+        .when(update({ name: 'Prod AWS' }))
+        .then([]);
     });
 
     it('refuses to change an immutable field, naming it', () => {
-      spec.given([created]).when(update({ integrationProvider: 'gcp' })).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'integrationProvider is immutable (it is "aws")',
-        errors: [{ field: 'integrationProvider', message: 'integrationProvider is immutable (it is "aws")' }],
-      });
+      spec
+        .given([created])
+        .when(update({ integrationProvider: 'gcp' }))
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message: 'integrationProvider is immutable (it is "aws")',
+          errors: [{ field: 'integrationProvider', message: 'integrationProvider is immutable (it is "aws")' }],
+        });
     });
 
     it('refuses an unknown or deleted entity with NOT_FOUND', () => {
-      spec.given([]).when(update({ name: 'x' })).thenThrows({ code: 'NOT_FOUND', message: 'integration not found' });
-      spec.given([created, deleted]).when(update({ name: 'x' })).thenThrows({ code: 'NOT_FOUND', message: 'integration not found' });
+      spec
+        .given([])
+        .when(update({ name: 'x' }))
+        .thenThrows({ code: 'NOT_FOUND', message: 'integration not found' });
+      spec
+        .given([created, deleted])
+        .when(update({ name: 'x' }))
+        .thenThrows({ code: 'NOT_FOUND', message: 'integration not found' });
     });
   });
 
@@ -61,7 +83,10 @@ describe('a catalog entity (the generic decider, through Integration)', () => {
       spec.given([created]).when({ type: 'Enable' }).then([]);
       spec.given([created]).when({ type: 'Disable' }).then([disabled]);
       spec.given([created, disabled]).when({ type: 'Disable' }).then([]);
-      spec.given([created, disabled]).when({ type: 'Enable' }).then([{ type: 'IntegrationEnabled', data: {} }]);
+      spec
+        .given([created, disabled])
+        .when({ type: 'Enable' })
+        .then([{ type: 'IntegrationEnabled', data: {} }]);
     });
 
     it('deletes, and then knows nothing of it', () => {
@@ -72,7 +97,9 @@ describe('a catalog entity (the generic decider, through Integration)', () => {
 
   describe('when asked what it holds', () => {
     it('holds its lower-cased name while it exists, nothing once deleted', () => {
-      expect(integrationAggregate.uniqueKeys(fold(integrationAggregate, [created])).map((k) => k.key)).toEqual(['integration-name:prod aws']);
+      expect(integrationAggregate.uniqueKeys(fold(integrationAggregate, [created])).map((k) => k.key)).toEqual([
+        'integration-name:prod aws',
+      ]);
       expect(integrationAggregate.uniqueKeys(fold(integrationAggregate, [created, deleted]))).toEqual([]);
       expect(integrationAggregate.isDeleted(fold(integrationAggregate, [created, deleted]))).toBe(true);
     });

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { createEventCodec } from '../../src/events/codec.js';
 import { createKeyring } from '../../src/events/crypto.js';
 import { templateEventTypes, templateEvents, templateFieldsSchema } from '../../src/events/template.js';
-import { createBodySchema, createdEventVersioning, immutableFields, patchBodySchema, referencesOf, uniqueKeysOf, type EntityDeclaration } from '../../src/model/entity.js';
+import {
+  createBodySchema,
+  createdEventVersioning,
+  immutableFields,
+  patchBodySchema,
+  referencesOf,
+  uniqueKeysOf,
+  type EntityDeclaration,
+} from '../../src/model/entity.js';
 import { templateEntity } from '../../src/model/template.js';
 import { catalogProjection, declaredColumns, declaredLinks } from '../../src/projections/catalog-projection.js';
 import { declaredListSpec } from '../../src/read/list-specs/common.js';
@@ -46,6 +54,7 @@ describe('a declared entity (templates)', () => {
         documentationUrl: null,
         parentIds: [],
         executorIds: [],
+        ownerId: null,
         status: 'enabled',
       });
       expect(createBodySchema(templateEntity).safeParse({ name: 'Web', template: 'web', nope: 1 }).success).toBe(false);
@@ -60,17 +69,40 @@ describe('a declared entity (templates)', () => {
   describe('its events', () => {
     it('are at the version of the newest field, with an upcaster adding its default', () => {
       const { version, upcasters } = createdEventVersioning(templateEntity);
-      expect(version).toBe(2);
+      // documentationUrl came in version 2, the owner in version 3: each step adds its own field.
+      expect(version).toBe(3);
       expect(upcasters[1]?.({ name: 'Old' })).toEqual({ documentationUrl: null, name: 'Old' });
+      expect(upcasters[2]?.({ name: 'Old', documentationUrl: null })).toEqual({ documentationUrl: null, ownerId: null, name: 'Old' });
     });
 
     it('read a created event written before the field existed, with the default', () => {
       const codec = createEventCodec(templateEvents, createKeyring({ active: randomBytes(32) }));
-      const data = { id: ID, status: 'enabled', name: 'Old', template: 'old', description: '', labels: [], abstract: false, cloudResourceTypes: [], configuration: {}, parentIds: [], executorIds: [] };
+      const data = {
+        id: ID,
+        status: 'enabled',
+        name: 'Old',
+        template: 'old',
+        description: '',
+        labels: [],
+        abstract: false,
+        cloudResourceTypes: [],
+        configuration: {},
+        parentIds: [],
+        executorIds: [],
+      };
       const metadata = { actorId: null, correlationId: 'c', causationId: null, occurredAt: '2024-01-01T00:00:00.000Z', schemaVersion: 1 };
-      const decoded = codec.decode({ eventId: randomUUID(), type: templateEventTypes.created, data, metadata, streamId: `template-${ID}`, streamRevision: 0n, position: 1n, recordedAt: new Date() });
-      expect(decoded.event.data).toEqual({ ...data, documentationUrl: null });
-      expect(decoded.metadata.schemaVersion).toBe(2);
+      const decoded = codec.decode({
+        eventId: randomUUID(),
+        type: templateEventTypes.created,
+        data,
+        metadata,
+        streamId: `template-${ID}`,
+        streamRevision: 0n,
+        position: 1n,
+        recordedAt: new Date(),
+      });
+      expect(decoded.event.data).toEqual({ ...data, documentationUrl: null, ownerId: null });
+      expect(decoded.metadata.schemaVersion).toBe(3);
     });
   });
 
@@ -83,6 +115,7 @@ describe('a declared entity (templates)', () => {
         cloud_resource_types: 'text[]',
         configuration: 'jsonb',
         documentation_url: 'text',
+        owner_id: 'uuid',
       });
       expect(declaredLinks(templateEntity).map((l) => [l.table, l.field])).toEqual([
         ['template_parents', 'parent_ids'],

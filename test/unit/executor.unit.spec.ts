@@ -14,6 +14,7 @@ const INTEGRATION_B = 'b4d2f6a8-0c3e-4a7b-9d1f-2e4a6b8c0d3f';
 const SECRET_ID = 'c7e9a1b3-d5f7-4a9c-b1d3-e5f7a9c1b3d5';
 
 const executor: ExecutorFields = {
+  ownerId: null,
   name: 'Tofu EU',
   runtime: 'tofu',
   commandArgs: '-parallelism=4',
@@ -29,13 +30,20 @@ const executor: ExecutorFields = {
   labels: [],
 };
 const created: DomainEvent = { type: 'ExecutorCreated', data: { ...executor, id: EXECUTOR_ID, state: 'provision', status: 'ready' } };
-const create = (fields: Partial<ExecutorFields> = {}): LifecycleCommand<ExecutorFields> => ({ type: 'Create', data: { ...executor, ...fields, id: EXECUTOR_ID, approvalFlow: true } });
-const update = (changes: Partial<ExecutorFields>): LifecycleCommand<ExecutorFields> => ({ type: 'Update', data: { changes, approvalFlow: true } });
+const create = (fields: Partial<ExecutorFields> = {}): LifecycleCommand<ExecutorFields> => ({
+  type: 'Create',
+  data: { ...executor, ...fields, id: EXECUTOR_ID, approvalFlow: true },
+});
+const update = (changes: Partial<ExecutorFields>): LifecycleCommand<ExecutorFields> => ({
+  type: 'Update',
+  data: { changes, approvalFlow: true },
+});
 
 const executors = deciderSpec(executorAggregate);
 const bothRefs = {
   code: 'UNPROCESSABLE' as const,
-  message: 'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
+  message:
+    'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
   errors: [
     { field: 'sourceCodeVersion', message: 'sourceCodeVersion must not be set together with sourceCodeBranch' },
     { field: 'sourceCodeBranch', message: 'sourceCodeBranch must not be set together with sourceCodeVersion' },
@@ -49,49 +57,71 @@ describe('an executor', () => {
     });
 
     it('accepts a branch instead of a tag, or neither', () => {
-      executors.given([]).when(create({ sourceCodeVersion: null, sourceCodeBranch: 'main' })).then([
-        { type: 'ExecutorCreated', data: { ...executor, sourceCodeVersion: null, sourceCodeBranch: 'main', id: EXECUTOR_ID, state: 'provision', status: 'ready' } },
-      ]);
-      executors.given([]).when(create({ sourceCodeVersion: null })).then([
-        { type: 'ExecutorCreated', data: { ...executor, sourceCodeVersion: null, id: EXECUTOR_ID, state: 'provision', status: 'ready' } },
-      ]);
+      executors
+        .given([])
+        .when(create({ sourceCodeVersion: null, sourceCodeBranch: 'main' }))
+        .then([
+          {
+            type: 'ExecutorCreated',
+            data: { ...executor, sourceCodeVersion: null, sourceCodeBranch: 'main', id: EXECUTOR_ID, state: 'provision', status: 'ready' },
+          },
+        ]);
+      executors
+        .given([])
+        .when(create({ sourceCodeVersion: null }))
+        .then([
+          { type: 'ExecutorCreated', data: { ...executor, sourceCodeVersion: null, id: EXECUTOR_ID, state: 'provision', status: 'ready' } },
+        ]);
     });
 
     it('refuses a tag together with a branch, naming both fields', () => {
-      executors.given([]).when(create({ sourceCodeBranch: 'main' })).thenThrows(bothRefs);
+      executors
+        .given([])
+        .when(create({ sourceCodeBranch: 'main' }))
+        .thenThrows(bothRefs);
     });
 
     it('refuses a repeated integration or secret, naming its index', () => {
-      executors.given([]).when(create({ integrationIds: [INTEGRATION_A, INTEGRATION_A], secretIds: [SECRET_ID, SECRET_ID] })).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: `integrationIds must not repeat ${INTEGRATION_A}; secretIds must not repeat ${SECRET_ID}`,
-        errors: [
-          { field: 'integrationIds[1]', message: `integrationIds must not repeat ${INTEGRATION_A}` },
-          { field: 'secretIds[1]', message: `secretIds must not repeat ${SECRET_ID}` },
-        ],
-      });
+      executors
+        .given([])
+        .when(create({ integrationIds: [INTEGRATION_A, INTEGRATION_A], secretIds: [SECRET_ID, SECRET_ID] }))
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message: `integrationIds must not repeat ${INTEGRATION_A}; secretIds must not repeat ${SECRET_ID}`,
+          errors: [
+            { field: 'integrationIds[1]', message: `integrationIds must not repeat ${INTEGRATION_A}` },
+            { field: 'secretIds[1]', message: `secretIds must not repeat ${SECRET_ID}` },
+          ],
+        });
     });
   });
 
   describe('when updated', () => {
     it('refuses a branch added to an executor pinned to a tag', () => {
-      executors.given([created]).when(update({ sourceCodeBranch: 'main' })).thenThrows(bothRefs);
+      executors
+        .given([created])
+        .when(update({ sourceCodeBranch: 'main' }))
+        .thenThrows(bothRefs);
     });
 
     it('moves from a tag to a branch when the tag is cleared in the same change', () => {
-      executors.given([created]).when(update({ sourceCodeVersion: null, sourceCodeBranch: 'main' })).then([
-        { type: 'ExecutorUpdated', data: { changes: { sourceCodeVersion: null, sourceCodeBranch: 'main' } } },
-      ]);
+      executors
+        .given([created])
+        .when(update({ sourceCodeVersion: null, sourceCodeBranch: 'main' }))
+        .then([{ type: 'ExecutorUpdated', data: { changes: { sourceCodeVersion: null, sourceCodeBranch: 'main' } } }]);
     });
   });
 
   describe('when acting', () => {
     it('refuses approve, which executors do not have, with the allowed actions', () => {
-      executors.given([created]).when({ type: 'Act', data: { action: 'approve', approvalFlow: true } }).thenThrows({
-        code: 'CONFLICT',
-        message: 'cannot approve an executor in state provision with status ready; allowed: execute, delete',
-        details: { currentState: 'provision', currentStatus: 'ready', allowedActions: ['execute', 'delete'] },
-      });
+      executors
+        .given([created])
+        .when({ type: 'Act', data: { action: 'approve', approvalFlow: true } })
+        .thenThrows({
+          code: 'CONFLICT',
+          message: 'cannot approve an executor in state provision with status ready; allowed: execute, delete',
+          details: { currentState: 'provision', currentStatus: 'ready', allowedActions: ['execute', 'delete'] },
+        });
     });
   });
 
@@ -108,7 +138,9 @@ describe('an executor', () => {
 
     it('points at no storage when it has none, and at nothing once deleted', () => {
       const noStorage: DomainEvent = { type: 'ExecutorUpdated', data: { changes: { storageId: null, integrationIds: [], secretIds: [] } } };
-      expect(executorAggregate.references(fold(executorAggregate, [created, noStorage]))).toEqual([{ kind: 'source_code', id: SOURCE_CODE_ID, field: 'sourceCodeId' }]);
+      expect(executorAggregate.references(fold(executorAggregate, [created, noStorage]))).toEqual([
+        { kind: 'source_code', id: SOURCE_CODE_ID, field: 'sourceCodeId' },
+      ]);
       expect(executorAggregate.references(fold(executorAggregate, [created, { type: 'ExecutorDeleted', data: {} }]))).toEqual([]);
     });
 

@@ -27,11 +27,11 @@ const db = new Kysely<Database>({
 const ID = '0b6f1f3c-8f0e-4d1a-9a57-2f1d6c1e7a10';
 const OTHER = '6a1c2b7e-3d4f-4e5a-8b9c-0d1e2f3a4b5c';
 const FIELDS =
-  'id, name, template, abstract, cloudResourceTypes, documentationUrl, description, labels, status, creatorId, createdAt, updatedAt, revision, parentId, executorId, q';
+  'id, name, template, abstract, cloudResourceTypes, documentationUrl, ownerId, description, labels, status, creatorId, createdAt, updatedAt, revision, parentId, executorId, q';
 const INTEGER = 'an integer between -2147483648 and 2147483647';
 const ISO = 'an ISO-8601 date-time such as 2024-05-01T12:00:00Z';
 const TEXT_ARRAY_HINT = 'give an element it must contain, or an array of elements it must all contain';
-const SORTABLE = 'id, name, template, abstract, documentationUrl, description, status, creatorId, createdAt, updatedAt, revision';
+const SORTABLE = 'id, name, template, abstract, documentationUrl, ownerId, description, status, creatorId, createdAt, updatedAt, revision';
 
 const EXECUTORS = { table: 'template_executors', ownerColumn: 'template_id', targetColumn: 'executor_id' };
 const PARENTS = { table: 'template_parents', ownerColumn: 'template_id', targetColumn: 'parent_id' };

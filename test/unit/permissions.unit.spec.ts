@@ -14,8 +14,9 @@ import { AppError } from '../../src/errors.js';
 const every = (resources: readonly string[], level: PermissionLevel): Permission[] =>
   resources.map((r) => `${r}:${level}` as Permission).sort();
 
-const CATALOG_READ = every(ENTITY_RESOURCES, 'read');
-const CATALOG_WRITE = every(ENTITY_RESOURCES, 'write');
+// Both roles read teams (who owns what); only super administers them.
+const CATALOG_READ = [...every(ENTITY_RESOURCES, 'read'), 'team:read'].sort();
+const CATALOG_WRITE = [...every(ENTITY_RESOURCES, 'write'), 'team:read'].sort();
 const EVERYTHING_ADMIN = every(RESOURCES, 'admin');
 
 /** The refusal `ensureAllowed` throws, or undefined when it lets the caller through. */

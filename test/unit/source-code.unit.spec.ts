@@ -17,6 +17,7 @@ const TEMPLATE_ID = 'c7e9a1b3-d5f7-4a9c-b1d3-e5f7a9c1b3d5';
 
 const URL = 'https://GitHub.com/Acme/Modules.git';
 const sourceCode: SourceCodeFields = {
+  ownerId: null,
   sourceCodeUrl: URL,
   identifier: URL,
   sourceCodeProvider: 'github',
@@ -34,6 +35,7 @@ const createSourceCode = (fields: Partial<SourceCodeFields> = {}): CatalogComman
 });
 
 const version: SourceCodeVersionFields = {
+  ownerId: null,
   sourceCodeVersion: 'v1.0.0',
   sourceCodeBranch: null,
   sourceCodeFolder: 'modules/vpc',
@@ -51,7 +53,10 @@ const createVersion = (fields: Partial<SourceCodeVersionFields> = {}): CatalogCo
   type: 'Create',
   data: { ...version, ...fields, id: VERSION_ID, status: 'enabled' },
 });
-const updateVersion = (changes: Partial<SourceCodeVersionFields>): CatalogCommand<SourceCodeVersionFields> => ({ type: 'Update', data: { changes } });
+const updateVersion = (changes: Partial<SourceCodeVersionFields>): CatalogCommand<SourceCodeVersionFields> => ({
+  type: 'Update',
+  data: { changes },
+});
 
 const sourceCodes = deciderSpec(sourceCodeAggregate);
 const versions = deciderSpec(sourceCodeVersionAggregate);
@@ -65,16 +70,37 @@ describe('a source code', () => {
     });
 
     it('strips a trailing .git and trailing slashes', () => {
-      for (const url of ['https://github.com/acme/modules.git', 'https://github.com/acme/modules/', 'https://github.com/acme/modules.git/', 'https://github.com/acme/modules.GIT']) {
+      for (const url of [
+        'https://github.com/acme/modules.git',
+        'https://github.com/acme/modules/',
+        'https://github.com/acme/modules.git/',
+        'https://github.com/acme/modules.GIT',
+      ]) {
         expect(normaliseSourceCodeUrl(url)).toBe('https://github.com/acme/modules');
       }
     });
 
     it('holds one unique key for every spelling of the same repository, and none once deleted', () => {
-      const keyOf = (url: string) => sourceCodeAggregate.uniqueKeys(fold(sourceCodeAggregate, [{ type: 'SourceCodeCreated', data: { ...sourceCode, sourceCodeUrl: url, identifier: url, id: SOURCE_CODE_ID, status: 'enabled' } }]));
-      expect(keyOf(URL)).toEqual([{ key: 'source-code-url:https://github.com/Acme/Modules', field: 'sourceCodeUrl', message: `a source code with the URL "${URL}" already exists` }]);
+      const keyOf = (url: string) =>
+        sourceCodeAggregate.uniqueKeys(
+          fold(sourceCodeAggregate, [
+            {
+              type: 'SourceCodeCreated',
+              data: { ...sourceCode, sourceCodeUrl: url, identifier: url, id: SOURCE_CODE_ID, status: 'enabled' },
+            },
+          ]),
+        );
+      expect(keyOf(URL)).toEqual([
+        {
+          key: 'source-code-url:https://github.com/Acme/Modules',
+          field: 'sourceCodeUrl',
+          message: `a source code with the URL "${URL}" already exists`,
+        },
+      ]);
       expect(keyOf('https://github.com/Acme/Modules/')[0]?.key).toBe('source-code-url:https://github.com/Acme/Modules');
-      expect(sourceCodeAggregate.uniqueKeys(fold(sourceCodeAggregate, [sourceCodeCreated, { type: 'SourceCodeDeleted', data: {} }]))).toEqual([]);
+      expect(
+        sourceCodeAggregate.uniqueKeys(fold(sourceCodeAggregate, [sourceCodeCreated, { type: 'SourceCodeDeleted', data: {} }])),
+      ).toEqual([]);
     });
   });
 
@@ -85,45 +111,70 @@ describe('a source code', () => {
 
     it('refuses an identifier other than its URL, naming identifier', () => {
       const message = `identifier is derived from sourceCodeUrl and must equal it ("${URL}")`;
-      sourceCodes.given([]).when(createSourceCode({ identifier: 'modules' })).thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'identifier', message }] });
+      sourceCodes
+        .given([])
+        .when(createSourceCode({ identifier: 'modules' }))
+        .thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'identifier', message }] });
     });
 
     it('refuses an integration for a git_public repository, naming integrationId', () => {
       const message = 'a git_public source code takes no integration';
-      sourceCodes.given([]).when(createSourceCode({ sourceCodeProvider: 'git_public' })).thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'integrationId', message }] });
-      sourceCodes.given([]).when(createSourceCode({ sourceCodeProvider: 'git_public', integrationId: null })).then([
-        { type: 'SourceCodeCreated', data: { ...sourceCode, sourceCodeProvider: 'git_public', integrationId: null, id: SOURCE_CODE_ID, status: 'enabled' } },
-      ]);
+      sourceCodes
+        .given([])
+        .when(createSourceCode({ sourceCodeProvider: 'git_public' }))
+        .thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'integrationId', message }] });
+      sourceCodes
+        .given([])
+        .when(createSourceCode({ sourceCodeProvider: 'git_public', integrationId: null }))
+        .then([
+          {
+            type: 'SourceCodeCreated',
+            data: { ...sourceCode, sourceCodeProvider: 'git_public', integrationId: null, id: SOURCE_CODE_ID, status: 'enabled' },
+          },
+        ]);
     });
   });
 
   describe('when updated', () => {
     it('moves URL and identifier together', () => {
       const moved = 'https://gitlab.com/acme/modules';
-      sourceCodes.given([sourceCodeCreated]).when({ type: 'Update', data: { changes: { sourceCodeUrl: moved, identifier: moved } } }).then([
-        { type: 'SourceCodeUpdated', data: { changes: { sourceCodeUrl: moved, identifier: moved } } },
-      ]);
+      sourceCodes
+        .given([sourceCodeCreated])
+        .when({ type: 'Update', data: { changes: { sourceCodeUrl: moved, identifier: moved } } })
+        .then([{ type: 'SourceCodeUpdated', data: { changes: { sourceCodeUrl: moved, identifier: moved } } }]);
     });
 
     it('refuses a URL whose identifier was not moved with it', () => {
-      sourceCodes.given([sourceCodeCreated]).when({ type: 'Update', data: { changes: { sourceCodeUrl: 'https://gitlab.com/acme/x' } } }).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'identifier is derived from sourceCodeUrl and must equal it ("https://gitlab.com/acme/x")',
-      });
+      sourceCodes
+        .given([sourceCodeCreated])
+        .when({ type: 'Update', data: { changes: { sourceCodeUrl: 'https://gitlab.com/acme/x' } } })
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message: 'identifier is derived from sourceCodeUrl and must equal it ("https://gitlab.com/acme/x")',
+        });
     });
 
     it('keeps its provider', () => {
-      sourceCodes.given([sourceCodeCreated]).when({ type: 'Update', data: { changes: { sourceCodeProvider: 'gitlab' } } }).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'sourceCodeProvider is immutable (it is "github")',
-      });
+      sourceCodes
+        .given([sourceCodeCreated])
+        .when({ type: 'Update', data: { changes: { sourceCodeProvider: 'gitlab' } } })
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message: 'sourceCodeProvider is immutable (it is "github")',
+        });
     });
   });
 
   describe('when asked what it points at', () => {
     it('refers to its integration, and to nothing without one', () => {
-      expect(sourceCodeAggregate.references(fold(sourceCodeAggregate, [sourceCodeCreated]))).toEqual([{ kind: 'integration', id: INTEGRATION_ID, field: 'integrationId' }]);
-      expect(sourceCodeAggregate.references(fold(sourceCodeAggregate, [sourceCodeCreated, { type: 'SourceCodeUpdated', data: { changes: { integrationId: null } } }]))).toEqual([]);
+      expect(sourceCodeAggregate.references(fold(sourceCodeAggregate, [sourceCodeCreated]))).toEqual([
+        { kind: 'integration', id: INTEGRATION_ID, field: 'integrationId' },
+      ]);
+      expect(
+        sourceCodeAggregate.references(
+          fold(sourceCodeAggregate, [sourceCodeCreated, { type: 'SourceCodeUpdated', data: { changes: { integrationId: null } } }]),
+        ),
+      ).toEqual([]);
     });
   });
 });
@@ -132,60 +183,102 @@ describe('a source code version', () => {
   describe('when its tag or branch is given', () => {
     it('takes a tag alone or a branch alone', () => {
       versions.given([]).when(createVersion()).then([versionCreated]);
-      versions.given([]).when(createVersion({ sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' })).then([
-        { type: 'SourceCodeVersionCreated', data: { ...version, sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main', id: VERSION_ID, status: 'enabled' } },
-      ]);
+      versions
+        .given([])
+        .when(createVersion({ sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' }))
+        .then([
+          {
+            type: 'SourceCodeVersionCreated',
+            data: {
+              ...version,
+              sourceCodeVersion: null,
+              sourceCodeBranch: 'main',
+              identifier: 'modules/vpc:main',
+              id: VERSION_ID,
+              status: 'enabled',
+            },
+          },
+        ]);
     });
 
     it('refuses both, naming both fields', () => {
-      versions.given([]).when(createVersion({ sourceCodeBranch: 'main' })).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
-        errors: [
-          { field: 'sourceCodeVersion', message: 'sourceCodeVersion must not be set together with sourceCodeBranch' },
-          { field: 'sourceCodeBranch', message: 'sourceCodeBranch must not be set together with sourceCodeVersion' },
-        ],
-      });
+      versions
+        .given([])
+        .when(createVersion({ sourceCodeBranch: 'main' }))
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message:
+            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
+          errors: [
+            { field: 'sourceCodeVersion', message: 'sourceCodeVersion must not be set together with sourceCodeBranch' },
+            { field: 'sourceCodeBranch', message: 'sourceCodeBranch must not be set together with sourceCodeVersion' },
+          ],
+        });
     });
 
     it('refuses neither, naming both fields', () => {
-      versions.given([]).when(createVersion({ sourceCodeVersion: null })).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set; sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set',
-        errors: [
-          { field: 'sourceCodeVersion', message: 'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set' },
-          { field: 'sourceCodeBranch', message: 'sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set' },
-        ],
-      });
+      versions
+        .given([])
+        .when(createVersion({ sourceCodeVersion: null }))
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message:
+            'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set; sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set',
+          errors: [
+            { field: 'sourceCodeVersion', message: 'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set' },
+            { field: 'sourceCodeBranch', message: 'sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set' },
+          ],
+        });
     });
 
     it('applies the rule to the fields after an update: a switch to a branch must clear the tag', () => {
-      versions.given([versionCreated]).when(updateVersion({ sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' })).then([
-        { type: 'SourceCodeVersionUpdated', data: { changes: { sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' } } },
-      ]);
-      versions.given([versionCreated]).when(updateVersion({ sourceCodeBranch: 'main', identifier: 'modules/vpc:main' })).thenThrows({
-        code: 'UNPROCESSABLE',
-        message: 'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
-      });
+      versions
+        .given([versionCreated])
+        .when(updateVersion({ sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' }))
+        .then([
+          {
+            type: 'SourceCodeVersionUpdated',
+            data: { changes: { sourceCodeVersion: null, sourceCodeBranch: 'main', identifier: 'modules/vpc:main' } },
+          },
+        ]);
+      versions
+        .given([versionCreated])
+        .when(updateVersion({ sourceCodeBranch: 'main', identifier: 'modules/vpc:main' }))
+        .thenThrows({
+          code: 'UNPROCESSABLE',
+          message:
+            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
+        });
     });
   });
 
   describe('when its identifier is derived', () => {
     it('is folder:tagOrBranch', () => {
-      expect(sourceCodeVersionIdentifier({ sourceCodeFolder: 'modules/vpc', sourceCodeVersion: 'v1.0.0', sourceCodeBranch: null })).toBe('modules/vpc:v1.0.0');
-      expect(sourceCodeVersionIdentifier({ sourceCodeFolder: '.', sourceCodeVersion: null, sourceCodeBranch: 'feature/x' })).toBe('.:feature/x');
+      expect(sourceCodeVersionIdentifier({ sourceCodeFolder: 'modules/vpc', sourceCodeVersion: 'v1.0.0', sourceCodeBranch: null })).toBe(
+        'modules/vpc:v1.0.0',
+      );
+      expect(sourceCodeVersionIdentifier({ sourceCodeFolder: '.', sourceCodeVersion: null, sourceCodeBranch: 'feature/x' })).toBe(
+        '.:feature/x',
+      );
     });
 
     it('refuses any other identifier, naming identifier', () => {
       const message = 'identifier is derived from sourceCodeFolder and the tag or branch and must equal it ("modules/vpc:v1.0.0")';
-      versions.given([]).when(createVersion({ identifier: 'vpc' })).thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'identifier', message }] });
+      versions
+        .given([])
+        .when(createVersion({ identifier: 'vpc' }))
+        .thenThrows({ code: 'UNPROCESSABLE', message, errors: [{ field: 'identifier', message }] });
     });
   });
 
   describe('when asked what it holds and points at', () => {
     it('holds its identifier within its source code', () => {
       expect(sourceCodeVersionAggregate.uniqueKeys(fold(sourceCodeVersionAggregate, [versionCreated]))).toEqual([
-        { key: `source-code-version:${SOURCE_CODE_ID}:modules/vpc:v1.0.0`, field: 'identifier', message: `source code ${SOURCE_CODE_ID} already has a version "modules/vpc:v1.0.0"` },
+        {
+          key: `source-code-version:${SOURCE_CODE_ID}:modules/vpc:v1.0.0`,
+          field: 'identifier',
+          message: `source code ${SOURCE_CODE_ID} already has a version "modules/vpc:v1.0.0"`,
+        },
       ]);
     });
 
@@ -194,12 +287,22 @@ describe('a source code version', () => {
         { kind: 'template', id: TEMPLATE_ID, field: 'templateId' },
         { kind: 'source_code', id: SOURCE_CODE_ID, field: 'sourceCodeId' },
       ]);
-      expect(sourceCodeVersionAggregate.references(fold(sourceCodeVersionAggregate, [versionCreated, { type: 'SourceCodeVersionDeleted', data: {} }]))).toEqual([]);
+      expect(
+        sourceCodeVersionAggregate.references(
+          fold(sourceCodeVersionAggregate, [versionCreated, { type: 'SourceCodeVersionDeleted', data: {} }]),
+        ),
+      ).toEqual([]);
     });
 
     it('keeps its template and source code', () => {
-      versions.given([versionCreated]).when(updateVersion({ templateId: SOURCE_CODE_ID })).thenThrows({ code: 'UNPROCESSABLE', message: `templateId is immutable (it is "${TEMPLATE_ID}")` });
-      versions.given([versionCreated]).when(updateVersion({ sourceCodeId: TEMPLATE_ID })).thenThrows({ code: 'UNPROCESSABLE', message: `sourceCodeId is immutable (it is "${SOURCE_CODE_ID}")` });
+      versions
+        .given([versionCreated])
+        .when(updateVersion({ templateId: SOURCE_CODE_ID }))
+        .thenThrows({ code: 'UNPROCESSABLE', message: `templateId is immutable (it is "${TEMPLATE_ID}")` });
+      versions
+        .given([versionCreated])
+        .when(updateVersion({ sourceCodeId: TEMPLATE_ID }))
+        .thenThrows({ code: 'UNPROCESSABLE', message: `sourceCodeId is immutable (it is "${SOURCE_CODE_ID}")` });
     });
   });
 });

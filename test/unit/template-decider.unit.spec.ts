@@ -12,6 +12,7 @@ const OTHER_PARENT = '33333333-3333-4333-8333-333333333333';
 const EXECUTOR = '44444444-4444-4444-8444-444444444444';
 
 const fields: TemplateFields = {
+  ownerId: null,
   name: 'Web App',
   template: 'web_app',
   description: 'a web application',
@@ -30,8 +31,14 @@ const createdDisabled: TemplateEvent = { type: 'TemplateCreated', data: { id: ID
 const enabled: TemplateEvent = { type: 'TemplateEnabled', data: {} };
 const disabled: TemplateEvent = { type: 'TemplateDisabled', data: {} };
 const deleted: TemplateEvent = { type: 'TemplateDeleted', data: {} };
-const update = (changes: Extract<TemplateCommand, { type: 'Update' }>['data']['changes']): TemplateCommand => ({ type: 'Update', data: { changes } });
-const updated = (changes: Extract<TemplateEvent, { type: 'TemplateUpdated' }>['data']['changes']): TemplateEvent => ({ type: 'TemplateUpdated', data: { changes } });
+const update = (changes: Extract<TemplateCommand, { type: 'Update' }>['data']['changes']): TemplateCommand => ({
+  type: 'Update',
+  data: { changes },
+});
+const updated = (changes: Extract<TemplateEvent, { type: 'TemplateUpdated' }>['data']['changes']): TemplateEvent => ({
+  type: 'TemplateUpdated',
+  data: { changes },
+});
 const deleteTemplate = (): TemplateCommand => ({ type: 'Delete' });
 
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'template not found' } as const;
@@ -48,15 +55,24 @@ describe('template decider', () => {
     });
 
     it('records a template created disabled as disabled', () => {
-      spec.given([]).when({ type: 'Create', data: { id: ID, status: 'disabled', ...fields } }).then([createdDisabled]);
+      spec
+        .given([])
+        .when({ type: 'Create', data: { id: ID, status: 'disabled', ...fields } })
+        .then([createdDisabled]);
     });
 
     it('refuses to create the same template twice with CONFLICT', () => {
-      spec.given([created]).when(createTemplate).thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
+      spec
+        .given([created])
+        .when(createTemplate)
+        .thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
     });
 
     it('refuses to create a template again after it was deleted', () => {
-      spec.given([created, deleted]).when(createTemplate).thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
+      spec
+        .given([created, deleted])
+        .when(createTemplate)
+        .thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
     });
 
     it('refuses its own id among the parents with UNPROCESSABLE naming parentIds', () => {
@@ -83,11 +99,17 @@ describe('template decider', () => {
     });
 
     it('decides on the state after earlier updates', () => {
-      spec.given([created, updated({ name: 'Renamed' })]).when(update({ name: 'Renamed' })).then([]);
+      spec
+        .given([created, updated({ name: 'Renamed' })])
+        .when(update({ name: 'Renamed' }))
+        .then([]);
     });
 
     it('records nothing when no value changes (a no-op PATCH)', () => {
-      spec.given([created]).when(update({ ...fields })).then([]);
+      spec
+        .given([created])
+        .when(update({ ...fields }))
+        .then([]);
     });
 
     it('records nothing for an empty change set', () => {
@@ -95,7 +117,10 @@ describe('template decider', () => {
     });
 
     it('accepts the current slug and records nothing for it', () => {
-      spec.given([created]).when(update({ template: 'web_app', name: 'Other' })).then([updated({ name: 'Other' })]);
+      spec
+        .given([created])
+        .when(update({ template: 'web_app', name: 'Other' }))
+        .then([updated({ name: 'Other' })]);
     });
 
     it('refuses a different slug with UNPROCESSABLE naming template and the current slug', () => {
@@ -110,15 +135,24 @@ describe('template decider', () => {
     });
 
     it('refuses its own id among the parents with UNPROCESSABLE naming parentIds', () => {
-      spec.given([created]).when(update({ parentIds: [ID] })).thenThrows(SELF_PARENT);
+      spec
+        .given([created])
+        .when(update({ parentIds: [ID] }))
+        .thenThrows(SELF_PARENT);
     });
 
     it('refuses an unknown template with NOT_FOUND', () => {
-      spec.given([]).when(update({ name: 'x' })).thenThrows(NOT_FOUND);
+      spec
+        .given([])
+        .when(update({ name: 'x' }))
+        .thenThrows(NOT_FOUND);
     });
 
     it('refuses a deleted template with NOT_FOUND', () => {
-      spec.given([created, deleted]).when(update({ name: 'x' })).thenThrows(NOT_FOUND);
+      spec
+        .given([created, deleted])
+        .when(update({ name: 'x' }))
+        .thenThrows(NOT_FOUND);
     });
   });
 
@@ -193,7 +227,10 @@ describe('template decider', () => {
     });
 
     it('follows a rename', () => {
-      expect(keysOf([created, updated({ name: 'NEW Name' })]).map((k) => k.key)).toEqual(['template-name:new name', 'template-slug:web_app']);
+      expect(keysOf([created, updated({ name: 'NEW Name' })]).map((k) => k.key)).toEqual([
+        'template-name:new name',
+        'template-slug:web_app',
+      ]);
     });
 
     it('keeps holding both while disabled', () => {
@@ -213,7 +250,10 @@ describe('template decider', () => {
     const refsOf = (events: readonly TemplateEvent[]) => templateAggregate.references(fold(templateAggregate, events));
 
     it('names each parent and executor with its field and index', () => {
-      const withRefs = { ...created, data: { ...created.data, parentIds: [PARENT, OTHER_PARENT], executorIds: [OTHER_PARENT] } } as TemplateEvent;
+      const withRefs = {
+        ...created,
+        data: { ...created.data, parentIds: [PARENT, OTHER_PARENT], executorIds: [OTHER_PARENT] },
+      } as TemplateEvent;
       expect(refsOf([withRefs])).toEqual([
         { kind: 'template', id: PARENT, field: 'parentIds', index: 0 },
         { kind: 'template', id: OTHER_PARENT, field: 'parentIds', index: 1 },

@@ -197,7 +197,10 @@ describe("when a user's password is changed", () => {
 });
 
 describe("when a service account's password is rehashed at sign-in", () => {
-  const rehash = (previousHash: string): UserCommand => ({ type: 'RehashPassword', data: { previousHash, passwordHash: 'scrypt$131072$stronger' } });
+  const rehash = (previousHash: string): UserCommand => ({
+    type: 'RehashPassword',
+    data: { previousHash, passwordHash: 'scrypt$131072$stronger' },
+  });
 
   it('records the stronger hash while the stored one is the one the sign-in verified', () => {
     spec
@@ -290,6 +293,7 @@ describe('the user aggregate', () => {
       fields: { ...serviceAccount, roles: ['super'], displayName: null, passwordHash: 'scrypt$new' },
       deactivated: true,
       sessionsRevokedBefore: REVOKED_AT,
+      groups: [],
     });
   });
 

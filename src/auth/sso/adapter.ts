@@ -10,6 +10,8 @@ export interface SsoIdentity {
   readonly email: string | null;
   /** Whether the provider vouches for the address. */
   readonly emailVerified: boolean;
+  /** The groups the provider's configured claim lists (absent: the provider reports none). */
+  readonly groups?: readonly string[];
   readonly displayName: string | null;
   /** The provider's refresh token (Google: required, kept to re-check the account on refresh). */
   readonly refreshToken?: string;
@@ -55,11 +57,17 @@ export function translateOpenidError(error: unknown, identifier = ''): SsoError 
   const refused = privateAddressIn(error);
   if (refused) return privateAddressError(refused, identifier);
   if (error instanceof client.AuthorizationResponseError) {
-    return new SsoError(error.error === 'access_denied' ? 'access_denied' : 'provider_error', `authorization response error: ${error.error}`, { identifier });
+    return new SsoError(
+      error.error === 'access_denied' ? 'access_denied' : 'provider_error',
+      `authorization response error: ${error.error}`,
+      { identifier },
+    );
   }
   if (error instanceof client.ResponseBodyError) {
     const rejected = error.error === 'invalid_grant' || error.error === 'bad_verification_code';
-    return new SsoError(rejected ? 'code_rejected' : 'provider_error', `token endpoint error: ${error.error} (HTTP ${error.status})`, { identifier });
+    return new SsoError(rejected ? 'code_rejected' : 'provider_error', `token endpoint error: ${error.error} (HTTP ${error.status})`, {
+      identifier,
+    });
   }
   if (error instanceof client.ClientError) {
     const code = error.code ?? '';
@@ -68,7 +76,9 @@ export function translateOpenidError(error: unknown, identifier = ''): SsoError 
     }
     return new SsoError('provider_error', `identity provider exchange failed: ${code} ${error.message}`, { identifier });
   }
-  return new SsoError('provider_error', `identity provider unreachable: ${error instanceof Error ? error.message : 'unknown error'}`, { identifier });
+  return new SsoError('provider_error', `identity provider unreachable: ${error instanceof Error ? error.message : 'unknown error'}`, {
+    identifier,
+  });
 }
 
 /** The guard's refusal behind an error (openid-client wraps what its fetch throws), if it is one. */
@@ -81,7 +91,11 @@ export function privateAddressIn(error: unknown): PrivateAddressRefused | undefi
 
 /** How a refused private address reads in the sign-in's log and audit: the setting that allows it. */
 export const privateAddressError = (refused: PrivateAddressRefused, identifier = ''): SsoError =>
-  new SsoError('provider_error', `refusing to reach the identity provider: ${refused.message} (an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true)`, { identifier });
+  new SsoError(
+    'provider_error',
+    `refusing to reach the identity provider: ${refused.message} (an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true)`,
+    { identifier },
+  );
 
 /** Lower-cased e-mail, or null for anything that is not one. */
 export function normalisedEmail(value: unknown): string | null {

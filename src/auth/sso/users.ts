@@ -20,12 +20,39 @@ export interface ExternalIdentity {
   readonly subject: string;
   readonly email: string | null;
   readonly displayName: string | null;
+  /** The groups this sign-in reported (Backstage `ent`, an OIDC groups claim); absent: left as they are. */
+  readonly groups?: readonly string[];
 }
 
-/** The user of (provider key, subject), through its reservation stream (the write model, no lag). */
-export const findUserBySubject = (deps: CommandDeps, provider: string, subject: string) => findUserByUniqueKey(deps, `user-subject:${provider}:${subject}`);
+/**
+ * Records the groups a sign-in reported on the user (an event only when they changed): the teams
+ * naming one count the user as a member from then on (docs/contract.md §6).
+ */
+export async function observeGroups(
+  deps: CommandDeps,
+  userId: string,
+  groups: readonly string[],
+  context: CommandContext,
+): Promise<bigint | undefined> {
+  const result = await executeCommand(
+    deps,
+    userAggregate,
+    userId,
+    { type: 'ObserveGroups', data: { groups } },
+    { ...context, actorId: userId },
+  );
+  return result.position;
+}
 
-const conflictOn = (error: unknown, field: string): boolean => error instanceof AppError && error.code === 'CONFLICT' && error.errors.some((e) => e.field === field);
+const later = (a: bigint | undefined, b: bigint | undefined): bigint | undefined =>
+  a === undefined ? b : b === undefined || a > b ? a : b;
+
+/** The user of (provider key, subject), through its reservation stream (the write model, no lag). */
+export const findUserBySubject = (deps: CommandDeps, provider: string, subject: string) =>
+  findUserByUniqueKey(deps, `user-subject:${provider}:${subject}`);
+
+const conflictOn = (error: unknown, field: string): boolean =>
+  error instanceof AppError && error.code === 'CONFLICT' && error.errors.some((e) => e.field === field);
 
 /**
  * Finds the user an identity provider knows as `subject` — matched by (provider key, subject), never
@@ -50,10 +77,21 @@ export async function findOrCreateUser(
     };
     const result =
       Object.keys(changes).length > 0 && !existing.state.deactivated
-        ? await executeCommand(deps, userAggregate, existing.id, { type: 'UpdateUser', data: { changes } }, { ...context, actorId: existing.id })
+        ? await executeCommand(
+            deps,
+            userAggregate,
+            existing.id,
+            { type: 'UpdateUser', data: { changes } },
+            { ...context, actorId: existing.id },
+          )
         : undefined;
     const { deactivated, sessionsRevokedBefore } = existing.state;
-    return { user: { id: existing.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false }, position: result?.position };
+    const observed =
+      identity.groups !== undefined && !deactivated ? await observeGroups(deps, existing.id, identity.groups, context) : undefined;
+    return {
+      user: { id: existing.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false },
+      position: later(result?.position, observed),
+    };
   }
   const candidates = [...new Set([...identifiers, `${provider}:${identity.subject}`])];
   for (const identifier of candidates) {
@@ -65,18 +103,37 @@ export async function findOrCreateUser(
         id,
         {
           type: 'CreateUser',
-          data: { id, kind: 'human', identifier, email: identity.email, displayName: identity.displayName, provider, subject: identity.subject, roles: ['default'], grants: [], passwordHash: null },
+          data: {
+            id,
+            kind: 'human',
+            identifier,
+            email: identity.email,
+            displayName: identity.displayName,
+            provider,
+            subject: identity.subject,
+            roles: ['default'],
+            grants: [],
+            passwordHash: null,
+          },
         },
         { ...context, actorId: id },
       );
-      return { user: { id, identifier, deactivated: false, sessionsRevokedBefore: null, created: true }, position: result.position };
+      const observed =
+        identity.groups !== undefined && identity.groups.length > 0 ? await observeGroups(deps, id, identity.groups, context) : undefined;
+      return {
+        user: { id, identifier, deactivated: false, sessionsRevokedBefore: null, created: true },
+        position: later(result.position, observed),
+      };
     } catch (error) {
       if (conflictOn(error, 'subject')) {
         // A concurrent first sign-in of the same person created it: use that one.
         const raced = await findUserBySubject(deps, provider, identity.subject);
         if (raced) {
           const { deactivated, sessionsRevokedBefore, fields } = raced.state;
-          return { user: { id: raced.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false }, position: undefined };
+          return {
+            user: { id: raced.id, identifier: fields.identifier, deactivated, sessionsRevokedBefore, created: false },
+            position: undefined,
+          };
         }
       }
       if (!conflictOn(error, 'identifier')) throw error;

@@ -26,7 +26,11 @@ export const CLOUDS = ['aws', 'gcp', 'azurerm'] as const;
 export type Cloud = (typeof CLOUDS)[number];
 
 const CLOUD_LABEL: Record<Cloud, string> = { aws: 'AWS', gcp: 'GCP', azurerm: 'Azure' };
-const REGIONS: Record<Cloud, readonly string[]> = { aws: ['eu-west-1', 'us-east-1', 'eu-central-1'], gcp: ['europe-west1', 'us-central1'], azurerm: ['westeurope', 'eastus'] };
+const REGIONS: Record<Cloud, readonly string[]> = {
+  aws: ['eu-west-1', 'us-east-1', 'eu-central-1'],
+  gcp: ['europe-west1', 'us-central1'],
+  azurerm: ['westeurope', 'eastus'],
+};
 const TEAMS = ['payments', 'search', 'platform', 'data', 'identity', 'checkout'] as const;
 const ENVS = ['prod', 'staging', 'dev'] as const;
 
@@ -38,14 +42,46 @@ interface Kind {
 
 /** What templates describe, with the cloud resource types each provider builds it from. */
 const KINDS: readonly Kind[] = [
-  { name: 'Web app', slug: 'web_app', types: { aws: ['aws_lb', 'aws_ecs_service'], gcp: ['google_cloud_run_v2_service'], azurerm: ['azurerm_linux_web_app'] } },
-  { name: 'Postgres database', slug: 'postgres', types: { aws: ['aws_db_instance'], gcp: ['google_sql_database_instance'], azurerm: ['azurerm_postgresql_flexible_server'] } },
-  { name: 'Object bucket', slug: 'bucket', types: { aws: ['aws_s3_bucket'], gcp: ['google_storage_bucket'], azurerm: ['azurerm_storage_container'] } },
-  { name: 'Redis cache', slug: 'redis', types: { aws: ['aws_elasticache_cluster'], gcp: ['google_redis_instance'], azurerm: ['azurerm_redis_cache'] } },
-  { name: 'Kubernetes cluster', slug: 'kubernetes', types: { aws: ['aws_eks_cluster'], gcp: ['google_container_cluster'], azurerm: ['azurerm_kubernetes_cluster'] } },
-  { name: 'Message queue', slug: 'queue', types: { aws: ['aws_sqs_queue'], gcp: ['google_pubsub_topic'], azurerm: ['azurerm_servicebus_queue'] } },
-  { name: 'Network', slug: 'network', types: { aws: ['aws_vpc', 'aws_subnet'], gcp: ['google_compute_network'], azurerm: ['azurerm_virtual_network'] } },
-  { name: 'Function', slug: 'function', types: { aws: ['aws_lambda_function'], gcp: ['google_cloudfunctions2_function'], azurerm: ['azurerm_linux_function_app'] } },
+  {
+    name: 'Web app',
+    slug: 'web_app',
+    types: { aws: ['aws_lb', 'aws_ecs_service'], gcp: ['google_cloud_run_v2_service'], azurerm: ['azurerm_linux_web_app'] },
+  },
+  {
+    name: 'Postgres database',
+    slug: 'postgres',
+    types: { aws: ['aws_db_instance'], gcp: ['google_sql_database_instance'], azurerm: ['azurerm_postgresql_flexible_server'] },
+  },
+  {
+    name: 'Object bucket',
+    slug: 'bucket',
+    types: { aws: ['aws_s3_bucket'], gcp: ['google_storage_bucket'], azurerm: ['azurerm_storage_container'] },
+  },
+  {
+    name: 'Redis cache',
+    slug: 'redis',
+    types: { aws: ['aws_elasticache_cluster'], gcp: ['google_redis_instance'], azurerm: ['azurerm_redis_cache'] },
+  },
+  {
+    name: 'Kubernetes cluster',
+    slug: 'kubernetes',
+    types: { aws: ['aws_eks_cluster'], gcp: ['google_container_cluster'], azurerm: ['azurerm_kubernetes_cluster'] },
+  },
+  {
+    name: 'Message queue',
+    slug: 'queue',
+    types: { aws: ['aws_sqs_queue'], gcp: ['google_pubsub_topic'], azurerm: ['azurerm_servicebus_queue'] },
+  },
+  {
+    name: 'Network',
+    slug: 'network',
+    types: { aws: ['aws_vpc', 'aws_subnet'], gcp: ['google_compute_network'], azurerm: ['azurerm_virtual_network'] },
+  },
+  {
+    name: 'Function',
+    slug: 'function',
+    types: { aws: ['aws_lambda_function'], gcp: ['google_cloudfunctions2_function'], azurerm: ['azurerm_linux_function_app'] },
+  },
 ];
 
 /** The element at `index` modulo the list's length (lists here are never empty). */
@@ -54,11 +90,15 @@ export const pick = <T>(list: readonly T[], index: number): T => list[index % li
 /** The cloud of the n-th seeded item (round robin). */
 export const cloudOf = (index: number): Cloud => pick(CLOUDS, index);
 const slugOf = (prefix: string): string => prefix.replaceAll('-', '_');
-const common = (labels: readonly string[], description = ''): { description: string; labels: string[] } => ({ description, labels: [...labels] });
+const common = (labels: readonly string[], description = ''): { description: string; labels: string[] } => ({
+  description,
+  labels: [...labels],
+});
 
 /** A cloud integration per provider (two for AWS) and a git integration for GitHub and GitLab. */
 export function integrationFixtures(prefix: string): IntegrationFields[] {
   const cloud = (name: string, provider: Cloud, configuration: Record<string, unknown>, env: string): IntegrationFields => ({
+    ownerId: null,
     name: `${prefix} ${name}`,
     integrationType: 'cloud',
     integrationProvider: provider,
@@ -66,6 +106,7 @@ export function integrationFixtures(prefix: string): IntegrationFields[] {
     ...common([`env:${env}`], `${name} account for seeded resources`),
   });
   const git = (name: string, provider: 'github' | 'gitlab', configuration: Record<string, unknown>): IntegrationFields => ({
+    ownerId: null,
     name: `${prefix} ${name}`,
     integrationType: 'git',
     integrationProvider: provider,
@@ -73,10 +114,40 @@ export function integrationFixtures(prefix: string): IntegrationFields[] {
     ...common(['scm'], `${name} organisation holding the modules`),
   });
   return [
-    cloud('AWS production', 'aws', { awsAccessKeyId: 'AKIASEEDPROD0000001', awsSecretAccessKey: 'seed-aws-prod-secret', awsAccount: '111111111111', awsDefaultRegion: 'eu-west-1' }, 'prod'),
-    cloud('AWS staging', 'aws', { awsAccessKeyId: 'AKIASEEDSTAGING0001', awsSecretAccessKey: 'seed-aws-staging-secret', awsAccount: '222222222222', awsAssumedRoleName: 'infraledger' }, 'staging'),
-    cloud('GCP', 'gcp', { gcpProjectId: `${prefix}-project`, gcpServiceAccountKey: '{"type":"service_account","private_key":"seed"}' }, 'prod'),
-    cloud('Azure', 'azurerm', { clientId: 'seed-client', clientSecret: 'seed-azure-secret', tenantId: 'seed-tenant', subscriptionId: 'seed-subscription' }, 'prod'),
+    cloud(
+      'AWS production',
+      'aws',
+      {
+        awsAccessKeyId: 'AKIASEEDPROD0000001',
+        awsSecretAccessKey: 'seed-aws-prod-secret',
+        awsAccount: '111111111111',
+        awsDefaultRegion: 'eu-west-1',
+      },
+      'prod',
+    ),
+    cloud(
+      'AWS staging',
+      'aws',
+      {
+        awsAccessKeyId: 'AKIASEEDSTAGING0001',
+        awsSecretAccessKey: 'seed-aws-staging-secret',
+        awsAccount: '222222222222',
+        awsAssumedRoleName: 'infraledger',
+      },
+      'staging',
+    ),
+    cloud(
+      'GCP',
+      'gcp',
+      { gcpProjectId: `${prefix}-project`, gcpServiceAccountKey: '{"type":"service_account","private_key":"seed"}' },
+      'prod',
+    ),
+    cloud(
+      'Azure',
+      'azurerm',
+      { clientId: 'seed-client', clientSecret: 'seed-azure-secret', tenantId: 'seed-tenant', subscriptionId: 'seed-subscription' },
+      'prod',
+    ),
     git('GitHub', 'github', { token: 'ghp_seedseedseedseedseed' }),
     git('GitLab', 'gitlab', { token: 'glpat-seedseedseed', url: 'https://gitlab.example.com' }),
   ];
@@ -87,9 +158,14 @@ export function storageFixture(prefix: string, cloud: Cloud, integrationId: stri
   const configuration: Record<Cloud, Record<string, unknown>> = {
     aws: { awsBucketName: `${prefix}-tfstate`, awsRegion: 'eu-west-1' },
     gcp: { gcpBucketName: `${prefix}-tfstate`, gcpRegion: 'europe-west1' },
-    azurerm: { resourceGroupName: `${prefix}-state`, storageAccountName: `${slugOf(prefix).replaceAll('_', '')}state`, containerName: 'tfstate' },
+    azurerm: {
+      resourceGroupName: `${prefix}-state`,
+      storageAccountName: `${slugOf(prefix).replaceAll('_', '')}state`,
+      containerName: 'tfstate',
+    },
   };
   return {
+    ownerId: null,
     name: `${prefix} ${CLOUD_LABEL[cloud]} state`,
     storageProvider: cloud,
     storageType: 'tofu',
@@ -103,6 +179,7 @@ export function storageFixture(prefix: string, cloud: Cloud, integrationId: stri
 export function secretFixtures(prefix: string, integrations: { aws: string; gcp: string }): SecretFields[] {
   return [
     {
+      ownerId: null,
       name: `${prefix} database credentials`,
       secretProvider: 'aws',
       secretType: 'tofu',
@@ -111,6 +188,7 @@ export function secretFixtures(prefix: string, integrations: { aws: string; gcp:
       ...common(['db']),
     },
     {
+      ownerId: null,
       name: `${prefix} service keys`,
       secretProvider: 'gcp',
       secretType: 'tofu',
@@ -119,10 +197,16 @@ export function secretFixtures(prefix: string, integrations: { aws: string; gcp:
       ...common(['keys']),
     },
     {
+      ownerId: null,
       name: `${prefix} api tokens`,
       secretProvider: 'custom',
       secretType: 'tofu',
-      configuration: secretConfigurationSchemas.custom.parse({ secrets: [{ name: 'datadog_api_key', value: 'seed-datadog' }, { name: 'pagerduty_token', value: 'seed-pagerduty' }] }),
+      configuration: secretConfigurationSchemas.custom.parse({
+        secrets: [
+          { name: 'datadog_api_key', value: 'seed-datadog' },
+          { name: 'pagerduty_token', value: 'seed-pagerduty' },
+        ],
+      }),
       integrationId: null,
       ...common(['tokens']),
     },
@@ -140,6 +224,7 @@ export function sourceCodeFixture(prefix: string, index: number, gitIntegrations
         ? `https://github.com/${prefix}/terraform-${topic}-${index}.git`
         : `https://github.com/${prefix}-public/${topic}-${index}`;
   return {
+    ownerId: null,
     sourceCodeUrl: url,
     identifier: url,
     sourceCodeProvider: provider,
@@ -163,6 +248,7 @@ export interface ExecutorRefs {
 export function executorFixture(prefix: string, index: number, refs: ExecutorRefs): ExecutorFields {
   const cloud = cloudOf(index);
   return {
+    ownerId: null,
     name: `${prefix} ${CLOUD_LABEL[cloud]} runner ${index}`,
     runtime: index % 4 === 3 ? 'terraform' : 'tofu',
     commandArgs: index % 2 === 0 ? '-parallelism=10' : '',
@@ -179,7 +265,12 @@ export function executorFixture(prefix: string, index: number, refs: ExecutorRef
 }
 
 /** Abstract templates are per-cloud baselines; the others describe one kind of thing on one cloud. */
-export function templateFixture(prefix: string, index: number, abstract: boolean, links: { parentIds: string[]; executorIds: string[] }): TemplateFields {
+export function templateFixture(
+  prefix: string,
+  index: number,
+  abstract: boolean,
+  links: { parentIds: string[]; executorIds: string[] },
+): TemplateFields {
   const cloud = cloudOf(index);
   const kind = pick(KINDS, Math.floor(index / CLOUDS.length));
   const title = abstract ? `${CLOUD_LABEL[cloud]} baseline` : `${CLOUD_LABEL[cloud]} ${kind.name}`;
@@ -200,7 +291,14 @@ const VARIABLES: readonly SourceCodeVariable[] = [
   { name: 'region', type: 'string', required: true, default: null, description: 'Where to create it', sensitive: false },
   { name: 'instance_count', type: 'number', required: false, default: 1, description: '', sensitive: false },
   { name: 'tags', type: 'map', required: false, default: {}, description: 'Extra tags', sensitive: false },
-  { name: 'admin_password', type: 'string', required: false, default: null, description: 'Initial administrator password', sensitive: true },
+  {
+    name: 'admin_password',
+    type: 'string',
+    required: false,
+    default: null,
+    description: 'Initial administrator password',
+    sensitive: true,
+  },
 ];
 const OUTPUTS: readonly SourceCodeOutput[] = [
   { name: 'id', description: 'Cloud id', sensitive: false },
@@ -209,9 +307,15 @@ const OUTPUTS: readonly SourceCodeOutput[] = [
 ];
 
 /** A tagged folder of a source code that builds one template. */
-export function versionFixture(template: { id: string; slug: string }, sourceCodeId: string, tag: string, lifecycleState: SourceCodeVersionFields['lifecycleState']): SourceCodeVersionFields {
+export function versionFixture(
+  template: { id: string; slug: string },
+  sourceCodeId: string,
+  tag: string,
+  lifecycleState: SourceCodeVersionFields['lifecycleState'],
+): SourceCodeVersionFields {
   const folder = `modules/${template.slug}`;
   return {
+    ownerId: null,
     sourceCodeVersion: tag,
     sourceCodeBranch: null,
     sourceCodeFolder: folder,

@@ -7,7 +7,17 @@ import { resourceLabels, resourceVariables, type Cloud } from './fixtures.js';
 import type { SeedWriter } from './writer.js';
 
 /** Where a seeded resource ends up in its lifecycle. */
-export type ResourceOutcome = 'provisioned' | 'rerun' | 'approval_pending' | 'rejected' | 'ready' | 'queued' | 'in_progress' | 'error' | 'destroyed' | 'destroy_pending';
+export type ResourceOutcome =
+  | 'provisioned'
+  | 'rerun'
+  | 'approval_pending'
+  | 'rejected'
+  | 'ready'
+  | 'queued'
+  | 'in_progress'
+  | 'error'
+  | 'destroyed'
+  | 'destroy_pending';
 
 /** Out of every hundred resources (percent): most are provisioned, the rest spread over the other positions. */
 const MIX: readonly (readonly [ResourceOutcome, number])[] = [
@@ -52,8 +62,16 @@ export function stepsFor(outcome: ResourceOutcome, approvalFlow: boolean, output
     ready: approved([]),
     queued: approved([{ action: 'execute' }]),
     in_progress: approved([{ action: 'execute' }, { action: 'start' }]),
-    error: approved([{ action: 'execute' }, { action: 'start' }, { action: 'fail', error: 'Error: creating resource: AccessDenied: not authorized to perform this operation' }]),
-    destroyed: [...provisioned, { action: 'destroy' }, ...approved([{ action: 'execute' }, { action: 'start' }, { action: 'succeed', outputs: {} }])],
+    error: approved([
+      { action: 'execute' },
+      { action: 'start' },
+      { action: 'fail', error: 'Error: creating resource: AccessDenied: not authorized to perform this operation' },
+    ]),
+    destroyed: [
+      ...provisioned,
+      { action: 'destroy' },
+      ...approved([{ action: 'execute' }, { action: 'start' }, { action: 'succeed', outputs: {} }]),
+    ],
     destroy_pending: [...provisioned, { action: 'destroy' }],
   };
   return steps[outcome];
@@ -94,7 +112,7 @@ export interface ResourceUnit {
 /** Every fiftieth resource starts a family of three (a parent and two children), as long as three fit. */
 export function planUnits(total: number): ResourceUnit[] {
   const units: ResourceUnit[] = [];
-  for (let i = 0; i < total; ) {
+  for (let i = 0; i < total;) {
     const size = i % 50 === 25 && total - i >= 3 ? 3 : 1;
     units.push({ first: i, size });
     i += size;
@@ -120,17 +138,24 @@ function templateFor(templates: readonly SeededTemplate[], index: number): Seede
 }
 
 /** Creates resource `index` and walks it to its outcome; returns its id. */
-export async function seedResource(ctx: ResourceContext, index: number, parentIds: readonly string[], outcome: ResourceOutcome): Promise<string> {
+export async function seedResource(
+  ctx: ResourceContext,
+  index: number,
+  parentIds: readonly string[],
+  outcome: ResourceOutcome,
+): Promise<string> {
   const template = templateFor(ctx.templates, index);
   const id = ctx.deps.newId();
   const name = `${ctx.prefix}-res-${index}`;
   const fields: ResourceFields = {
+    ownerId: null,
     name,
     abstract: template.abstract,
     variables: resourceVariables(index, template.cloud),
     storagePath: index % 3 === 0 ? null : `${template.slug}/${name}.tfstate`,
     templateId: template.id,
-    sourceCodeVersionId: template.versionIds.length === 0 ? null : ((index % 5 === 0 ? template.versionIds.at(-1) : template.versionIds[0]) ?? null),
+    sourceCodeVersionId:
+      template.versionIds.length === 0 ? null : ((index % 5 === 0 ? template.versionIds.at(-1) : template.versionIds[0]) ?? null),
     storageId: ctx.storages[template.cloud],
     workspaceId: null,
     integrationIds: [ctx.cloudIntegrations[template.cloud]],
@@ -149,7 +174,10 @@ export async function seedResource(ctx: ResourceContext, index: number, parentId
   );
   const outputs = { id: `${template.cloud}-${id.slice(0, 8)}`, endpoint: `https://${name}.${template.cloud}.example.internal` };
   for (const step of stepsFor(outcome, ctx.approvalFlow, outputs)) {
-    const command = { type: 'Act' as const, data: { action: step.action, approvalFlow: ctx.approvalFlow, outputs: step.outputs, error: step.error } };
+    const command = {
+      type: 'Act' as const,
+      data: { action: step.action, approvalFlow: ctx.approvalFlow, outputs: step.outputs, error: step.error },
+    };
     result = await ctx.writer.run(`${step.action} on resource ${name}`, resourceAggregate, id, withLineage(ctx.deps, id, command), result);
   }
   ctx.writer.created('resource');

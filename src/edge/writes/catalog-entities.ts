@@ -6,6 +6,7 @@ import { sourceCodeVersionAggregate } from '../../commands/source-code-version.j
 import { storageAggregate } from '../../commands/storage.js';
 import { templateAggregate } from '../../commands/template.js';
 import { workspaceAggregate } from '../../commands/workspace.js';
+import { teamAggregate } from '../../commands/team.js';
 import type { SourceCodeFields } from '../../events/source-code.js';
 import type { SourceCodeVersionFields } from '../../events/source-code-version.js';
 import type { EntityDeclaration } from '../../model/entity.js';
@@ -18,6 +19,7 @@ import { sourceCodeVersionEntity, sourceCodeVersionIdentifier } from '../../mode
 import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
 import { workspaceEntity } from '../../model/workspace.js';
+import { teamEntity } from '../../model/team.js';
 import type { Services } from '../../services.js';
 import { entityInput } from '../entity-input.js';
 import { withIntegrationKinds } from '../integration-kind.js';
@@ -28,6 +30,7 @@ import { commandDeps, type WriteOperations } from './write.js';
 const targetOf = <A>(entity: EntityDeclaration, aggregate: A) => ({
   resource: entity.kind as PermissionResource,
   projection: entity.table,
+  owned: 'ownerId' in entity.fields,
   aggregate,
 });
 
@@ -65,7 +68,7 @@ function sourceCodeVersionWrites(services: Services): WriteOperations {
   });
 }
 
-/** The writes of the eight declared catalog kinds besides resources (./resources.ts), by kind. */
+/** The writes of the declared kinds besides resources (./resources.ts), by kind. */
 export function catalogEntityWrites(services: Services) {
   const deps = commandDeps(services);
   return {
@@ -89,5 +92,6 @@ export function catalogEntityWrites(services: Services) {
       withIntegrationKinds(deps, storageEntity, entityInput(storageEntity)),
     ),
     executor: lifecycleWrites(services, targetOf(executorEntity, executorAggregate), entityInput(executorEntity)),
+    team: catalogWrites(services, targetOf(teamEntity, teamAggregate), entityInput(teamEntity)),
   } satisfies Record<string, WriteOperations>;
 }

@@ -11,6 +11,7 @@ import { allows, type PermissionResource } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
 import { parseInput } from '../../validation.js';
 import { authorize } from '../authorize.js';
+import { authorizeOnEntity, authorizeOwnerChange, namesOwner, ownerOnCreate } from '../entity-authority.js';
 import { commandDeps, runCommand, type WriteCall, type WriteOperations, type Written } from './write.js';
 
 /** What the writes of an entity need to know of it. */
@@ -18,6 +19,8 @@ export interface WriteTarget<C, S> {
   readonly resource: PermissionResource;
   /** The projection (and table) that shows the entity. */
   readonly projection: string;
+  /** Whether the entity has an owner (`ownerId`): every catalog kind but teams, which own themselves. */
+  readonly owned?: boolean;
   /** Other projections a write must reach before it answers (resources: the runs their actions queue and move). */
   readonly alsoShownBy?: readonly string[];
   readonly aggregate: Aggregate<C, DomainEvent, S>;
@@ -37,6 +40,37 @@ type WithFields<F> = { readonly status: 'absent' } | { readonly status: 'active'
 
 const label = (resource: string): string => resource.replaceAll('_', ' ');
 
+/** The raw `ownerId` a body names (undefined: it names none; the caller's only team is taken). */
+const namedOwner = (body: unknown): string | null | undefined => {
+  if (!namesOwner(body)) return undefined;
+  const value = (body as { ownerId: unknown }).ownerId;
+  // Anything else is the body schema's 400, after this check.
+  return typeof value === 'string' || value === null ? value : undefined;
+};
+
+/**
+ * A create's owner and the right to create (./../entity-authority.ts), decided before the body is
+ * read; the owner decided replaces what the body named (the same, or the caller's only team).
+ */
+export async function createOwner(
+  services: Services,
+  call: WriteCall,
+  target: Pick<WriteTarget<unknown, unknown>, 'resource' | 'owned'>,
+  body: unknown,
+  unownedCreates = false,
+): Promise<{ ownerId?: string | null }> {
+  if (!target.owned) {
+    authorize(call.request, `${target.resource}:write`);
+    return {};
+  }
+  return { ownerId: await ownerOnCreate(services, call, target.resource, namedOwner(body), unownedCreates) };
+}
+
+/** The table the entity authority reads the owner and grants from. */
+const entityTableOf = (target: { resource: PermissionResource; projection: string }) => ({
+  resource: target.resource,
+  table: target.projection,
+});
 /** The current fields of a live entity, or 404. */
 async function currentFields<C, F, S extends WithFields<F>>(services: Services, target: WriteTarget<C, S>, id: string): Promise<F> {
   const { state } = await loadAggregate(commandDeps(services), target.aggregate, id);
@@ -63,28 +97,32 @@ export function catalogWrites<F extends Record<string, unknown>>(
   parsers: BodyParsers<F & { status: EntityStatus }, F>,
 ): WriteOperations {
   const projections = [target.projection];
+  const table = entityTableOf(target);
   const run = (call: WriteCall, id: string, command: CatalogCommand<F>, known?: Loaded<CatalogState<F>>): Promise<Written> =>
     runCommand(services, call, target.aggregate, projections, id, command, { known });
   return {
     projections,
     actions: CATALOG_ACTIONS,
     async create(call, body) {
-      authorize(call.request, `${target.resource}:write`);
+      const owner = await createOwner(services, call, target, body);
       const data = await parsers.parseCreate(body === undefined ? {} : body, call);
       const id = services.newId();
-      return run(call, id, { type: 'Create', data: { ...data, id } }, unwritten(target.aggregate));
+      return run(call, id, { type: 'Create', data: { ...data, ...owner, id } }, unwritten(target.aggregate));
     },
     async update(call, id, body) {
-      authorize(call.request, `${target.resource}:write`);
-      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id), call);
+      await authorizeOnEntity(services, call, table, id, 'write', 'change');
+      const current = await currentFields<CatalogCommand<F>, F, CatalogState<F>>(services, target, id);
+      const changes = await parsers.parsePatch(body === undefined ? {} : body, current, call);
+      await authorizeOwnerChange(services, call, table, id, current.ownerId, changes.ownerId);
       return run(call, id, { type: 'Update', data: { changes } });
     },
     async act(call, id, action) {
-      authorize(call.request, `${target.resource}:write`);
-      return run(call, id, parseAction(CATALOG_ACTIONS, action) === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
+      const parsed = parseAction(CATALOG_ACTIONS, action);
+      await authorizeOnEntity(services, call, table, id, 'write', parsed);
+      return run(call, id, parsed === 'enable' ? { type: 'Enable' } : { type: 'Disable' });
     },
     async remove(call, id) {
-      authorize(call.request, `${target.resource}:write`);
+      await authorizeOnEntity(services, call, table, id, 'write', 'delete');
       return run(call, id, { type: 'Delete' });
     },
   };
@@ -101,31 +139,46 @@ export const decisionBody = z.strictObject({
 });
 
 /** `{}` or `{reason}` for the command; a blank reason is no reason. */
-const decisionOf = ({ reason }: z.infer<typeof decisionBody>): { reason?: string } => (reason === undefined || reason === '' ? {} : { reason });
+const decisionOf = ({ reason }: z.infer<typeof decisionBody>): { reason?: string } =>
+  reason === undefined || reason === '' ? {} : { reason };
 
 /** The lifecycle actions a client takes through `act` (delete is `remove`). */
 export const LIFECYCLE_ACTS = LIFECYCLE_ACTIONS.filter((action) => action !== 'delete') as [LifecycleAction, ...LifecycleAction[]];
 
 /**
- * Who may take an action: approvers and owners need `{resource}:write`; runner actions (start,
- * succeed, fail) are for service accounts with write access, or administrators (docs/contract.md §2).
+ * Who may take an action: approvers and owners need `write` on the entity (docs/contract.md §6);
+ * runner actions (start, succeed, fail) are for service accounts with the kind's write, or its
+ * administrators (docs/contract.md §2).
  */
-export function authorizeAction(call: WriteCall, resource: PermissionResource, action: LifecycleAction): void {
+export async function authorizeAction(
+  services: Services,
+  call: WriteCall,
+  target: { resource: PermissionResource; projection: string },
+  id: string,
+  action: LifecycleAction,
+): Promise<undefined> {
+  const { resource } = target;
+  if (ACTION_ACTORS[action] !== 'runner') {
+    await authorizeOnEntity(services, call, entityTableOf(target), id, 'write', action);
+    return undefined;
+  }
   const principal = authorize(call.request, `${resource}:write`);
-  if (ACTION_ACTORS[action] !== 'runner') return;
   if (principal.kind !== 'service_account' && !allows(principal.permissions, `${resource}:admin`)) {
     throw new AppError('FORBIDDEN', `only runner service accounts or administrators may ${action} a ${label(resource)}`, {
       details: { missingPermission: `${resource}:admin` },
     });
   }
+  return undefined;
 }
 
 /** What the lifecycle writes need beyond the entity's target and bodies. */
 export interface LifecycleRules<F> {
-  /** Refuses (FORBIDDEN) a caller who may not take `action` on the entity `id`. */
-  readonly authorize: (call: WriteCall, id: string, action: LifecycleAction) => void | Promise<void>;
-  /** Refuses a caller who may not create (`id` undefined) or update (default: without `{resource}:write`). */
-  readonly authorizeWrite?: (call: WriteCall, id: string | undefined) => void | Promise<void>;
+  /** Refuses (FORBIDDEN) a caller who may not take `action` on the entity `id`; an approver's right is kept in the event. */
+  readonly authorize: (call: WriteCall, id: string, action: LifecycleAction) => Promise<{ authority?: string } | undefined>;
+  /** Refuses a caller who may not update (default: without `write` on the entity); creating is `createOwner`'s. */
+  readonly authorizeUpdate?: (call: WriteCall, id: string) => void | Promise<void>;
+  /** Whether a caller without the kind's write may create an entity no team owns (resources: anyone who reads them). */
+  readonly unownedCreates?: boolean;
   /** Completes a create or an action with facts from other streams, prepared on every attempt (see executeCommand). */
   readonly prepare?: (id: string, command: LifecycleCommand<F>) => LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>;
 }
@@ -138,16 +191,23 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
   services: Services,
   target: WriteTarget<LifecycleCommand<F>, LifecycleEntityState<F>>,
   parsers: BodyParsers<F, F>,
-  rules: LifecycleRules<F> = { authorize: (call, _id, action) => authorizeAction(call, target.resource, action) },
+  rules: LifecycleRules<F> = { authorize: (call, id, action) => authorizeAction(services, call, target, id, action) },
 ): WriteOperations {
+  const table = entityTableOf(target);
   const projections = [target.projection, ...(target.alsoShownBy ?? [])];
   const approvalFlow = services.config.APPROVAL_FLOW;
   const prepare = rules.prepare ?? ((_id: string, command: LifecycleCommand<F>) => command);
-  const authorizeWrite = rules.authorizeWrite ?? ((call: WriteCall) => void authorize(call.request, `${target.resource}:write`));
-  const run = (call: WriteCall, id: string, command: LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>, known?: Loaded<LifecycleEntityState<F>>): Promise<Written> =>
-    runCommand(services, call, target.aggregate, projections, id, command, { known });
+  const authorizeUpdate =
+    rules.authorizeUpdate ??
+    ((call: WriteCall, id: string) => authorizeOnEntity(services, call, table, id, 'write', 'change').then(() => undefined));
+  const run = (
+    call: WriteCall,
+    id: string,
+    command: LifecycleCommand<F> | PreparedCommand<LifecycleCommand<F>>,
+    known?: Loaded<LifecycleEntityState<F>>,
+  ): Promise<Written> => runCommand(services, call, target.aggregate, projections, id, command, { known });
   const act = async (call: WriteCall, id: string, action: LifecycleAction, input: unknown): Promise<Written> => {
-    await rules.authorize(call, id, action);
+    const decided = await rules.authorize(call, id, action);
     const body = input ?? {};
     const extra =
       action === 'succeed'
@@ -155,7 +215,10 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
         : action === 'fail'
           ? { error: parseInput(failBody, body, 'body').error }
           : action === 'approve' || action === 'reject'
-            ? decisionOf(parseInput(decisionBody, body, 'body'))
+            ? {
+                ...decisionOf(parseInput(decisionBody, body, 'body')),
+                ...(decided?.authority !== undefined && { authority: decided.authority }),
+              }
             : {};
     return run(call, id, prepare(id, { type: 'Act', data: { action, approvalFlow, ...extra } }));
   };
@@ -163,14 +226,16 @@ export function lifecycleWrites<F extends Record<string, unknown>>(
     projections,
     actions: LIFECYCLE_ACTS,
     async create(call, body) {
-      await authorizeWrite(call, undefined);
+      const owner = await createOwner(services, call, target, body, rules.unownedCreates === true);
       const fields = await parsers.parseCreate(body === undefined ? {} : body, call);
       const id = services.newId();
-      return run(call, id, prepare(id, { type: 'Create', data: { ...fields, id, approvalFlow } }), unwritten(target.aggregate));
+      return run(call, id, prepare(id, { type: 'Create', data: { ...fields, ...owner, id, approvalFlow } }), unwritten(target.aggregate));
     },
     async update(call, id, body) {
-      await authorizeWrite(call, id);
-      const changes = await parsers.parsePatch(body === undefined ? {} : body, await currentFields(services, target, id), call);
+      await authorizeUpdate(call, id);
+      const current = await currentFields<LifecycleCommand<F>, F, LifecycleEntityState<F>>(services, target, id);
+      const changes = await parsers.parsePatch(body === undefined ? {} : body, current, call);
+      await authorizeOwnerChange(services, call, table, id, current.ownerId, changes.ownerId);
       return run(call, id, { type: 'Update', data: { changes, approvalFlow } });
     },
     // REST also takes `delete` as an action path (POST .../actions/delete), as it always has.

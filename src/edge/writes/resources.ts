@@ -7,7 +7,19 @@ import { templateAggregate } from '../../commands/template.js';
 import { AppError, notFound, type FieldIssue } from '../../errors.js';
 import type { ResourceFields } from '../../events/resource.js';
 import type { LifecycleAction } from '../../model/lifecycle.js';
-import { allows, type Permission, type PermissionResource } from '../../model/permissions.js';
+import {
+  allows,
+  approverRight,
+  entityLevel,
+  kindLevel,
+  levelIncludes,
+  PRIVATE_WHEN_OWNED,
+  type Permission,
+  type PermissionResource,
+} from '../../model/permissions.js';
+import { relationTo } from '../../read/entity-access.js';
+import { declarationOf } from '../../model/catalog.js';
+import { callerLevel } from '../entity-authority.js';
 import type { Principal } from '../../model/principal.js';
 import { resourceEntity, type ResourceVariable } from '../../model/resource.js';
 import { checkVariables } from '../../model/variable-values.js';
@@ -20,8 +32,13 @@ import { commandDeps, type WriteCall, type WriteOperations } from './write.js';
 
 const input = entityInput(resourceEntity);
 
+/** The read table of a catalog kind a resource references. */
+const tableOf = (kind: string): string => declarationOf(kind)?.table ?? kind;
+
 /** The reference fields of a resource (`templateId`, `parentIds`, `secretIds`, …), from its declaration. */
-const REFERENCE_FIELDS: readonly (readonly [keyof ResourceFields, { readonly target: string }])[] = Object.entries(resourceEntity.fields).flatMap(([name, field]) =>
+const REFERENCE_FIELDS: readonly (readonly [keyof ResourceFields, { readonly target: string }])[] = Object.entries(
+  resourceEntity.fields,
+).flatMap(([name, field]) =>
   field.kind === 'id' || field.kind === 'idList' ? [[name as keyof ResourceFields, { target: field.target }] as const] : [],
 );
 
@@ -32,7 +49,13 @@ const REFERENCE_FIELDS: readonly (readonly [keyof ResourceFields, { readonly tar
  */
 export function resourceWrites(services: Services): WriteOperations {
   const deps = commandDeps(services);
-  const target = { resource: 'resource', projection: resourceEntity.table, alsoShownBy: [RUNS_PROJECTION], aggregate: resourceAggregate } as const;
+  const target = {
+    resource: 'resource',
+    projection: resourceEntity.table,
+    alsoShownBy: [RUNS_PROJECTION],
+    owned: true,
+    aggregate: resourceAggregate,
+  } as const;
 
   /**
    * A resource's variables against its version's declarations (docs/contract.md §2, typed
@@ -46,18 +69,57 @@ export function resourceWrites(services: Services): WriteOperations {
     const errors = checkVariables(version.fields.variables, variables, version.fields.identifier);
     if (errors.length === 0) return;
     const names = [...new Set(errors.map((e) => e.field.slice('variables.'.length)))];
-    throw new AppError('UNPROCESSABLE', `invalid variables for source code version ${version.fields.identifier}: ${names.join(', ')}`, { errors });
+    throw new AppError('UNPROCESSABLE', `invalid variables for source code version ${version.fields.identifier}: ${names.join(', ')}`, {
+      errors,
+    });
   }
 
-  /** Owners are the creator and every holder of `resource:write`; the creator comes from the write model. */
+  const table = { resource: 'resource', table: resourceEntity.table } as const;
+
+  /**
+   * Owners are the creator and everyone with `write` on the resource (holders of `resource:write`,
+   * grantees, members of the owning team); the creator comes from the write model.
+   */
   async function authorizeOwner(call: WriteCall, id: string, verb: string): Promise<Principal> {
     const principal = authorize(call.request, 'resource:read');
     if (allows(principal.permissions, 'resource:write')) return principal;
     const { state } = await loadAggregate(deps, resourceAggregate, id);
     if (state.status !== 'active') throw notFound('resource not found');
     if (state.fields.creatorId === principal.userId) return principal;
+    if (levelIncludes((await callerLevel(services, principal, table, id)) ?? null, 'write')) return principal;
     throw new AppError('FORBIDDEN', `only the creator of a resource or holders of resource:write may ${verb} it`, {
-      details: { missingPermission: 'resource:write' },
+      details: {
+        missingPermission: 'resource:write',
+        hint: 'members of the team that owns it, and holders of a write grant on it, may too',
+      },
+    });
+  }
+
+  /**
+   * docs/contract.md §6, approvals by the owners: a request whose template a team owns is approved
+   * by those with `admin` on the template (its team's leads, grantees, `template:admin`) or holders
+   * of `resource:admin`; a template no team owns keeps the kind rule (`resource:write`). The right
+   * used is kept in the event.
+   */
+  async function authorizeApprover(call: WriteCall, id: string, action: LifecycleAction): Promise<{ authority: string }> {
+    const principal = authorize(call.request, 'resource:read');
+    if (allows(principal.permissions, 'resource:admin')) return { authority: 'resource:admin' };
+    const { state } = await loadAggregate(deps, resourceAggregate, id);
+    if (state.status !== 'active') throw notFound('resource not found');
+    const template = await relationTo(services.db, principal.userId, 'templates', state.fields.templateId);
+    const authority = template && approverRight(principal.permissions, template);
+    if (authority !== undefined) return { authority };
+    if (template?.owned) {
+      throw new AppError(
+        'FORBIDDEN',
+        `only a lead of the team that owns its template, or a holder of resource:admin, may ${action} this request`,
+        {
+          details: { missingPermission: 'resource:admin' },
+        },
+      );
+    }
+    throw new AppError('FORBIDDEN', 'missing permission resource:write', {
+      details: { missingPermission: 'resource:write', hint: `approvers ${action} requests` },
     });
   }
 
@@ -84,14 +146,25 @@ export function resourceWrites(services: Services): WriteOperations {
         for (const { id, index } of added) {
           const { state } = await loadAggregate(deps, resourceAggregate, id);
           if (state.status === 'active' && state.fields.creatorId !== principal.userId) {
-            issues.push({ field: fieldOf(index), message: `resource ${id} is not yours: a parent must be a resource you may act on (yours, or any with resource:write)` });
+            issues.push({
+              field: fieldOf(index),
+              message: `resource ${id} is not yours: a parent must be a resource you may act on (yours, or any with resource:write)`,
+            });
           }
         }
         continue;
       }
-      const permission: Permission = `${declared.target as PermissionResource}:read`;
-      if (!allows(principal.permissions, permission)) {
-        for (const { index } of added) issues.push({ field: fieldOf(index), message: `missing permission ${permission}: only what you may read can be referenced` });
+      const kind = declared.target as PermissionResource;
+      const permission: Permission = `${kind}:read`;
+      for (const { id, index } of added) {
+        // The entity's own rule (an owned secret is its team's); one that does not exist is the reference check's 422.
+        const relation =
+          PRIVATE_WHEN_OWNED.has(kind) || !allows(principal.permissions, permission)
+            ? await relationTo(services.db, principal.userId, tableOf(kind), id)
+            : undefined;
+        const level = relation === undefined ? kindLevel(principal.permissions, kind) : entityLevel(principal.permissions, kind, relation);
+        if (!levelIncludes(level, 'read'))
+          issues.push({ field: fieldOf(index), message: `missing permission ${permission}: only what you may read can be referenced` });
       }
     }
     if (issues.length > 0) {
@@ -132,11 +205,14 @@ export function resourceWrites(services: Services): WriteOperations {
       // Owners act on their own resources; approvers and runners as on every lifecycle entity.
       authorize: async (call, id, action: LifecycleAction) => {
         if (ACTION_ACTORS[action] === 'owner') await authorizeOwner(call, id, action);
-        else authorizeAction(call, 'resource', action);
+        else if (ACTION_ACTORS[action] === 'approver') return authorizeApprover(call, id, action);
+        else await authorizeAction(services, call, target, id, action);
+        return undefined;
       },
-      // Creating is parseCreate's check (resource:read); updating is for owners.
-      authorizeWrite: async (call, id) => {
-        if (id !== undefined) await authorizeOwner(call, id, 'update');
+      // Creating is parseCreate's check (resource:read), with or without an owning team; updating is for owners.
+      unownedCreates: true,
+      authorizeUpdate: async (call, id) => {
+        await authorizeOwner(call, id, 'update');
       },
       // Parent/child rules need the lineage's streams: decided on every attempt (commands/lineage.ts).
       prepare: (id, command) => withLineage(deps, id, command),

@@ -11,8 +11,9 @@ import { sourceCodeEntity } from '../../model/source-code.js';
 import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
 import { workspaceEntity } from '../../model/workspace.js';
+import { teamEntity } from '../../model/team.js';
 import { decisionBody, failBody, succeedBody } from '../../edge/writes/catalog.js';
-import { schemaOf, type Paths } from './components.js';
+import { header, jsonResponse, param, problems, ref, schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
 import { entityPaths, type EntityDoc } from './entity-paths.js';
 
@@ -33,14 +34,17 @@ export function withVariants(body: Schema, field: string, variants: Readonly<Rec
   };
   const description = `Depends on \`${discriminator}\` (unknown keys are refused): ${Object.entries(variants)
     .map(([value, schema]) => `${value} → ${keys(schema)}`)
-    .join('; ')}. On update it is checked against the stored ${discriminator}; write-only secrets sent back as \`********\` keep their stored value.`;
+    .join(
+      '; ',
+    )}. On update it is checked against the stored ${discriminator}; write-only secrets sent back as \`********\` keep their stored value.`;
   return { ...body, properties: { ...properties, [field]: { anyOf, description } } };
 }
 
 /** A body's fields with `variants`, each replaced by its `anyOf` (see {@link withVariants}). */
 function withDeclaredVariants(body: Schema, entity: EntityDeclaration): Schema {
   return Object.entries(entity.fields).reduce(
-    (schema, [name, field]) => ('variants' in field && field.variants ? withVariants(schema, name, field.variants.schemas, field.variants.by) : schema),
+    (schema, [name, field]) =>
+      'variants' in field && field.variants ? withVariants(schema, name, field.variants.schemas, field.variants.by) : schema,
     body,
   );
 }
@@ -49,7 +53,11 @@ const enableDisable = ['enable', 'disable'] as const;
 const lifecycleActionBody: Schema = {
   description:
     'Only for `succeed` (`outputs`, default `{}`), `fail` (`error`, required) and, on resources, `approve`/`reject` (optional `reason`, kept in the event and shown in the history); other actions take no body.',
-  anyOf: [{ ...schemaOf(succeedBody), title: 'succeed' }, { ...schemaOf(failBody), title: 'fail' }, { ...schemaOf(decisionBody), title: 'approve or reject' }],
+  anyOf: [
+    { ...schemaOf(succeedBody), title: 'succeed' },
+    { ...schemaOf(failBody), title: 'fail' },
+    { ...schemaOf(decisionBody), title: 'approve or reject' },
+  ],
 };
 const catalogPermissions = (resource: string) => ({ read: `\`${resource}:read\``, write: `\`${resource}:write\`` });
 
@@ -67,6 +75,7 @@ function declaredDoc(entity: EntityDeclaration, overrides: Partial<EntityDoc> = 
     create: withDeclaredVariants(schemaOf(createBodySchema(entity)), entity),
     patch: withDeclaredVariants(schemaOf(patchBodySchema(entity)), entity),
     ...(entity.lifecycle ? { actions: LIFECYCLE_ACTIONS, actionBody: lifecycleActionBody } : { actions: enableDisable }),
+    access: true,
     permissions: catalogPermissions(entity.kind),
     view: declaredViewSchema(entity),
     ...overrides,
@@ -80,6 +89,7 @@ export function catalogEntityDocs(): EntityDoc[] {
     declaredDoc(integrationEntity),
     declaredDoc(secretEntity),
     declaredDoc(workspaceEntity),
+    declaredDoc(teamEntity),
     declaredDoc(sourceCodeEntity),
     declaredDoc(sourceCodeVersionEntity),
     declaredDoc(storageEntity),
@@ -87,12 +97,34 @@ export function catalogEntityDocs(): EntityDoc[] {
     declaredDoc(resourceEntity, {
       create: schemaOf(createBodySchema(resourceEntity), 'Anyone with `resource:read` may request a resource and then owns it.'),
       // Owners (the creator, even with only resource:read) may update, execute, destroy and delete.
-      permissions: { read: '`resource:read`', write: '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or `resource:admin`)' },
+      permissions: {
+        read: '`resource:read`',
+        write:
+          '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or `resource:admin`)',
+      },
     }),
   ];
 }
 
-/** Paths of every catalog entity. */
+/** `GET /api/approvals`: the requests waiting for the caller's decision (docs/contract.md §6). */
+const approvalsPath: Paths = {
+  '/api/approvals': {
+    get: {
+      tags: ['Resources'],
+      operationId: 'list_approvals',
+      summary: 'Requests waiting for my approval',
+      description:
+        "Resources in `approval_pending` that you may approve or reject: a request whose template a team owns waits for that team's leads (or admin grantees of the template); one whose template no team owns for `resource:write`; holders of `resource:admin` see all. Takes the resources list's filter, sort and range.",
+      parameters: [param('filter'), param('sort'), param('range')],
+      responses: {
+        '200': jsonResponse('The page of requests.', { type: 'array', items: ref('Entity') }, { 'Content-Range': header('ContentRange') }),
+        ...problems(400, 401, 403, 503),
+      },
+    },
+  },
+};
+
+/** Paths of every catalog entity, and the approvals list. */
 export function catalogPaths(): Paths {
-  return Object.assign({}, ...catalogEntityDocs().map(entityPaths)) as Paths;
+  return Object.assign({}, ...catalogEntityDocs().map(entityPaths), approvalsPath) as Paths;
 }

@@ -27,6 +27,98 @@ export interface EntityDoc {
   readonly permissions?: { readonly read: string; readonly write: string };
   /** Response schema of one entity; the shared `Entity` by default. */
   readonly view?: Schema | OpenAPIV3_1.ReferenceObject;
+  /** Whether it has the per-entity permissions routes (`/{id}/permissions`, `/{id}/grants`). */
+  readonly access?: boolean;
+}
+
+/** The permissions view `GET …/{id}/permissions` and the grant routes answer (docs/contract.md §6). */
+const permissionsView: Schema = {
+  type: 'object',
+  required: ['entityType', 'entityId', 'myPermissions', 'availableActions', 'owner', 'myTeamRole', 'grants'],
+  properties: {
+    entityType: { type: 'string' },
+    entityId: { type: 'string', format: 'uuid' },
+    myPermissions: {
+      type: 'array',
+      items: { type: 'string', enum: ['read', 'write', 'admin'] },
+      description: 'Your levels on it, weakest first.',
+    },
+    availableActions: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What you may do with it now: `update`, `delete`, `enable`/`disable`, lifecycle actions, `changeOwner`, `grant`.',
+    },
+    owner: { type: ['object', 'null'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: ['string', 'null'] } } },
+    myTeamRole: { type: ['string', 'null'], enum: ['member', 'lead', null] },
+    grants: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          subjectType: { type: 'string', enum: ['user', 'team'] },
+          subjectId: { type: 'string', format: 'uuid' },
+          subjectName: { type: ['string', 'null'] },
+          level: { type: 'string', enum: ['read', 'write', 'admin'] },
+          grantedAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};
+
+const grantRequest: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['subjectType', 'subjectId', 'level'],
+  properties: {
+    subjectType: { type: 'string', enum: ['user', 'team'] },
+    subjectId: { type: 'string', format: 'uuid' },
+    level: { type: 'string', enum: ['read', 'write', 'admin'] },
+  },
+};
+
+/** `GET /{id}/permissions`, `PUT /{id}/grants`, `DELETE /{id}/grants/{subjectType}/{subjectId}`. */
+function accessPaths(def: EntityDoc, base: string, tags: string[]): Paths {
+  const answer = jsonResponse('The permissions view: your levels and actions, the owner and the grants.', permissionsView);
+  return {
+    [`${base}/{id}/permissions`]: {
+      parameters: [param('id')],
+      get: {
+        tags,
+        operationId: operationId('permissions_of', def.plural),
+        summary: `What you may do with a ${def.label}`,
+        description:
+          'Your levels on it and the actions that would work now (show only the buttons that work), its owner and its grants. 404 when it does not exist or you may not read it.',
+        responses: { '200': answer, ...problems(400, 401, 404, 503) },
+      },
+    },
+    [`${base}/{id}/grants`]: {
+      parameters: [param('id')],
+      put: {
+        tags,
+        operationId: operationId('grant_on', def.plural),
+        summary: `Give a user or team a level on a ${def.label}`,
+        description:
+          "Replaces the level the subject had. Needs `admin` on it (the kind's admin, an admin grant, or leading the team that owns it).",
+        requestBody: jsonBody(grantRequest),
+        responses: { '200': answer, ...problems(400, 401, 403, 404, 422, 503) },
+      },
+    },
+    [`${base}/{id}/grants/{subjectType}/{subjectId}`]: {
+      parameters: [
+        param('id'),
+        { name: 'subjectType', in: 'path', required: true, schema: { type: 'string', enum: ['user', 'team'] } },
+        { name: 'subjectId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+      ],
+      delete: {
+        tags,
+        operationId: operationId('revoke_on', def.plural),
+        summary: `Take a user's or team's grant on a ${def.label} away`,
+        description: 'Needs `admin` on it. 404 when the subject holds no grant.',
+        responses: { '200': answer, ...problems(400, 401, 403, 404, 503) },
+      },
+    },
+  };
 }
 
 const operationId = (verb: string, plural: string): string => `${verb}_${plural}`;
@@ -42,7 +134,15 @@ export function entityPaths(def: EntityDoc): Paths {
   const tags = [def.tag];
   const note = (kind: 'read' | 'write'): string => (def.permissions ? ` Needs ${def.permissions[kind]}.` : '');
   const entity = (description: string, status: 'ETag' | 'Location' | 'none' = 'ETag'): OpenAPIV3_1.ResponseObject =>
-    jsonResponse(description, view, status === 'none' ? undefined : status === 'Location' ? { ETag: header('ETag'), Location: header('Location') } : { ETag: header('ETag') });
+    jsonResponse(
+      description,
+      view,
+      status === 'none'
+        ? undefined
+        : status === 'Location'
+          ? { ETag: header('ETag'), Location: header('Location') }
+          : { ETag: header('ETag') },
+    );
 
   const collection: PathItem = {
     get: {
@@ -52,7 +152,11 @@ export function entityPaths(def: EntityDoc): Paths {
       description: `Filtered, sorted, paged list.${note('read')}`,
       ...(def.listQuery !== false && { parameters: [param('filter'), param('sort'), param('range')] }),
       responses: {
-        '200': jsonResponse('The page of entities.', { type: 'array', items: view }, def.listQuery === false ? undefined : { 'Content-Range': header('ContentRange') }),
+        '200': jsonResponse(
+          'The page of entities.',
+          { type: 'array', items: view },
+          def.listQuery === false ? undefined : { 'Content-Range': header('ContentRange') },
+        ),
         ...problems(400, 401, 403, 503),
       },
     },
@@ -113,9 +217,13 @@ export function entityPaths(def: EntityDoc): Paths {
         description: `One of: ${def.actions.map((a) => `\`${a}\``).join(', ')}. An action the current state does not allow is a 409 naming the allowed ones.${note('write')}`,
         parameters: [param('ifMatch'), param('idempotencyKey')],
         ...(def.actionBody && { requestBody: jsonBody(def.actionBody, false) }),
-        responses: { '200': entity(`The ${def.label} after the action.`), '204': { description: 'The action deleted it.' }, ...problems(400, 401, 403, 404, 409, 412, 422, 503) },
+        responses: {
+          '200': entity(`The ${def.label} after the action.`),
+          '204': { description: 'The action deleted it.' },
+          ...problems(400, 401, 403, 404, 409, 412, 422, 503),
+        },
       },
     };
   }
-  return paths;
+  return def.access ? { ...paths, ...accessPaths(def, base, tags) } : paths;
 }

@@ -72,7 +72,7 @@ function authPaths(): Paths {
       get: {
         tags,
         operationId: 'me',
-        summary: 'The caller: user, roles, grants, effective permissions, sign-in method',
+        summary: 'The caller: user, roles, grants, effective permissions, sign-in method, teams (`[{id, name, role}]`)',
         responses: { '200': jsonResponse('The caller.', { type: 'object', additionalProperties: true }), ...problems(401, 503) },
       },
     },
@@ -85,7 +85,15 @@ function authPaths(): Paths {
         responses: {
           '200': jsonResponse('Login options.', {
             type: 'array',
-            items: { type: 'object', properties: { key: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, loginUrl: { type: ['string', 'null'] } } },
+            items: {
+              type: 'object',
+              properties: {
+                key: { type: 'string' },
+                type: { type: 'string' },
+                name: { type: 'string' },
+                loginUrl: { type: ['string', 'null'] },
+              },
+            },
           }),
           ...problems(503),
         },
@@ -97,7 +105,13 @@ function authPaths(): Paths {
         operationId: 'jwks',
         summary: 'Public keys that verify access tokens (JWKS)',
         security: PUBLIC,
-        responses: { '200': jsonResponse('A JSON Web Key Set.', { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } } }) },
+        responses: {
+          '200': jsonResponse('A JSON Web Key Set.', {
+            type: 'object',
+            required: ['keys'],
+            properties: { keys: { type: 'array', items: { type: 'object' } } },
+          }),
+        },
       },
     },
   };
@@ -117,10 +131,18 @@ function personalAccessTokenPaths(): Paths {
       createdAt: { type: 'string', format: 'date-time' },
     },
   };
-  const body = schemaOf(createPersonalAccessTokenBody(DEFAULT_PAT_MAX_LIFETIME_DAYS), '`expiresInDays` is capped by the personal_access_token provider’s `maxLifetimeDays` (default 90).');
+  const body = schemaOf(
+    createPersonalAccessTokenBody(DEFAULT_PAT_MAX_LIFETIME_DAYS),
+    '`expiresInDays` is capped by the personal_access_token provider’s `maxLifetimeDays` (default 90).',
+  );
   return {
     '/api/personal_access_tokens': {
-      get: { tags, operationId: 'list_personal_access_tokens', summary: 'The caller’s tokens (never the secrets)', responses: { '200': jsonResponse('Newest first.', { type: 'array', items: view }), ...problems(401, 503) } },
+      get: {
+        tags,
+        operationId: 'list_personal_access_tokens',
+        summary: 'The caller’s tokens (never the secrets)',
+        responses: { '200': jsonResponse('Newest first.', { type: 'array', items: view }), ...problems(401, 503) },
+      },
       post: {
         tags,
         operationId: 'create_personal_access_token',
@@ -156,7 +178,11 @@ function auditLogPaths(): Paths {
         description: '`audit_log:read` reads every entry; anyone else the entries of the catalog kinds they may read.',
         parameters: [param('filter'), param('sort'), param('range')],
         responses: {
-          '200': jsonResponse('The page of entries.', { type: 'array', items: { type: 'object', additionalProperties: true } }, { 'Content-Range': header('ContentRange') }),
+          '200': jsonResponse(
+            'The page of entries.',
+            { type: 'array', items: { type: 'object', additionalProperties: true } },
+            { 'Content-Range': header('ContentRange') },
+          ),
           ...problems(400, 401, 503),
         },
       },

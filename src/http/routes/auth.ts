@@ -7,6 +7,7 @@ import { guestLogin } from '../../auth/guest.js';
 import { serviceAccountToken, sha256, type IssuedToken, type SignInDeps } from '../../auth/sign-in.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
+import { teamsOf } from '../../read/entity-access.js';
 import { authorize } from '../../edge/authorize.js';
 import { commandContext } from '../../edge/context.js';
 import { parseInput } from '../../validation.js';
@@ -56,7 +57,8 @@ function ensureSameOrigin(request: FastifyRequest, services: Services): void {
 /** The sign-in, refresh, logout, me and token endpoints under /api/auth. */
 export function authRoutes(app: FastifyInstance, services: Services, signIn: SignInDeps): void {
   const sendToken = (reply: FastifyReply, issued: IssuedToken): FastifyReply => {
-    if (issued.refreshToken) void reply.header('Set-Cookie', refreshCookie(services, issued.refreshToken, services.config.SESSION_TTL_HOURS * 3600));
+    if (issued.refreshToken)
+      void reply.header('Set-Cookie', refreshCookie(services, issued.refreshToken, services.config.SESSION_TTL_HOURS * 3600));
     return reply.header('Cache-Control', 'no-store').send({ token: issued.token, expiresAt: issued.expiresAt.toISOString() });
   };
 
@@ -105,9 +107,19 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
     if (result.position !== undefined) await services.waitFor(['sessions'], result.position);
     if (result.state.status !== 'open') {
       void reply.header('Set-Cookie', refreshCookie(services, '', 0));
-      throw new AppError('UNAUTHENTICATED', result.events.some((e) => e.type === 'SessionEnded' && e.data.reason === 'refresh_token_reused') ? 'refresh token reused: the session was ended for safety; sign in again' : 'the session has expired; sign in again');
+      throw new AppError(
+        'UNAUTHENTICATED',
+        result.events.some((e) => e.type === 'SessionEnded' && e.data.reason === 'refresh_token_reused')
+          ? 'refresh token reused: the session was ended for safety; sign in again'
+          : 'the session has expired; sign in again',
+      );
     }
-    const issued = await signIn.tokens.issue({ userId: result.state.userId, sessionId, ttlSeconds: services.config.ACCESS_TOKEN_TTL_SECONDS, now });
+    const issued = await signIn.tokens.issue({
+      userId: result.state.userId,
+      sessionId,
+      ttlSeconds: services.config.ACCESS_TOKEN_TTL_SECONDS,
+      now,
+    });
     return sendToken(reply, { token: issued.token, expiresAt: issued.expiresAt, sessionId, refreshToken: `${sessionId}.${next}` });
   });
 
@@ -116,20 +128,32 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
     ensureSameOrigin(request, services);
     const [cookieSession, cookieSecret] = readCookie(request, REFRESH_COOKIE)?.split('.') ?? [];
     const end = async (sessionId: string, presentedHash?: string): Promise<boolean> => {
-      const result = await executeCommand(signIn, sessionAggregate, sessionId, { type: 'EndSession', data: { reason: 'logout', presentedHash } }, commandContext(request, services.now()));
+      const result = await executeCommand(
+        signIn,
+        sessionAggregate,
+        sessionId,
+        { type: 'EndSession', data: { reason: 'logout', presentedHash } },
+        commandContext(request, services.now()),
+      );
       if (result.position !== undefined) await services.waitFor(['sessions'], result.position);
       return result.events.length > 0;
     };
     // The cookie counts only with its secret; otherwise the bearer token's own session is ended.
-    const endedByCookie = cookieSession && cookieSecret && /^[0-9a-f-]{36}$/.test(cookieSession) ? await end(cookieSession, sha256(cookieSecret)) : false;
+    const endedByCookie =
+      cookieSession && cookieSecret && /^[0-9a-f-]{36}$/.test(cookieSession) ? await end(cookieSession, sha256(cookieSecret)) : false;
     const bearerSession = principalSession(request);
     if (!endedByCookie && bearerSession) await end(bearerSession);
-    return reply.header('Set-Cookie', refreshCookie(services, '', 0)).status(204).send();
+    return reply
+      .header('Set-Cookie', refreshCookie(services, '', 0))
+      .status(204)
+      .send();
   });
 
   app.get('/auth/me', async (request) => {
     const principal = authorize(request);
     const user = await services.db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow();
+    // The teams the caller is in and their role (listed, or by a group of their last sign-in).
+    const teams = await myTeams(services, principal.userId);
     return {
       id: user.id,
       kind: user.kind,
@@ -143,9 +167,28 @@ export function authRoutes(app: FastifyInstance, services: Services, signIn: Sig
       permissions: principal.permissions,
       method: principal.method,
       sessionId: principal.sessionId ?? null,
+      teams,
     };
   });
+}
 
+/** The caller's teams with their names and the caller's role, by name. */
+async function myTeams(services: Services, userId: string): Promise<{ id: string; name: string; role: 'member' | 'lead' }[]> {
+  const mine = await teamsOf(services.db, userId);
+  if (mine.length === 0) return [];
+  const names = await services.db
+    .selectFrom('teams')
+    .select(['id', 'name'])
+    .where(
+      'id',
+      'in',
+      mine.map((team) => team.teamId),
+    )
+    .execute();
+  const nameOf = new Map(names.map((row) => [row.id, row.name]));
+  return mine
+    .map((team) => ({ id: team.teamId, name: nameOf.get(team.teamId) ?? team.teamId, role: team.role }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function principalSession(request: FastifyRequest): string | undefined {

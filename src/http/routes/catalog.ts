@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { PermissionResource } from '../../model/permissions.js';
+import { levelIncludes, type PermissionResource } from '../../model/permissions.js';
+import type { Principal } from '../../model/principal.js';
+import { readableRows } from '../../read/entity-access.js';
+import { callerLevel } from '../../edge/entity-authority.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
 import { declaredReader, type catalogReader, type CatalogView } from '../../read/catalog.js';
 import type { EntityDeclaration } from '../../model/entity.js';
@@ -10,6 +13,8 @@ import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
 import type { WriteCall, WriteOperations, Written } from '../../edge/writes/write.js';
 import { canonicalUuid, parseInput } from '../../validation.js';
+import { entityPermissions } from '../../edge/entity-permissions.js';
+import { accessWrites, GRANTS_PROJECTION } from '../../edge/writes/access.js';
 
 /** Ids are canonical lower case everywhere (stream ids are built from them). */
 export const uuidParam = canonicalUuid;
@@ -36,24 +41,40 @@ export function declaredSurface(entity: EntityDeclaration, listSpec: ListSpec): 
   };
 }
 
-/** GET list (filter/sort/range, Content-Range) and GET one, behind `{resource}:read`. */
+/** Whether the caller may read the entity `id` (only private-when-owned kinds ask the database). */
+async function mayRead(services: Services, principal: Principal, def: EntitySurface, id: string): Promise<boolean> {
+  if (readableRows(principal, def.resource, def.listSpec.table) === undefined) return true;
+  return levelIncludes((await callerLevel(services, principal, { resource: def.resource, table: def.projection }, id)) ?? null, 'read');
+}
+
+/** GET list (filter/sort/range, Content-Range) and GET one, behind `{resource}:read` and the entity's own rule. */
 export function registerEntityReads(app: FastifyInstance, services: Services, def: EntitySurface): void {
   const present = def.present ?? ((view: CatalogView) => view);
   const label = def.resource.replaceAll('_', ' ');
   app.get(`/${def.plural}`, async (request, reply) => {
-    authorize(request, `${def.resource}:read`);
-    const query = parseListQuery(def.listSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
+    const principal = authorize(request, `${def.resource}:read`);
+    const query = parseListQuery(def.listSpec, request.query as Record<string, unknown>, {
+      maxPageSize: services.config.MAX_PAGE_SIZE,
+      defaultPageSize: 100,
+    });
     await awaitMinPosition(request, services, [def.projection]);
-    const { rows, total } = await def.reader.list(services.db, def.listSpec, query);
+    // Owned secrets and integrations are their team's (docs/contract.md §6): filtered in the statement.
+    const { rows, total } = await def.reader.list(
+      services.db,
+      def.listSpec,
+      query,
+      readableRows(principal, def.resource, def.listSpec.table),
+    );
     return reply.header('Content-Range', contentRange(def.listSpec, query, rows.length, total)).send(rows.map(present));
   });
 
   app.get(`/${def.plural}/:id`, async (request, reply) => {
-    authorize(request, `${def.resource}:read`);
+    const principal = authorize(request, `${def.resource}:read`);
     const { id } = parseInput(idParams, request.params, 'path');
     await awaitMinPosition(request, services, [def.projection]);
     const view = await def.reader.find(services.db, id);
-    if (!view) throw notFound(`${label} not found`);
+    // One the caller may not read is as absent as one that does not exist.
+    if (!view || !(await mayRead(services, principal, def, id))) throw notFound(`${label} not found`);
     return reply.header('ETag', `"${view.revision}"`).send(present(view));
   });
 }
@@ -78,6 +99,7 @@ export const restCall = (request: FastifyRequest): WriteCall => ({ request, expe
 
 const actionParams = z.object({ id: uuidParam, action: z.string() });
 const idParams = z.object({ id: uuidParam });
+const grantParams = z.object({ id: uuidParam, subjectType: z.string(), subjectId: z.string() });
 
 /**
  * The write routes docs/contract.md §3 gives an entity, on its write operations (src/edge/writes):
@@ -129,4 +151,33 @@ export function catalogRoutes(app: FastifyInstance, services: Services, surface:
     return view && present(view);
   };
   registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '));
+  registerAccessRoutes(app, services, surface);
+}
+
+/**
+ * docs/contract.md §6, "What may I do here" and grants per entity: `GET …/{id}/permissions` (the
+ * caller's levels, the actions that would work now, the owner and the grants), `PUT …/{id}/grants`
+ * (give a user or team a level) and `DELETE …/{id}/grants/{subjectType}/{subjectId}`, both for
+ * those with `admin` on the entity, answering with the permissions view.
+ */
+function registerAccessRoutes(app: FastifyInstance, services: Services, surface: EntitySurface): void {
+  const access = accessWrites(services);
+  const view = (request: FastifyRequest, id: string) => entityPermissions(services, authorize(request), surface.resource, id);
+  app.get(`/${surface.plural}/:id/permissions`, async (request) => {
+    const { id } = parseInput(idParams, request.params, 'path');
+    await awaitMinPosition(request, services, [surface.projection, GRANTS_PROJECTION]);
+    return view(request, id);
+  });
+  app.put(`/${surface.plural}/:id/grants`, async (request, reply) => {
+    const { id } = parseInput(idParams, request.params, 'path');
+    const written = await access.grant(restCall(request), surface.resource, id, request.body);
+    if (written.position !== undefined) void reply.header('X-Position', String(written.position));
+    return view(request, id);
+  });
+  app.delete(`/${surface.plural}/:id/grants/:subjectType/:subjectId`, async (request, reply) => {
+    const { id, ...subject } = parseInput(grantParams, request.params, 'path');
+    const written = await access.revoke(restCall(request), surface.resource, id, subject);
+    if (written.position !== undefined) void reply.header('X-Position', String(written.position));
+    return view(request, id);
+  });
 }

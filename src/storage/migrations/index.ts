@@ -8,6 +8,7 @@ import { sql as personalAccessTokens } from './007-personal-access-tokens.js';
 import { sql as integrations } from './008-integrations.js';
 import { sql as secrets } from './009-secrets.js';
 import { sql as workspaces } from './010-workspaces.js';
+import { sql as teamsAndOwnership } from './030-teams-and-ownership.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   { id: '027-trigram-search', sql: trigramSearch },
   { id: '028-grouped-append', sql: groupedAppend },
   { id: '029-reverse-relation-indexes', sql: reverseRelationIndexes },
+  { id: '030-teams-and-ownership', sql: teamsAndOwnership },
 ];

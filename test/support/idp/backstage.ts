@@ -45,8 +45,14 @@ async function newKey(): Promise<Key> {
 }
 
 /** Signs a Backstage-shaped token with `key` and `alg` (also HS256 with a shared secret). */
-export async function signBackstageToken(key: PrivateKey | Uint8Array, alg: string, kid: string | undefined, options: BackstageTokenOptions, nowSeconds: number): Promise<string> {
-  const payload: JWTPayload = { ...options.claims, sub: options.sub ?? 'user:default/jane', ent: [options.sub ?? 'user:default/jane'] };
+export async function signBackstageToken(
+  key: PrivateKey | Uint8Array,
+  alg: string,
+  kid: string | undefined,
+  options: BackstageTokenOptions,
+  nowSeconds: number,
+): Promise<string> {
+  const payload: JWTPayload = { ent: [options.sub ?? 'user:default/jane'], ...options.claims, sub: options.sub ?? 'user:default/jane' };
   if (options.aud !== null) payload.aud = options.aud ?? 'backstage';
   if (options.exp !== null) payload.exp = options.exp ?? nowSeconds + 3600;
   payload.iat = options.iat ?? nowSeconds;

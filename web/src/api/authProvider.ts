@@ -1,11 +1,12 @@
 import type { AuthProvider } from 'react-admin';
 import { api } from './client';
-import { allows, PERMISSION_OF, type Me } from './permissions';
+import { allows, PERMISSION_OF, type Me, type MyTeam } from './permissions';
 import { problemError, toProblem } from './problem';
 import { ensureSession, onSessionChange, SignInRefused, signInGuest, signInServiceAccount, signOut } from './session';
 
 /** What login() takes: the service-account form, or the guest button. */
-export type LoginParams = { readonly method: 'service_account'; readonly identifier: string; readonly password: string } | { readonly method: 'guest' };
+export type LoginParams =
+  { readonly method: 'service_account'; readonly identifier: string; readonly password: string } | { readonly method: 'guest' };
 
 let me: Promise<Me> | undefined;
 // Roles and grants belong to the session: a new one (or none) reads them again.
@@ -34,8 +35,19 @@ async function signInError(error: unknown): Promise<never> {
   throw error;
 }
 
-/** Who may do what on a react-admin resource, from the caller's permissions (docs/contract.md §6). */
-export function canDo(permissions: readonly string[], userId: string, resource: string, action: string, record?: Record<string, unknown>): boolean {
+/**
+ * Who may do what on a react-admin resource, from the caller's permissions and teams (docs/contract.md
+ * §6): members of the owning team write what it owns, and may create entities their team owns. What
+ * grants on one entity allow is asked of the service (`canAccess`).
+ */
+export function canDo(
+  permissions: readonly string[],
+  userId: string,
+  resource: string,
+  action: string,
+  record?: Record<string, unknown>,
+  teams: readonly MyTeam[] = [],
+): boolean {
   if (resource === 'personal_access_tokens') return true;
   const guarded = PERMISSION_OF[resource];
   if (guarded === undefined) return true;
@@ -45,12 +57,31 @@ export function canDo(permissions: readonly string[], userId: string, resource: 
   }
   if (resource === 'users' || resource === 'auth_providers') return allows(permissions, guarded, 'admin');
   if (resource === 'audit_log') return false;
+  if (resource === 'teams') {
+    if (action === 'create' || action === 'delete') return allows(permissions, 'team', 'write');
+    return allows(permissions, 'team', 'write') || teams.some((team) => team.id === record?.id && team.role === 'lead');
+  }
+  const ownTeam = record !== undefined && teams.some((team) => team.id === record.ownerId);
   if (resource === 'resources') {
     // Role default requests resources and then acts as their owner.
     if (action === 'create') return allows(permissions, 'resource', 'read');
-    return allows(permissions, 'resource', 'write') || (record !== undefined && record.creatorId === userId);
+    return allows(permissions, 'resource', 'write') || ownTeam || (record !== undefined && record.creatorId === userId);
   }
-  return allows(permissions, guarded, 'write');
+  if (action === 'create') return allows(permissions, guarded, 'write') || teams.length > 0;
+  return allows(permissions, guarded, 'write') || ownTeam;
+}
+
+/** Whether a grant on the entity lets the caller take `action` (asked when the roles and teams do not). */
+async function grantAllows(resource: string, action: string, record: Record<string, unknown> | undefined): Promise<boolean> {
+  const id = record?.id;
+  if (
+    (typeof id !== 'string' && typeof id !== 'number') ||
+    PERMISSION_OF[resource] === undefined ||
+    (action !== 'edit' && action !== 'delete')
+  )
+    return false;
+  const { body } = await api<{ availableActions: string[] }>(`/api/${resource}/${encodeURIComponent(String(id))}/permissions`);
+  return body.availableActions.includes(action === 'edit' ? 'update' : 'delete');
 }
 
 export const authProvider: AuthProvider = {
@@ -88,6 +119,7 @@ export const authProvider: AuthProvider = {
 
   async canAccess({ resource, action, record }) {
     const user = await whoAmI();
-    return canDo(user.permissions, user.id, resource, action, record);
+    if (canDo(user.permissions, user.id, resource, action, record, user.teams)) return true;
+    return grantAllows(resource, action, record).catch(() => false);
   },
 };

@@ -9,7 +9,7 @@ export interface ApiResponse<T> {
 }
 
 export interface ApiRequest {
-  readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   readonly body?: unknown;
   /** The revision the change is based on (`If-Match`, 412 when someone else changed it). */
   readonly ifMatch?: number;
@@ -63,7 +63,11 @@ export async function api<T = unknown>(path: string, request: ApiRequest = {}): 
 }
 
 /** JSON query parameters as the list endpoints read them (`filter`, `sort`, `range`). */
-export function listQuery(params: { filter?: Record<string, unknown>; sort?: readonly [string, 'ASC' | 'DESC']; range?: readonly [number, number] }): string {
+export function listQuery(params: {
+  filter?: Record<string, unknown>;
+  sort?: readonly [string, 'ASC' | 'DESC'];
+  range?: readonly [number, number];
+}): string {
   const search = new URLSearchParams();
   if (params.filter && Object.keys(params.filter).length > 0) search.set('filter', JSON.stringify(params.filter));
   if (params.sort) search.set('sort', JSON.stringify(params.sort));

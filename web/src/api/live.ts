@@ -14,6 +14,7 @@ const RESOURCE_OF: Readonly<Record<string, string>> = {
   storage: 'storages',
   executor: 'executors',
   resource: 'resources',
+  team: 'teams',
   auth_provider: 'auth_providers',
   user: 'users',
   personal_access_token: 'personal_access_tokens',
@@ -75,6 +76,9 @@ export function useLiveUpdates(): void {
             lastPosition = change.position;
             const resource = RESOURCE_OF[change.entityType];
             if (resource) stale.add(resource);
+            // The approval queue lists resources; what the caller may do with an entity follows its changes.
+            if (resource === 'resources') stale.add('approvals');
+            stale.add('entity-access');
             stale.add('audit_log');
             settle ??= setTimeout(flush, SETTLE_MS);
           },

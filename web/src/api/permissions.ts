@@ -13,6 +13,15 @@ export interface Me {
   readonly grants: readonly string[];
   readonly permissions: readonly string[];
   readonly method: string;
+  /** The teams the caller is in (listed, or by a group of their sign-in), with their role. */
+  readonly teams: readonly MyTeam[];
+}
+
+/** A team of the caller's. */
+export interface MyTeam {
+  readonly id: string;
+  readonly name: string;
+  readonly role: 'member' | 'lead';
 }
 
 const LEVELS: readonly Level[] = ['read', 'write', 'admin'];
@@ -36,6 +45,7 @@ export const PERMISSION_OF: Readonly<Record<string, string>> = {
   storages: 'storage',
   executors: 'executor',
   resources: 'resource',
+  teams: 'team',
   auth_providers: 'auth_provider',
   users: 'user',
   audit_log: 'audit_log',

@@ -1,7 +1,7 @@
 import { Link as MuiLink, Typography } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, Title, usePermissions } from 'react-admin';
+import { Datagrid, DateField, FunctionField, List, Title } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { allows } from '../api/permissions';
+import { decidesRequests, useMe } from '../api/me';
 import { ActorField } from '../common/ActorField';
 import { RefField } from '../catalog/common';
 import { ChangesSinceApproval } from './ChangesSinceApproval';
@@ -14,24 +14,26 @@ import { DecisionButtons } from './DecisionButtons';
 const REQUEST: Readonly<Record<string, string>> = { provision: 'create', provisioned: 'change', destroy: 'destroy' };
 
 /**
- * "Waiting for my approval" (`/approvals`): every resource request an approver (resource:write) may
- * decide now, the longest-waiting first, with approve and reject (and a reason) on each row. Kept
- * live like every list: a new request appears, a decided one leaves.
+ * "Waiting for my approval" (`/approvals`, `GET /api/approvals`): every resource request the caller
+ * may decide now — those of the templates their teams own, for a team's leads; those of templates no
+ * team owns, for `resource:write` — the longest-waiting first, with approve and reject (and a reason)
+ * on each row. Kept live like every list: a new request appears, a decided one leaves.
  */
 export function ApprovalQueue() {
-  const { permissions } = usePermissions<readonly string[]>();
-  if (!allows(permissions, 'resource', 'write'))
+  const me = useMe();
+  if (me && !decidesRequests(me))
     return (
       <>
         <Title title="Waiting for my approval" />
-        <Typography sx={{ p: 2 }}>Only approvers (role infra) decide resource requests.</Typography>
+        <Typography sx={{ p: 2 }}>
+          Only approvers decide resource requests: the leads of the team that owns a template, or role infra.
+        </Typography>
       </>
     );
   return (
     <List
-      resource="resources"
+      resource="approvals"
       title="Waiting for my approval"
-      filter={{ status: 'approval_pending' }}
       sort={{ field: 'updatedAt', order: 'ASC' }}
       perPage={25}
       actions={false}

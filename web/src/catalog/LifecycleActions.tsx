@@ -6,11 +6,23 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import RemoveCircleIcon from '@mui/icons-material/RemoveCircle';
 import { Stack, Typography } from '@mui/material';
 import { useState, type ReactElement } from 'react';
-import { Button, Confirm, useDataProvider, useGetIdentity, useNotify, usePermissions, useRecordContext, useRedirect, useRefresh, useResourceContext } from 'react-admin';
+import {
+  Button,
+  Confirm,
+  useDataProvider,
+  useGetIdentity,
+  useNotify,
+  usePermissions,
+  useRecordContext,
+  useRedirect,
+  useRefresh,
+  useResourceContext,
+} from 'react-admin';
 import type { InfraledgerDataProvider } from '../api/dataProvider';
 import { DecisionDialog, type Decision } from '../approvals/DecisionDialog';
 import { allows, PERMISSION_OF } from '../api/permissions';
 import { messageOf } from '../api/problem';
+import { useEntityAccess } from '../api/access';
 import { ACTION_LABELS, ACTOR, isAllowed, type LifecycleAction } from './lifecycle';
 
 const ICONS: Readonly<Record<LifecycleAction, ReactElement>> = {
@@ -45,12 +57,17 @@ export function LifecycleActions({ approvals }: { readonly approvals: boolean })
   const redirect = useRedirect();
   const [busy, setBusy] = useState<LifecycleAction>();
   const [confirming, setConfirming] = useState<LifecycleAction>();
+  const access = useEntityAccess(resource, record?.id);
   if (!record) return null;
   const state = String(record.state ?? '');
   const status = String(record.status ?? '');
   const writer = allows(permissions, PERMISSION_OF[resource] ?? resource, 'write');
   const owner = writer || (resource === 'resources' && identity !== undefined && record.creatorId === identity.id);
-  const actions = (Object.keys(ACTION_LABELS) as LifecycleAction[]).filter((a) => isAllowed(a, state, status, approvals) && (ACTOR[a] === 'approver' ? writer : owner));
+  // The service says which actions would work for this caller now (teams, grants, approvers by the
+  // template's owner); until it has answered, the roles decide as before.
+  const offered = (a: LifecycleAction): boolean =>
+    access ? access.availableActions.includes(a) : ACTOR[a] === 'approver' ? writer : owner;
+  const actions = (Object.keys(ACTION_LABELS) as LifecycleAction[]).filter((a) => isAllowed(a, state, status, approvals) && offered(a));
 
   const run = (action: LifecycleAction, reason = '') => {
     setBusy(action);
@@ -61,7 +78,9 @@ export function LifecycleActions({ approvals }: { readonly approvals: boolean })
             redirect('list', resource);
           })
         : dataProvider.action(resource, record.id, action, reason === '' ? {} : { reason }).then(({ data }) => {
-            notify(`${ACTION_LABELS[action]}: now ${String(data.state)} / ${String(data.status).replaceAll('_', ' ')}`, { type: 'success' });
+            notify(`${ACTION_LABELS[action]}: now ${String(data.state)} / ${String(data.status).replaceAll('_', ' ')}`, {
+              type: 'success',
+            });
             refresh();
           });
     done

@@ -20,6 +20,7 @@ import {
   TextInput,
   TopToolbar,
   useRecordContext,
+  useResourceContext,
   type Validator,
 } from 'react-admin';
 import { ActorField } from '../common/ActorField';
@@ -27,11 +28,16 @@ import { choices } from '../common/entities';
 import { History } from '../common/History';
 import { StatusChip } from '../common/StatusChip';
 import { EnableButton } from './EnableButton';
+import { OwnerInput, PermissionsPanel } from './Ownership';
+import { mayDo, useEntityAccess } from '../api/access';
 
 /** The common search and status filters of a catalog list. */
 export const enabledFilters = (extra: ReactElement[] = []): ReactElement[] => [
   <SearchInput key="q" source="q" alwaysOn />,
   <SelectInput key="status" source="status" choices={choices(['enabled', 'disabled'])} alwaysOn />,
+  <ReferenceInput key="ownerId" source="ownerId" reference="teams" sort={{ field: 'name', order: 'ASC' }}>
+    <AutocompleteInput label="Owner" optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} />
+  </ReferenceInput>,
   ...extra,
 ];
 
@@ -46,28 +52,87 @@ export const OPTION_TEXT: Readonly<Record<string, string>> = {
   storages: 'name',
   executors: 'name',
   resources: 'name',
+  teams: 'name',
 };
 
 /** A picker for one related entity (enabled ones only: disabled entities cannot be newly referenced). */
-export function RefInput({ source, reference, label, validate, filter, helperText }: { readonly source: string; readonly reference: string; readonly label?: string; readonly validate?: Validator | Validator[]; readonly filter?: Record<string, unknown>; readonly helperText?: string }) {
+export function RefInput({
+  source,
+  reference,
+  label,
+  validate,
+  filter,
+  helperText,
+}: {
+  readonly source: string;
+  readonly reference: string;
+  readonly label?: string;
+  readonly validate?: Validator | Validator[];
+  readonly filter?: Record<string, unknown>;
+  readonly helperText?: string;
+}) {
   return (
-    <ReferenceInput source={source} reference={reference} filter={{ status: 'enabled', ...filter }} sort={{ field: OPTION_TEXT[reference] ?? 'name', order: 'ASC' }}>
-      <AutocompleteInput label={label} optionText={OPTION_TEXT[reference] ?? 'name'} filterToQuery={(q: string) => (q ? { q } : {})} validate={validate} helperText={helperText} fullWidth />
+    <ReferenceInput
+      source={source}
+      reference={reference}
+      filter={{ status: 'enabled', ...filter }}
+      sort={{ field: OPTION_TEXT[reference] ?? 'name', order: 'ASC' }}
+    >
+      <AutocompleteInput
+        label={label}
+        optionText={OPTION_TEXT[reference] ?? 'name'}
+        filterToQuery={(q: string) => (q ? { q } : {})}
+        validate={validate}
+        helperText={helperText}
+        fullWidth
+      />
     </ReferenceInput>
   );
 }
 
 /** A picker for a list of related entities. */
-export function RefArrayInput({ source, reference, label, filter, helperText }: { readonly source: string; readonly reference: string; readonly label?: string; readonly filter?: Record<string, unknown>; readonly helperText?: string }) {
+export function RefArrayInput({
+  source,
+  reference,
+  label,
+  filter,
+  helperText,
+}: {
+  readonly source: string;
+  readonly reference: string;
+  readonly label?: string;
+  readonly filter?: Record<string, unknown>;
+  readonly helperText?: string;
+}) {
   return (
-    <ReferenceArrayInput source={source} reference={reference} filter={{ status: 'enabled', ...filter }} sort={{ field: OPTION_TEXT[reference] ?? 'name', order: 'ASC' }}>
-      <AutocompleteArrayInput label={label} optionText={OPTION_TEXT[reference] ?? 'name'} filterToQuery={(q: string) => (q ? { q } : {})} helperText={helperText} fullWidth />
+    <ReferenceArrayInput
+      source={source}
+      reference={reference}
+      filter={{ status: 'enabled', ...filter }}
+      sort={{ field: OPTION_TEXT[reference] ?? 'name', order: 'ASC' }}
+    >
+      <AutocompleteArrayInput
+        label={label}
+        optionText={OPTION_TEXT[reference] ?? 'name'}
+        filterToQuery={(q: string) => (q ? { q } : {})}
+        helperText={helperText}
+        fullWidth
+      />
     </ReferenceArrayInput>
   );
 }
 
 /** A link to one related entity. */
-export function RefField({ source, reference, label }: { readonly source: string; readonly reference: string; readonly label?: string; readonly sortable?: boolean }) {
+export function RefField({
+  source,
+  reference,
+  label,
+}: {
+  readonly source: string;
+  readonly reference: string;
+  readonly label?: string;
+  readonly sortable?: boolean;
+}) {
   return (
     <ReferenceField source={source} reference={reference} link="show" label={label} empty="—">
       <TextField source={OPTION_TEXT[reference] ?? 'name'} />
@@ -76,7 +141,16 @@ export function RefField({ source, reference, label }: { readonly source: string
 }
 
 /** Links to a list of related entities. */
-export function RefArrayField({ source, reference, label }: { readonly source: string; readonly reference: string; readonly label?: string; readonly sortable?: boolean }) {
+export function RefArrayField({
+  source,
+  reference,
+  label,
+}: {
+  readonly source: string;
+  readonly reference: string;
+  readonly label?: string;
+  readonly sortable?: boolean;
+}) {
   return (
     <ReferenceArrayField source={source} reference={reference} label={label} empty="—">
       <SingleFieldList linkType="show">
@@ -86,10 +160,11 @@ export function RefArrayField({ source, reference, label }: { readonly source: s
   );
 }
 
-/** Description and labels, as every entity has them. */
-export function CommonInputs() {
+/** Description and labels, as every entity has them, and the owning team (every catalog entity's). */
+export function CommonInputs({ owned = true }: { readonly owned?: boolean }) {
   return (
     <>
+      {owned && <OwnerInput />}
       <TextInput source="description" multiline fullWidth />
       <TextArrayInput source="labels" helperText="Type a label and press Enter." fullWidth />
     </>
@@ -134,6 +209,9 @@ export function CommonShowFooter() {
         <Item label="Labels">
           <LabelsField />
         </Item>
+        <Item label="Owner">
+          <RefField source="ownerId" reference="teams" />
+        </Item>
         <Item label="Created by">
           <ActorField source="creatorId" />
         </Item>
@@ -147,18 +225,22 @@ export function CommonShowFooter() {
           <NumberField source="revision" />
         </Item>
       </Stack>
+      <PermissionsPanel />
       <History />
     </>
   );
 }
 
-/** Show-page actions of enable/disable entities: edit, enable/disable, delete — each only when allowed. */
+/** Show-page actions of enable/disable entities: edit, enable/disable, delete — each only when the service lists it. */
 export function EnabledShowActions() {
+  const record = useRecordContext();
+  const resource = useResourceContext() ?? '';
+  const access = useEntityAccess(resource, record?.id);
   return (
     <TopToolbar>
-      <EditButton />
-      <EnableButton />
-      <DeleteButton mutationMode="pessimistic" />
+      {mayDo(access, 'update') && <EditButton />}
+      {(mayDo(access, 'enable') || mayDo(access, 'disable')) && <EnableButton />}
+      {mayDo(access, 'delete') && <DeleteButton mutationMode="pessimistic" />}
     </TopToolbar>
   );
 }

@@ -3,9 +3,20 @@ import { useEffect, useState } from 'react';
 import { Title, useGetList } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { whoAmI } from '../api/authProvider';
-import { allows, type Me } from '../api/permissions';
+import type { Me } from '../api/permissions';
+import { decidesRequests } from '../api/me';
 
-function Count({ resource, label, filter, to }: { readonly resource: string; readonly label: string; readonly filter?: Record<string, unknown>; readonly to?: string }) {
+function Count({
+  resource,
+  label,
+  filter,
+  to,
+}: {
+  readonly resource: string;
+  readonly label: string;
+  readonly filter?: Record<string, unknown>;
+  readonly to?: string;
+}) {
   const { total, isPending, error } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, filter });
   const query = filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
   return (
@@ -28,7 +39,7 @@ export function Dashboard() {
   useEffect(() => {
     void whoAmI().then(setMe, () => undefined);
   }, []);
-  const approver = allows(me?.permissions, 'resource', 'write');
+  const approver = decidesRequests(me);
   return (
     <Box sx={{ p: 2 }}>
       <Title title="infraledger" />
@@ -46,7 +57,11 @@ export function Dashboard() {
       )}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <Count resource="resources" label={approver ? 'Waiting for my approval' : 'Resources'} filter={approver ? { status: 'approval_pending' } : undefined} to={approver ? '/approvals' : undefined} />
+          <Count
+            resource={approver ? 'approvals' : 'resources'}
+            label={approver ? 'Waiting for my approval' : 'Resources'}
+            to={approver ? '/approvals' : undefined}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <Count resource="templates" label="Templates" />
@@ -59,8 +74,16 @@ export function Dashboard() {
         </Grid>
       </Grid>
       <Alert severity="info" sx={{ mt: 3 }}>
-        Request infrastructure under <MuiLink component={Link} to="/resources/create">Resources → Create</MuiLink>; requests wait for a platform engineer's approval. Machines use{' '}
-        <MuiLink component={Link} to="/personal_access_tokens">personal access tokens</MuiLink> or service accounts with the REST API (<MuiLink href="/api/docs/">docs</MuiLink>) or GraphQL (<MuiLink href="/api/graphql">GraphiQL</MuiLink>).
+        Request infrastructure under{' '}
+        <MuiLink component={Link} to="/resources/create">
+          Resources → Create
+        </MuiLink>
+        ; requests wait for a platform engineer's approval. Machines use{' '}
+        <MuiLink component={Link} to="/personal_access_tokens">
+          personal access tokens
+        </MuiLink>{' '}
+        or service accounts with the REST API (<MuiLink href="/api/docs/">docs</MuiLink>) or GraphQL (
+        <MuiLink href="/api/graphql">GraphiQL</MuiLink>).
       </Alert>
     </Box>
   );

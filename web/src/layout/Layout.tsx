@@ -1,3 +1,5 @@
+import GroupsIcon from '@mui/icons-material/Groups';
+import { decidesRequests, useMe } from '../api/me';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AssignmentTurnedInIcon from '@mui/icons-material/AssignmentTurnedIn';
 import ApiIcon from '@mui/icons-material/Api';
@@ -15,7 +17,19 @@ import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
 import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, Logout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useSidebarState, useUserMenu, type LayoutProps } from 'react-admin';
+import {
+  AppBar,
+  Layout as RaLayout,
+  Logout,
+  Menu,
+  TitlePortal,
+  UserMenu,
+  useGetIdentity,
+  usePermissions,
+  useSidebarState,
+  useUserMenu,
+  type LayoutProps,
+} from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useLiveUpdates } from '../api/live';
 import { allows } from '../api/permissions';
@@ -69,11 +83,12 @@ function Section({ children }: { readonly children: ReactNode }) {
 /** The catalog first, then self-service and administration; react-admin hides what the caller may not list. */
 function InfraledgerMenu() {
   const { permissions } = usePermissions<readonly string[]>();
+  const me = useMe();
   const administrator = ['auth_provider', 'user', 'audit_log'].some((r) => allows(permissions, r, 'read'));
   return (
     <Menu>
       <Menu.DashboardItem />
-      {allows(permissions, 'resource', 'write') && <Menu.Item to="/approvals" primaryText="Waiting for my approval" leftIcon={<AssignmentTurnedInIcon />} />}
+      {decidesRequests(me) && <Menu.Item to="/approvals" primaryText="Waiting for my approval" leftIcon={<AssignmentTurnedInIcon />} />}
       <Section>Catalog</Section>
       <Menu.ResourceItem name="resources" leftIcon={<CloudIcon />} />
       <Menu.ResourceItem name="templates" leftIcon={<ViewQuiltIcon />} />
@@ -84,6 +99,7 @@ function InfraledgerMenu() {
       <Menu.ResourceItem name="integrations" leftIcon={<ExtensionIcon />} />
       <Menu.ResourceItem name="secrets" leftIcon={<LockIcon />} />
       <Menu.ResourceItem name="workspaces" leftIcon={<WorkspacesIcon />} />
+      <Menu.ResourceItem name="teams" leftIcon={<GroupsIcon />} />
       <Section>You</Section>
       <Menu.Item to="/personal_access_tokens" primaryText="Access tokens" leftIcon={<TokenIcon />} />
       {administrator && <Section>Administration</Section>}
