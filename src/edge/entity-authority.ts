@@ -91,7 +91,7 @@ export async function ownerOnCreate(
   const teams = named === null || (named !== undefined && mayWriteKind) ? [] : await teamsOf(services.db, principal.userId);
   const owner = named !== undefined ? named : teams.length === 1 ? (teams[0]?.teamId ?? null) : null;
   if (mayWriteKind) return owner;
-  if (owner !== null && teams.some((team) => team.teamId === owner)) return owner;
+  if (owner !== null && teams.some((team) => team.teamId === owner.toLowerCase())) return owner;
   if (owner === null && unownedCreates) return null;
   throw new AppError('FORBIDDEN', `missing permission ${resource}:write`, {
     details: {

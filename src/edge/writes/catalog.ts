@@ -49,8 +49,8 @@ const namedOwner = (body: unknown): string | null | undefined => {
 };
 
 /**
- * A create's owner and the right to create (./../entity-authority.ts), decided before the body is
- * read; the owner decided replaces what the body named (the same, or the caller's only team).
+ * A create's right and its owner when the body names none (../entity-authority.ts), decided before
+ * the body is read: the caller's only team, or nobody.
  */
 export async function createOwner(
   services: Services,
@@ -63,7 +63,10 @@ export async function createOwner(
     authorize(call.request, `${target.resource}:write`);
     return {};
   }
-  return { ownerId: await ownerOnCreate(services, call, target.resource, namedOwner(body), unownedCreates) };
+  const named = namedOwner(body);
+  const owner = await ownerOnCreate(services, call, target.resource, named, unownedCreates);
+  // A named owner stays as the body schema reads it (a canonical id); only the default is added.
+  return named === undefined ? { ownerId: owner } : {};
 }
 
 /** The table the entity authority reads the owner and grants from. */

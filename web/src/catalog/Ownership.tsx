@@ -1,25 +1,14 @@
 import { Box, Chip, MenuItem, Select, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { AutocompleteInput, Button, ReferenceInput, useNotify, useRecordContext, useResourceContext, useGetList } from 'react-admin';
 import { accessKey, useEntityAccess, type EntityAccess } from '../api/access';
 import { api } from '../api/client';
 import { messageOf } from '../api/problem';
+import { Item } from '../common/Item';
 
 /** Read by screen readers, not shown (an empty header cell would say nothing). */
 const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
-
-/** A labelled value (as show pages lay them out). */
-function Item({ label, children }: { readonly label: string; readonly children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 200, mb: 2 }} role="group" aria-label={label}>
-      <Typography variant="caption" color="text.secondary" component="p">
-        {label}
-      </Typography>
-      <Box sx={{ mt: 0.5 }}>{children}</Box>
-    </Box>
-  );
-}
 
 /** The owning team picker of a create or edit form (empty: no team owns it). */
 export function OwnerInput() {

@@ -1,5 +1,5 @@
-import { Box, Stack, Typography } from '@mui/material';
-import type { ReactElement, ReactNode } from 'react';
+import { Box, Stack } from '@mui/material';
+import type { ReactElement } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
@@ -28,6 +28,7 @@ import { choices } from '../common/entities';
 import { History } from '../common/History';
 import { StatusChip } from '../common/StatusChip';
 import { EnableButton } from './EnableButton';
+import { Item } from '../common/Item';
 import { OwnerInput, PermissionsPanel } from './Ownership';
 import { mayDo, useEntityAccess } from '../api/access';
 
@@ -186,17 +187,8 @@ export function LabelsField(_props: { readonly label?: string; readonly sortable
   );
 }
 
-/** A labelled value on a show page. */
-export function Item({ label, children }: { readonly label: string; readonly children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 200, mb: 2 }} role="group" aria-label={label}>
-      <Typography variant="caption" color="text.secondary" component="p">
-        {label}
-      </Typography>
-      <Box sx={{ mt: 0.5 }}>{children}</Box>
-    </Box>
-  );
-}
+/** A labelled value on a show page (re-exported: every show page imports it from here). */
+export { Item };
 
 /** The block every show page ends with: common fields, then the entity's history. */
 export function CommonShowFooter() {
