@@ -16,10 +16,11 @@ for (const target of databaseTargets()) {
   describe(`Microsoft sign-in on ${target.name}`, () => {
     let h: HttpHarness;
     let idp: OidcIdp;
+    let providerId: string;
 
     beforeAll(async () => {
       // A tenant-shaped issuer, as Entra ID's v2.0 endpoint: {base}/{tenant}/v2.0.
-      idp = await startOidcIdp({ path: `/${TENANT}/v2.0`, redirectUris: [REDIRECT, OTHER_REDIRECT], extraClaims: ['tid', 'oid', 'xms_edov'] });
+      idp = await startOidcIdp({ path: `/${TENANT}/v2.0`, redirectUris: [REDIRECT, OTHER_REDIRECT], extraClaims: ['tid', 'oid', 'xms_edov', 'groups'] });
       const member = { tid: TENANT, name: 'Alice Contoso' };
       idp.accounts.set('pairwise-alice', { ...member, oid: 'oid-alice', email: 'alice@contoso.com', preferred_username: 'alice@contoso.com' });
       idp.accounts.set('pairwise-upn', { ...member, oid: 'oid-upn', preferred_username: 'Upn.Only@Contoso.com', name: 'Upn Only' });
@@ -29,7 +30,7 @@ for (const target of databaseTargets()) {
       // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
       h = await openHttpApp(target, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       const configuration = { clientId: idp.clientId, clientSecret: idp.clientSecret, redirectUrl: REDIRECT, tenantId: TENANT, issuer: idp.issuer };
-      await createProvider(h, { name: 'Contoso', key: KEY, type: 'microsoft', configuration, filterByDomain: ['contoso.com'] });
+      providerId = (await createProvider(h, { name: 'Contoso', key: KEY, type: 'microsoft', configuration, filterByDomain: ['contoso.com'] })).id;
       // Configured for another tenant, but pointed at this issuer: its tokens are the wrong tenant's.
       await createProvider(h, { name: 'Other tenant', key: OTHER_KEY, type: 'microsoft', configuration: { ...configuration, redirectUrl: OTHER_REDIRECT, tenantId: OTHER_TENANT } });
     });
@@ -93,6 +94,25 @@ for (const target of databaseTargets()) {
     it('records the refusals with their reasons', async () => {
       expect(await refusals(h, KEY)).toEqual(['wrong_tenant', 'domain_not_allowed', 'email_not_verified']);
       expect(await refusals(h, OTHER_KEY)).toEqual(['wrong_tenant']);
+    });
+
+    it("makes the user a member of the teams naming a value of the configured groups claim, at each sign-in", async () => {
+      const patched = await h.inject({ method: 'PATCH', url: `/api/auth_providers/${providerId}`, payload: { configuration: { clientId: idp.clientId, clientSecret: '********', redirectUrl: REDIRECT, tenantId: TENANT, issuer: idp.issuer, groupsClaim: 'groups' } } });
+      expect(patched.statusCode, patched.body).toBe(200);
+      const team = await h.inject({ method: 'POST', url: '/api/teams', payload: { name: `payments-${target.name}`, groupReferences: ['Payments'] } });
+      expect(team.statusCode, team.body).toBe(201);
+      const teamId = team.json<{ id: string }>().id;
+      const teamsOf = async (account: string) => {
+        const { browser, response } = await signIn(account);
+        expectSignedIn(response);
+        const token = (await browser.refresh()).json<{ token: string }>().token;
+        return (await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).json<{ teams: { id: string; role: string }[] }>().teams;
+      };
+      idp.accounts.set('pairwise-grouped', { tid: TENANT, oid: 'oid-grouped', email: 'grouped@contoso.com', name: 'Grouped', groups: ['payments', 'Platform'] });
+      expect(await teamsOf('pairwise-grouped')).toEqual([{ id: teamId, name: `payments-${target.name}`, role: 'member' }]);
+      // Out of the group at the identity provider: out of the team at the next sign-in.
+      idp.accounts.set('pairwise-grouped', { tid: TENANT, oid: 'oid-grouped', email: 'grouped@contoso.com', name: 'Grouped', groups: ['platform'] });
+      expect(await teamsOf('pairwise-grouped')).toEqual([]);
     });
   });
 }
