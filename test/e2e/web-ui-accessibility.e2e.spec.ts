@@ -22,7 +22,7 @@ interface Violation {
 }
 
 /** The catalog's react-admin resources and the page each list row opens. */
-const CATALOG = ['resources', 'templates', 'source_codes', 'source_code_versions', 'executors', 'storages', 'integrations', 'secrets', 'workspaces'] as const;
+const CATALOG = ['resources', 'templates', 'source_codes', 'source_code_versions', 'executors', 'storages', 'integrations', 'secrets', 'workspaces', 'teams'] as const;
 
 describe('accessibility of every page of the web UI (axe-core in Debian Chromium)', () => {
   let ui: WebUiHarness;
@@ -54,9 +54,12 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   /** One of everything, so every show and edit page has something to show. */
   async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {
     const create = async (plural: string, body: Record<string, unknown>): Promise<string> => (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
+    // A team owns the secret below, so its pages show an owner, its permissions and a grant.
+    const team = await create('teams', { name: 'Payments', groupReferences: ['group:default/payments'] });
     const cloud = await create('integrations', { name: 'Prod AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } });
     const git = await asAdmin<{ id: string }>('POST', '/api/integrations', { name: 'GitHub', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } });
-    await create('secrets', { name: 'db-password', secretProvider: 'custom', configuration: { secrets: [{ name: 'password', value: 'hunter2' }] } });
+    const secret = await create('secrets', { name: 'db-password', secretProvider: 'custom', ownerId: team, configuration: { secrets: [{ name: 'password', value: 'hunter2' }] } });
+    await asAdmin('PUT', `/api/secrets/${secret}/grants`, { subjectType: 'team', subjectId: team, level: 'admin' });
     await create('workspaces', { name: 'Platform', workspaceProvider: 'github', integrationId: git.id, configuration: { url: 'https://github.com/example/platform' } });
     const sourceCode = await create('source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
     const storage = await create('storages', { name: 'tf-state', storageProvider: 'aws', integrationId: cloud, configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' } });

@@ -31,6 +31,7 @@ describe('teams and ownership in the web UI', () => {
       const team = await asAdmin<{ id: string }>('POST', '/api/teams', { name: 'payments', leadIds: [ids[LEAD.identifier]], memberIds: [ids[MEMBER.identifier]] });
       const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Payments queue', template: 'payments_queue', abstract: true, ownerId: team.id });
       secretId = (await asAdmin<{ id: string }>('POST', '/api/secrets', { name: 'Payments DB', secretProvider: 'custom', ownerId: team.id, configuration: { secrets: [] } })).id;
+      await asAdmin('POST', '/api/secrets', { name: 'Shared DB', secretProvider: 'custom', configuration: { secrets: [] } });
       const requester = await tokenOf(REQUESTER.identifier, REQUESTER.password);
       requestId = (await call<{ id: string }>(requester, 'POST', '/api/resources', { name: 'payments-queue-eu', templateId: template.id })).id;
     });
@@ -46,6 +47,12 @@ describe('teams and ownership in the web UI', () => {
     // Not a lead: nothing waits for this member's approval, so the queue is not in the menu.
     await page.getByRole('menuitem', { name: 'Resources' }).waitFor();
     await expect(page.getByRole('menuitem', { name: 'Waiting for my approval' }).count()).resolves.toBe(0);
+    // "My teams'" narrows a list to what the member's teams own.
+    await page.getByRole('menuitem', { name: 'Secrets' }).click();
+    await page.getByRole('cell', { name: 'Shared DB' }).waitFor();
+    await page.getByLabel("My teams'").check();
+    await page.getByRole('cell', { name: 'Shared DB' }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Payments DB' }).waitFor();
     await page.goto(`${base}/secrets/${secretId}/show`);
     const panel = page.getByTestId('permissions-panel');
     await panel.getByText('you are in the team that owns it').waitFor();

@@ -75,7 +75,8 @@ export async function openBrowser(): Promise<BrowserSession> {
   page.on('requestfailed', ended);
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
+    // A failed load names no URL in its console text: the location says which request it was.
+    if (message.type() === 'error') pageErrors.push(message.location().url && message.text().startsWith('Failed to load resource') ? `${message.text()}: ${message.location().url}` : message.text());
   });
   return {
     browser,

@@ -71,12 +71,15 @@ export function canDo(
   return allows(permissions, guarded, 'write') || ownTeam;
 }
 
+/** The resources with per-entity permissions (`GET /api/{plural}/{id}/permissions`): the catalog and teams. */
+const WITH_GRANTS: ReadonlySet<string> = new Set(['templates', 'integrations', 'secrets', 'workspaces', 'source_codes', 'source_code_versions', 'storages', 'executors', 'resources', 'teams']);
+
 /** Whether a grant on the entity lets the caller take `action` (asked when the roles and teams do not). */
 async function grantAllows(resource: string, action: string, record: Record<string, unknown> | undefined): Promise<boolean> {
   const id = record?.id;
   if (
     (typeof id !== 'string' && typeof id !== 'number') ||
-    PERMISSION_OF[resource] === undefined ||
+    !WITH_GRANTS.has(resource) ||
     (action !== 'edit' && action !== 'delete')
   )
     return false;

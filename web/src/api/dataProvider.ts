@@ -1,4 +1,5 @@
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
+import { whoAmI } from './authProvider';
 import { api, listQuery, totalOf } from './client';
 
 /** Fields the API computes: never sent back in a PATCH. */
@@ -38,6 +39,20 @@ export function filterOf(filter: Record<string, unknown>): Record<string, unknow
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== '' && value !== undefined && !(Array.isArray(value) && value.length === 0)));
 }
 
+/** Matches no team: "my teams'" for a caller in none lists nothing. */
+const NO_TEAM = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The `mine` filter of the catalog lists ("my teams'"): what the caller's teams own, as the list
+ * engine's "one of" on `ownerId` (docs/contract.md §6). Other filters pass through.
+ */
+async function withMine(filter: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { mine, ...rest } = filter;
+  if (mine !== true) return rest;
+  const teams = (await whoAmI()).teams.map((team) => team.id);
+  return { ...rest, ownerId: teams.length > 0 ? teams : [NO_TEAM] };
+}
+
 async function getList(resource: string, params: GetListParams) {
   const { page, perPage } = params.pagination ?? { page: 1, perPage: 25 };
   if (UNPAGED.has(resource)) {
@@ -45,7 +60,8 @@ async function getList(resource: string, params: GetListParams) {
     return { data: body.slice((page - 1) * perPage, page * perPage), total: body.length };
   }
   const sort = params.sort?.field ? ([params.sort.field, params.sort.order === 'ASC' ? 'ASC' : 'DESC'] as const) : undefined;
-  const { body, headers } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter: filterOf(params.filter as Record<string, unknown>), sort, range: [(page - 1) * perPage, perPage] })}`, { signal: params.signal });
+  const filter = filterOf(await withMine(params.filter as Record<string, unknown>));
+  const { body, headers } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter, sort, range: [(page - 1) * perPage, perPage] })}`, { signal: params.signal });
   return { data: body, total: totalOf(headers, body.length) };
 }
 

@@ -1,6 +1,7 @@
 import { Box, Stack } from '@mui/material';
 import type { ReactElement } from 'react';
 import {
+  BooleanInput,
   AutocompleteArrayInput,
   AutocompleteInput,
   ChipField,
@@ -36,10 +37,16 @@ import { mayDo, useEntityAccess } from '../api/access';
 export const enabledFilters = (extra: ReactElement[] = []): ReactElement[] => [
   <SearchInput key="q" source="q" alwaysOn />,
   <SelectInput key="status" source="status" choices={choices(['enabled', 'disabled'])} alwaysOn />,
+  ...ownerFilters,
+  ...extra,
+];
+
+/** "My teams'" (what the caller's teams own) and the owning team, for every catalog list. */
+export const ownerFilters: ReactElement[] = [
+  <BooleanInput key="mine" source="mine" label="My teams'" alwaysOn />,
   <ReferenceInput key="ownerId" source="ownerId" reference="teams" sort={{ field: 'name', order: 'ASC' }}>
     <AutocompleteInput label="Owner" optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} />
   </ReferenceInput>,
-  ...extra,
 ];
 
 /** Which record field names an entity in pickers and links. */

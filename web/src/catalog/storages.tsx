@@ -6,7 +6,7 @@ import { JsonField } from '../common/JsonField';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { StatusChip } from '../common/StatusChip';
-import { CommonInputs, CommonShowFooter, Item, RefField, RefInput } from './common';
+import { CommonInputs, CommonShowFooter, Item, RefField, RefInput, ownerFilters } from './common';
 import { pickConfiguration, STORAGE_CONFIG } from './configurations';
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from './lifecycle';
 import { LifecycleSummary } from './LifecycleSummary';
@@ -20,6 +20,7 @@ export const lifecycleFilters = [
   <TextInput key="q" source="q" label="Search" alwaysOn />,
   <SelectInput key="state" source="state" choices={choices(LIFECYCLE_STATES)} alwaysOn />,
   <SelectInput key="status" source="status" choices={choices(LIFECYCLE_STATUSES)} alwaysOn />,
+  ...ownerFilters,
 ];
 
 function ProviderInputs({ provider }: { readonly provider: string | undefined }) {
