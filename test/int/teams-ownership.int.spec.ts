@@ -280,7 +280,18 @@ for (const target of databaseTargets()) {
       const query = 'subscription { changes(entityTypes: ["secret"]) { entityId action } }';
       const bobs = collect(bob, query);
       const alices = collect(alice, query);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Both subscriptions know their starting point before the writes: they see them, not a replay gap.
+      const feed = h.services.changes;
+      if (feed.listening < 2) {
+        await new Promise<void>((resolve) => {
+          const look = (): void => {
+            if (feed.listening < 2) return;
+            feed.progress.off('listeners', look);
+            resolve();
+          };
+          feed.progress.on('listeners', look);
+        });
+      }
       ok(await send('PATCH', `/api/secrets/${paymentsSecret}`, { description: 'live 1' })).json();
       ok(await send('PATCH', `/api/secrets/${unownedSecret}`, { description: 'live 2' })).json();
       await alices.waitFor(2);
