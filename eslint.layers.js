@@ -66,7 +66,18 @@ const rule = (layer, targets) => [
   },
 ];
 
-const KERNEL = ['src/errors.ts', 'src/log.ts', 'src/lru.ts', 'src/run-pool.ts', 'src/config.ts', 'src/validation.ts', 'src/data-dir-lock.ts', 'src/metrics.ts', 'src/spans.ts', 'src/telemetry.ts'];
+const KERNEL = [
+  'src/errors.ts',
+  'src/log.ts',
+  'src/lru.ts',
+  'src/run-pool.ts',
+  'src/config.ts',
+  'src/validation.ts',
+  'src/data-dir-lock.ts',
+  'src/metrics.ts',
+  'src/spans.ts',
+  'src/telemetry.ts',
+];
 
 /** The flat-config objects that encode the layering. */
 export const layerConfigs = [
@@ -76,7 +87,14 @@ export const layerConfigs = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['./*/**', './services.js', './main.js'], message: 'the kernel (src/*.ts) must not import any layer: it sits below all of them.' }] },
+        {
+          patterns: [
+            {
+              group: ['./*/**', './services.js', './main.js'],
+              message: 'the kernel (src/*.ts) must not import any layer: it sits below all of them.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -15,7 +15,16 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.unit.spec.ts', 'src/**/*.unit.spec.ts'] } },
       { extends: true, test: { name: 'int', include: ['test/**/*.int.spec.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e.spec.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e.spec.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
     pool: 'forks',
     // Vitest's default leaves a CPU free (one worker on the 2-vCPU CI machines); the suite's files

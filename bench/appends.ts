@@ -37,7 +37,9 @@ export const storeAppender =
 function writerEvents(codec: EventCodec, appends: number, seed: number): { streamId: string; events: NewEvent[] } {
   const id = randomUUID();
   const now = new Date();
-  const events = Array.from({ length: appends }, (_, n) => encode(codec, n === 0 ? templateCreated(id, seed) : templateEdit(n), seed + n, now));
+  const events = Array.from({ length: appends }, (_, n) =>
+    encode(codec, n === 0 ? templateCreated(id, seed) : templateEdit(n), seed + n, now),
+  );
   return { streamId: templateStream(id), events };
 }
 
@@ -62,5 +64,13 @@ export async function benchAppends(append: Appender, codec: EventCodec, writers:
   const ms = performance.now() - started;
   latencies.sort((a, b) => a - b);
   const events = writers * appendsPerWriter;
-  return { writers, appendsPerWriter, events, ms, eventsPerSecond: perSecond(events, ms), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    writers,
+    appendsPerWriter,
+    events,
+    ms,
+    eventsPerSecond: perSecond(events, ms),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }

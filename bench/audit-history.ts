@@ -23,7 +23,8 @@ const TEMPLATES = 20_000; // × 2 events each
 const ROUNDS = 3;
 
 const definitions = new Map(allEventDefinitions.filter((d) => !INTERNAL_EVENT_TYPES.has(d.type)).map((d) => [d.type, d]));
-const COLUMNS = 'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
+const COLUMNS =
+  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
 
 /** The audit projection without its memory of entities: each row from its event alone. */
 const rowsOnly: Projection = {
@@ -68,13 +69,20 @@ async function run(db: BenchDatabase): Promise<void> {
       }
     }
     const ratio = median(rates.history) / median(rates['rows only']);
-    console.log(`[${db.kind}] ${formatRate(seed.events)} template events: rows only ${formatRate(median(rates['rows only']))} events/s, history ${formatRate(median(rates.history))} events/s (median of ${ROUNDS}); history/rows only = ${ratio.toFixed(2)}`);
+    console.log(
+      `[${db.kind}] ${formatRate(seed.events)} template events: rows only ${formatRate(median(rates['rows only']))} events/s, history ${formatRate(median(rates.history))} events/s (median of ${ROUNDS}); history/rows only = ${ratio.toFixed(2)}`,
+    );
   } finally {
     await store.close();
   }
 }
 
-console.log(`audit history replay bench; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
+console.log(
+  `audit history replay bench; load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs`,
+);
 const pglite = await openPglite(createLogger({ level: 'silent' }));
 try {
   await run(pglite);
@@ -90,4 +98,9 @@ if (url) {
     await postgres.close();
   }
 }
-console.log(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

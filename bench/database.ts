@@ -111,7 +111,11 @@ export interface OpenPostgresOptions {
 }
 
 /** Creates a throwaway database on the server at `adminUrl` (as test/support/databases.ts does) and migrates it. */
-export async function openPostgres(adminUrl: string, log: Logger, options: OpenPostgresOptions = {}): Promise<BenchDatabase & { readonly url: string }> {
+export async function openPostgres(
+  adminUrl: string,
+  log: Logger,
+  options: OpenPostgresOptions = {},
+): Promise<BenchDatabase & { readonly url: string }> {
   const name = `il_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);

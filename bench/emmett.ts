@@ -23,7 +23,9 @@ export async function openEmmett(connectionString: string, connections: number):
     append: async (streamId, event, expected) => {
       const expectedStreamVersion = expected === 'no_stream' ? 0n : typeof expected === 'bigint' ? expected + 1n : undefined;
       if (expectedStreamVersion === undefined) throw new TypeError(`the Emmett side takes exact revisions only, not ${expected}`);
-      const result = await store.appendToStream(streamId, [{ type: event.type, data: event.data, metadata: event.metadata }], { expectedStreamVersion });
+      const result = await store.appendToStream(streamId, [{ type: event.type, data: event.data, metadata: event.metadata }], {
+        expectedStreamVersion,
+      });
       return result.nextExpectedStreamVersion - 1n;
     },
     async close() {

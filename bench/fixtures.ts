@@ -33,7 +33,12 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
       labels: [`team:${pick(TEAMS, i)}`, i % 2 === 0 ? 'env:prod' : 'env:staging', 'managed'],
       abstract: i % 10 === 0,
       cloudResourceTypes: [pick(RESOURCE_TYPES, i), pick(RESOURCE_TYPES, i + 2)],
-      configuration: { region: i % 3 === 0 ? 'eu-west-1' : 'us-east-1', size: 'm5.large', replicas: 1 + (i % 5), tags: { costCenter: `cc-${i % 40}` } },
+      configuration: {
+        region: i % 3 === 0 ? 'eu-west-1' : 'us-east-1',
+        size: 'm5.large',
+        replicas: 1 + (i % 5),
+        tags: { costCenter: `cc-${i % 40}` },
+      },
       documentationUrl: i % 2 === 0 ? `https://docs.example.com/templates/${i}` : null,
       executorIds: i % 3 === 0 ? [pick(EXECUTORS, i), pick(EXECUTORS, i + 7)] : [pick(EXECUTORS, i)],
       parentIds: parentId === undefined ? [] : [parentId],
@@ -51,9 +56,17 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
 export function templateFollowUp(i: number): TemplateEvent {
   switch (i % 4) {
     case 0:
-      return { type: 'TemplateUpdated', data: { changes: { description: `Revised runbook ${i}: now with autoscaling.`, labels: [`team:${pick(TEAMS, i)}`, 'env:prod'] } } };
+      return {
+        type: 'TemplateUpdated',
+        data: { changes: { description: `Revised runbook ${i}: now with autoscaling.`, labels: [`team:${pick(TEAMS, i)}`, 'env:prod'] } },
+      };
     case 1:
-      return { type: 'TemplateUpdated', data: { changes: { executorIds: [pick(EXECUTORS, i + 3)], configuration: { region: 'eu-central-1', size: 'm5.xlarge', replicas: 3 } } } };
+      return {
+        type: 'TemplateUpdated',
+        data: {
+          changes: { executorIds: [pick(EXECUTORS, i + 3)], configuration: { region: 'eu-central-1', size: 'm5.xlarge', replicas: 3 } },
+        },
+      };
     case 2:
       return { type: 'TemplateDisabled', data: {} };
     default:
@@ -69,6 +82,11 @@ export function templateEdit(n: number): TemplateEvent {
 /** Encodes a domain event exactly as the command handler does: codec, metadata, fresh event id. */
 export function encode(codec: EventCodec, event: TemplateEvent, i: number, occurredAt: Date): NewEvent {
   // As the HTTP edge stamps it: the request id is the causation, the correlation id comes from a header.
-  const metadata = { actorId: pick(ACTORS, i), correlationId: randomUUID(), causationId: `req-${i.toString(36)}`, occurredAt: occurredAt.toISOString() };
+  const metadata = {
+    actorId: pick(ACTORS, i),
+    correlationId: randomUUID(),
+    causationId: `req-${i.toString(36)}`,
+    occurredAt: occurredAt.toISOString(),
+  };
   return codec.encode(event, metadata, randomUUID());
 }

@@ -62,7 +62,12 @@ async function main(): Promise<void> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const client = new pg.Client({ connectionString: url.toString() });
-  say(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${SIGN_INS} sign-ins, ${CONCURRENCY} at a time`);
+  say(
+    `load before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${SIGN_INS} sign-ins, ${CONCURRENCY} at a time`,
+  );
   const then = new Date(Date.now() - 400 * 86_400_000);
   const config = loadConfig({
     DATABASE_URL: url.toString(),
@@ -84,7 +89,14 @@ async function main(): Promise<void> {
           next++;
           await startSession(
             services.signIn,
-            { userId: adminUser.id, identifier: 'admin', method: 'service_account', provider: 'svc_service_account', ttlSeconds: 3600, browser: false },
+            {
+              userId: adminUser.id,
+              identifier: 'admin',
+              method: 'service_account',
+              provider: 'svc_service_account',
+              ttlSeconds: 3600,
+              browser: false,
+            },
             { actorId: adminUser.id, correlationId: randomUUID(), causationId: null, now: then },
           );
         }
@@ -96,7 +108,11 @@ async function main(): Promise<void> {
     await client.query('VACUUM FULL events, sessions, audit_log');
     const before = await measure(client);
     const pruneStarted = Date.now();
-    const outcome = await pruneSignIns(services, { readTableDays: config.SIGN_IN_RETENTION_DAYS, signInStreamDays: config.SIGN_IN_EVENTS_RETENTION_DAYS }, new Date());
+    const outcome = await pruneSignIns(
+      services,
+      { readTableDays: config.SIGN_IN_RETENTION_DAYS, signInStreamDays: config.SIGN_IN_EVENTS_RETENTION_DAYS },
+      new Date(),
+    );
     say(`retention run: ${JSON.stringify(outcome)} in ${((Date.now() - pruneStarted) / 1000).toFixed(1)} s`);
     await client.query('VACUUM FULL events, sessions, audit_log');
     const after = await measure(client);
@@ -105,9 +121,16 @@ async function main(): Promise<void> {
     say('|---|---:|---:|---:|---:|');
     for (const [i, b] of before.entries()) {
       const a = after[i];
-      say(`| ${b.table} | ${b.rows.toLocaleString('en')} | ${mb(b.bytes)} | ${(a?.rows ?? 0).toLocaleString('en')} | ${mb(a?.bytes ?? 0)} |`);
+      say(
+        `| ${b.table} | ${b.rows.toLocaleString('en')} | ${mb(b.bytes)} | ${(a?.rows ?? 0).toLocaleString('en')} | ${mb(a?.bytes ?? 0)} |`,
+      );
     }
-    say(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(
+      `load after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await services.close();
     await client.end().catch(() => undefined);

@@ -47,7 +47,13 @@ async function seeded(adminUrl: string, templates: number, log: Logger): Promise
 }
 
 /** Both sizes, rounds taking turns; each round is `requests` requests by 8 clients. */
-export async function benchLists(adminUrl: string, log: Logger, say: (line: string) => void, rounds = 3, requests = 1500): Promise<{ sides: ListSide[]; load: number[] }> {
+export async function benchLists(
+  adminUrl: string,
+  log: Logger,
+  say: (line: string) => void,
+  rounds = 3,
+  requests = 1500,
+): Promise<{ sides: ListSide[]; load: number[] }> {
   const sides: { size: number; service: BenchService; token: string }[] = [];
   for (const size of LIST_SIZES) {
     sides.push({ size, ...(await seeded(adminUrl, size, log)) });
@@ -91,7 +97,12 @@ export async function benchLists(adminUrl: string, log: Logger, say: (line: stri
     load,
     sides: LIST_SIZES.map((size) => {
       const sorted = (latencies.get(size) ?? []).sort((a, b) => a - b);
-      return { templates: size, perSecond: perSecond(sorted.length, elapsed.get(size) ?? 0), p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      return {
+        templates: size,
+        perSecond: perSecond(sorted.length, elapsed.get(size) ?? 0),
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+      };
     }),
   };
 }
@@ -100,9 +111,14 @@ export async function benchLists(adminUrl: string, log: Logger, say: (line: stri
 export function formatLists(result: { sides: ListSide[]; load: number[] }): string[] {
   const [small, large] = result.sides;
   const lines = ['templates  |  requests/s  p50 / p99 ms'];
-  for (const side of result.sides) lines.push(`${formatRate(side.templates).padStart(9)}  |  ${formatRate(side.perSecond).padStart(10)}  ${formatMs(side.p50)} / ${formatMs(side.p99)}`);
+  for (const side of result.sides)
+    lines.push(
+      `${formatRate(side.templates).padStart(9)}  |  ${formatRate(side.perSecond).padStart(10)}  ${formatMs(side.p50)} / ${formatMs(side.p99)}`,
+    );
   if (small && large) {
-    lines.push(`${formatRate(large.templates)} / ${formatRate(small.templates)}: throughput ×${(large.perSecond / small.perSecond).toFixed(2)}, p50 ×${(large.p50 / small.p50).toFixed(2)} (target: p50 within 1.3×)`);
+    lines.push(
+      `${formatRate(large.templates)} / ${formatRate(small.templates)}: throughput ×${(large.perSecond / small.perSecond).toFixed(2)}, p50 ×${(large.p50 / small.p50).toFixed(2)} (target: p50 within 1.3×)`,
+    );
   }
   lines.push(`name__like, 8 clients, sizes taking turns; load average ${result.load.map((l) => l.toFixed(2)).join(' ')}`);
   return lines;

@@ -56,7 +56,10 @@ const flagsSchema = z.strictObject({
   'graphql-duration': whole(1, 600).default(10),
   'graphql-warmup': whole(0, 600).default(3),
   'graphql-rounds': whole(1, 20).default(2),
-  base: z.string().regex(/^[\w./-]{1,100}$/, 'must be a git revision').optional(),
+  base: z
+    .string()
+    .regex(/^[\w./-]{1,100}$/, 'must be a git revision')
+    .optional(),
 });
 
 /** Parses the command line after `npm run bench --`; BenchUsageError names what is wrong. */

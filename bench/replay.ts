@@ -51,7 +51,11 @@ export async function seedTemplates(store: EventStore, codec: EventCodec, templa
       const id = ids[i] as string;
       // Every 20th template derives from one created in an earlier chunk.
       const parent = i >= chunk && i % 20 === 0 ? ids[i - chunk] : undefined;
-      writes.push({ streamId: templateStream(id), expectedRevision: 'no_stream', events: [encode(codec, templateCreated(id, i, parent), i, now)] });
+      writes.push({
+        streamId: templateStream(id),
+        expectedRevision: 'no_stream',
+        events: [encode(codec, templateCreated(id, i, parent), i, now)],
+      });
     }
     for (let i = from - chunk; i >= 0 && i < Math.min(from, templates); i++) {
       const id = ids[i] as string;
@@ -94,14 +98,20 @@ const PROBE_INTERVAL_MS = 10;
  */
 export async function benchReadableDuringRebuild(deps: ReplayDeps): Promise<ReadableDuringRebuild> {
   let rebuilding = true;
-  const rebuild = rebuildProjection({ pool: deps.pool, store: deps.store, codec: deps.codec, log: deps.log }, templatesProjection).finally(() => {
-    rebuilding = false;
-  });
+  const rebuild = rebuildProjection({ pool: deps.pool, store: deps.store, codec: deps.codec, log: deps.log }, templatesProjection).finally(
+    () => {
+      rebuilding = false;
+    },
+  );
   const waits: number[] = [];
   try {
     while (rebuilding) {
       const { position } = await deps.store.appendMany([
-        { streamId: `bench-probe-${randomUUID()}`, expectedRevision: 'no_stream', events: [{ eventId: randomUUID(), type: 'BenchProbed', data: {}, metadata: {} }] },
+        {
+          streamId: `bench-probe-${randomUUID()}`,
+          expectedRevision: 'no_stream',
+          events: [{ eventId: randomUUID(), type: 'BenchProbed', data: {}, metadata: {} }],
+        },
       ]);
       const started = performance.now();
       while (!(await deps.store.readAll({ after: position - 1n, limit: 1 })).some((e) => e.position === position)) {
@@ -131,7 +141,13 @@ function reached(runner: ProjectionRunner, head: bigint, timeoutMs: number): Pro
       if (position >= head) finish();
     };
     const onFailed = (error: Error): void => finish(error);
-    const timer = setTimeout(() => finish(new Error(`the runner did not reach position ${head} within ${timeoutMs} ms (at ${String(runner.position)}, ${runner.state})`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new Error(`the runner did not reach position ${head} within ${timeoutMs} ms (at ${String(runner.position)}, ${runner.state})`),
+        ),
+      timeoutMs,
+    );
     runner.progress.on('position', onPosition);
     runner.progress.on('failed', onFailed);
     if (runner.position !== undefined && runner.position >= head) finish();

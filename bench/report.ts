@@ -41,7 +41,10 @@ export function formatTable(columns: readonly StoreColumn[]): string[] {
   const header = ['metric', ...columns.map((c) => c.title)];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => (row[i] ?? '').length)));
   const line = (row: readonly string[]): string =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ').trimEnd();
+    row
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('   ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('   ');
   const notes = columns.flatMap((c) => ('missing' in c ? [`${c.title}: ${c.missing}`] : []));
   return [line(header), rule, ...cells.map(line), ...notes];

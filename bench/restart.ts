@@ -33,7 +33,9 @@ const positional = vsIndex >= 0 ? [...args.slice(0, vsIndex), ...args.slice(vsIn
 const sides: readonly Side[] = [
   { name: 'npm start', command: 'npm', args: ['start', '--silent'] },
   { name: 'node dist/src/main.js', command: process.execPath, args: ['dist/src/main.js'] },
-  ...(other ? [{ name: `${other} node dist/src/main.js`, command: process.execPath, args: [path.resolve(other, 'dist/src/main.js')] }] : []),
+  ...(other
+    ? [{ name: `${other} node dist/src/main.js`, command: process.execPath, args: [path.resolve(other, 'dist/src/main.js')] }]
+    : []),
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +69,8 @@ async function timeStart(command: string, args: readonly string[], dataDir: stri
   try {
     while (!(await healthy())) {
       if (state.exited) throw new Error(`${command} ${args.join(' ')} exited before it answered /healthz`);
-      if (performance.now() - started > TIMEOUT_MS) throw new Error(`${command} ${args.join(' ')} did not answer /healthz within ${TIMEOUT_MS / 1000} s`);
+      if (performance.now() - started > TIMEOUT_MS)
+        throw new Error(`${command} ${args.join(' ')} did not answer /healthz within ${TIMEOUT_MS / 1000} s`);
       await sleep(POLL_MS);
     }
     return (performance.now() - started) / 1000;
@@ -96,9 +99,16 @@ async function main(): Promise<void> {
     for (const side of sides) {
       const sorted = [...(times[side.name] ?? [])].sort((a, b) => a - b);
       const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-      console.log(`${side.name.padEnd(22)} min ${sorted[0]?.toFixed(2)} s, median ${median.toFixed(2)} s, max ${sorted.at(-1)?.toFixed(2)} s`);
+      console.log(
+        `${side.name.padEnd(22)} min ${sorted[0]?.toFixed(2)} s, median ${median.toFixed(2)} s, max ${sorted.at(-1)?.toFixed(2)} s`,
+      );
     }
-    console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${os.cpus().length} CPUs`);
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; ${os.cpus().length} CPUs`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -11,14 +11,30 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
-import { BASE_COMMIT, benchCommands, COMMANDS_DEFAULTS, DURABLE_BASE_COMMIT, formatCommands, type CommandsOptions } from './commands/bench.js';
+import {
+  BASE_COMMIT,
+  benchCommands,
+  COMMANDS_DEFAULTS,
+  DURABLE_BASE_COMMIT,
+  formatCommands,
+  type CommandsOptions,
+} from './commands/bench.js';
 import { DEFAULT_POSTGRES_URL, openPglite, openPostgres, probePostgres, type BenchDatabase } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { benchLive, formatLive, LIVE_DEFAULTS } from './graphql/live.js';
 import { benchGraphql, defaultGraphqlDatabaseUrl, GRAPHQL_CONNECTIONS, graphqlNotes } from './graphql/bench.js';
 import { checksOf, formatGraphqlChecks, formatGraphqlTable, GRAPHQL_TARGETS } from './graphql/report.js';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options.js';
-import { benchReadableDuringRebuild, benchRebuild, benchRunnerCatchUp, countTemplates, resetTemplatesProjection, seedTemplates, type ReplayDeps, type ReplayResult } from './replay.js';
+import {
+  benchReadableDuringRebuild,
+  benchRebuild,
+  benchRunnerCatchUp,
+  countTemplates,
+  resetTemplatesProjection,
+  seedTemplates,
+  type ReplayDeps,
+  type ReplayResult,
+} from './replay.js';
 import { REBUILD_BATCH } from '../src/projections/rebuild.js';
 import { formatTable, type StoreColumn, type StoreResults } from './report.js';
 import { formatMs, formatRate, formatSeconds } from './stats.js';
@@ -37,7 +53,8 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const appendLine = (a: AppendResult): string =>
   `${a.writers} × ${a.appendsPerWriter} appends: ${formatRate(a.eventsPerSecond)} events/s in ${formatSeconds(a.ms)}, p50 ${formatMs(a.p50)} ms, p99 ${formatMs(a.p99)} ms`;
 
-const replayLine = (what: string, r: ReplayResult): string => `${what}: ${formatRate(r.events)} events in ${formatSeconds(r.ms)}, ${formatRate(r.eventsPerSecond)} events/s`;
+const replayLine = (what: string, r: ReplayResult): string =>
+  `${what}: ${formatRate(r.events)} events in ${formatSeconds(r.ms)}, ${formatRate(r.eventsPerSecond)} events/s`;
 
 /** Runs every measurement against one fresh database. */
 async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Promise<StoreResults> {
@@ -143,7 +160,9 @@ async function storePart(log: Logger): Promise<boolean> {
   for (const line of formatTable(columns)) say(line);
   say('');
   const cpus = os.cpus();
-  say(`node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`);
+  say(
+    `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`,
+  );
   say(`PostgreSQL: ${shownUrl.toString()} (throwaway database per run); PGlite: in memory`);
   say(
     `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, one stream per writer, exact expected revision); ` +
@@ -154,7 +173,9 @@ async function storePart(log: Logger): Promise<boolean> {
 
   if (unreachable === undefined) {
     try {
-      say('appends on PostgreSQL: infraledger now, before (global append lock, migration 003) and Emmett, sides taking turns, 2 rounds each');
+      say(
+        'appends on PostgreSQL: infraledger now, before (global append lock, migration 003) and Emmett, sides taking turns, 2 rounds each',
+      );
       const sides = await benchAppendSides(url, codec, log, 2, say);
       say('');
       for (const line of formatSideRows(sides)) say(line);

@@ -42,7 +42,13 @@ export interface SideRow {
 const BEFORE_MIGRATIONS = migrations.filter((m) => m.id < '026');
 
 /** Opens a side on a fresh database, runs `work` with its appender, closes and drops it. */
-async function withSide<T>(side: AppendSide, adminUrl: string, connections: number, log: Logger, work: (append: Appender, url: string) => Promise<T>): Promise<T> {
+async function withSide<T>(
+  side: AppendSide,
+  adminUrl: string,
+  connections: number,
+  log: Logger,
+  work: (append: Appender, url: string) => Promise<T>,
+): Promise<T> {
   const db = await openPostgres(adminUrl, log, {
     connections: connections + 2,
     migrations: side === 'emmett' ? [] : side === 'before' ? BEFORE_MIGRATIONS : undefined,
@@ -73,11 +79,24 @@ function combine(runs: readonly AppendResult[]): AppendResult {
   if (!first) throw new Error('no rounds');
   const events = runs.reduce((n, r) => n + r.events, 0);
   const ms = runs.reduce((n, r) => n + r.ms, 0);
-  return { ...first, events, ms, eventsPerSecond: perSecond(events, ms), p50: Math.max(...runs.map((r) => r.p50)), p99: Math.max(...runs.map((r) => r.p99)) };
+  return {
+    ...first,
+    events,
+    ms,
+    eventsPerSecond: perSecond(events, ms),
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+  };
 }
 
 /** Every writer count, the sides taking turns (rotating who goes first), `rounds` times each. */
-export async function benchAppendSides(adminUrl: string, codec: EventCodec, log: Logger, rounds: number, say: (line: string) => void): Promise<SideRow[]> {
+export async function benchAppendSides(
+  adminUrl: string,
+  codec: EventCodec,
+  log: Logger,
+  rounds: number,
+  say: (line: string) => void,
+): Promise<SideRow[]> {
   const rows: SideRow[] = [];
   for (const { writers, appends } of WRITER_COUNTS) {
     const runs: Record<AppendSide, AppendResult[]> = { now: [], before: [], emmett: [] };
@@ -90,7 +109,9 @@ export async function benchAppendSides(adminUrl: string, codec: EventCodec, log:
           return benchAppends(append, codec, writers, appends);
         });
         runs[side].push(result);
-        say(`[appends] ${writers} writer(s), round ${round + 1}, ${side}: ${formatRate(result.eventsPerSecond)} events/s, p50 ${formatMs(result.p50)} ms, p99 ${formatMs(result.p99)} ms`);
+        say(
+          `[appends] ${writers} writer(s), round ${round + 1}, ${side}: ${formatRate(result.eventsPerSecond)} events/s, p50 ${formatMs(result.p50)} ms, p99 ${formatMs(result.p99)} ms`,
+        );
       }
     }
     rows.push({ writers, load, results: { now: combine(runs.now), before: combine(runs.before), emmett: combine(runs.emmett) } });
@@ -111,7 +132,8 @@ export function appendTargetLines(rows: readonly SideRow[]): string[] {
 
 /** The append table: each side's rate and latencies, and the ratios pair by pair. */
 export function formatSideRows(rows: readonly SideRow[]): string[] {
-  const cell = (r: AppendResult): string => `${formatRate(r.eventsPerSecond).padStart(7)} ${`${formatMs(r.p50)}/${formatMs(r.p99)}`.padStart(11)}`;
+  const cell = (r: AppendResult): string =>
+    `${formatRate(r.eventsPerSecond).padStart(7)} ${`${formatMs(r.p50)}/${formatMs(r.p99)}`.padStart(11)}`;
   const lines = [
     'writers  load  |  now ev/s  p50/p99 ms  |  before ev/s  p50/p99  |  Emmett ev/s  p50/p99  |  now/Emmett  p99 now/Emmett  |  now/before',
   ];
@@ -140,7 +162,13 @@ export const GROWTH_SIZES = [10_000, 100_000, 1_000_000] as const;
 const FILL_CHUNK = 5000;
 
 /** Fills a side's log with `events` template creations, in appends of 5,000 events each (not timed as appends). */
-async function fill(side: 'now' | 'emmett', append: (writes: readonly StreamWrite[]) => Promise<void>, codec: EventCodec, from: number, to: number): Promise<void> {
+async function fill(
+  side: 'now' | 'emmett',
+  append: (writes: readonly StreamWrite[]) => Promise<void>,
+  codec: EventCodec,
+  from: number,
+  to: number,
+): Promise<void> {
   const now = new Date();
   for (let start = from; start < to; start += FILL_CHUNK) {
     const writes: StreamWrite[] = [];
@@ -169,9 +197,15 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
     let stored = 0;
     for (const size of GROWTH_SIZES) {
       const started = performance.now();
-      await fill('now', async (writes) => {
-        await store.appendMany(writes);
-      }, codec, stored, size);
+      await fill(
+        'now',
+        async (writes) => {
+          await store.appendMany(writes);
+        },
+        codec,
+        stored,
+        size,
+      );
       // Emmett appends to one stream at a time: its log is filled with streams of 100 events, 8 at once.
       await fill(
         'emmett',
@@ -179,7 +213,11 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
           const events = writes.flatMap((w) => w.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
           const streams = Array.from({ length: Math.ceil(events.length / 100) }, (_, i) => events.slice(i * 100, i * 100 + 100));
           for (let i = 0; i < streams.length; i += 8) {
-            await Promise.all(streams.slice(i, i + 8).map((chunk, k) => emmettBulk.appendToStream(`fill-${stored}-${i + k}-${Math.random().toString(36).slice(2)}`, chunk)));
+            await Promise.all(
+              streams
+                .slice(i, i + 8)
+                .map((chunk, k) => emmettBulk.appendToStream(`fill-${stored}-${i + k}-${Math.random().toString(36).slice(2)}`, chunk)),
+            );
           }
         },
         codec,
@@ -194,7 +232,10 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
       const theirsResult = await benchAppends(emmett.append, codec, 8, 150);
       let read = 0;
       // From about the middle: the position of the event halfway through (found before the clock starts).
-      const { rows: mid } = await ours.pool.query<{ p: string }>('SELECT global_position::text AS p FROM events ORDER BY global_position OFFSET $1 LIMIT 1', [Math.floor(size / 2)]);
+      const { rows: mid } = await ours.pool.query<{ p: string }>(
+        'SELECT global_position::text AS p FROM events ORDER BY global_position OFFSET $1 LIMIT 1',
+        [Math.floor(size / 2)],
+      );
       let after = mid[0] ? BigInt(mid[0].p) : undefined;
       const readStarted = performance.now();
       while (read < 10_000) {

@@ -39,6 +39,7 @@ export function checkTargets(inputs: TargetInputs): TargetCheck[] {
 export function formatTargets(checks: readonly TargetCheck[]): string[] {
   const width = Math.max(...checks.map((c) => c.label.length));
   return checks.map(
-    (c) => `  ${c.label.padEnd(width)}  ${formatRate(c.measured).padStart(8)} events/s  (target ≥ ${formatRate(c.target)})  ${c.met ? 'MET' : 'NOT MET'}`,
+    (c) =>
+      `  ${c.label.padEnd(width)}  ${formatRate(c.measured).padStart(8)} events/s  (target ≥ ${formatRate(c.target)})  ${c.met ? 'MET' : 'NOT MET'}`,
   );
 }

@@ -25,7 +25,15 @@ export const PARTS = [
   },
   {
     name: 'ui',
-    inputs: ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/precompress.ts', 'web/tsconfig.json', 'package-lock.json'],
+    inputs: [
+      'web/src',
+      'web/public',
+      'web/index.html',
+      'web/vite.config.ts',
+      'web/precompress.ts',
+      'web/tsconfig.json',
+      'package-lock.json',
+    ],
     output: 'dist/web/index.html',
     command: () => [viteBin(), 'build', '-c', 'web/vite.config.ts', '--logLevel', 'warn'],
   },
@@ -77,7 +85,11 @@ export function staleness(root, part) {
 const production = { ...process.env, NODE_ENV: 'production' };
 
 /** Builds a part and records the digest its build came from (taken first: edits during the build make it stale). */
-export function buildPart(root, part, run = (argv) => execFileSync(process.execPath, argv, { cwd: root, stdio: 'inherit', env: production })) {
+export function buildPart(
+  root,
+  part,
+  run = (argv) => execFileSync(process.execPath, argv, { cwd: root, stdio: 'inherit', env: production }),
+) {
   const digest = inputsDigest(root, part);
   run(part.command());
   mkdirSync(path.dirname(stampFile(root, part)), { recursive: true });
@@ -107,5 +119,8 @@ export function buildParts(names = [], { ifStale = false } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  buildParts(args.filter((a) => !a.startsWith('--')), { ifStale: args.includes('--if-stale') });
+  buildParts(
+    args.filter((a) => !a.startsWith('--')),
+    { ifStale: args.includes('--if-stale') },
+  );
 }

@@ -22,7 +22,9 @@ const stop = (code) => {
   if (stopping) return;
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined))).then(() => process.exit(code));
+  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined))).then(
+    () => process.exit(code),
+  );
 };
 for (const child of children) child.once('exit', (code) => stop(code ?? 1));
 process.on('SIGINT', () => stop(0));

@@ -29,20 +29,44 @@ const port = await new Promise((resolve) => {
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'infraledger-fsync-trace-'));
 const trace = path.join(scratch, 'strace.log');
 const { DATABASE_URL: _url, ...inherited } = process.env;
-const child = spawn('strace', ['-f', '-qq', '-e', 'trace=fsync,fdatasync,sync_file_range,syncfs', '-o', trace, process.execPath, 'dist/src/main.js'], {
-  cwd: root,
-  env: { ...inherited, DATA_DIR: path.join(scratch, 'data'), PORT: String(port), HOST: '127.0.0.1', INITIAL_ADMIN_PASSWORD: password, LOG_LEVEL: 'warn' },
-  stdio: 'ignore',
-});
+const child = spawn(
+  'strace',
+  ['-f', '-qq', '-e', 'trace=fsync,fdatasync,sync_file_range,syncfs', '-o', trace, process.execPath, 'dist/src/main.js'],
+  {
+    cwd: root,
+    env: {
+      ...inherited,
+      DATA_DIR: path.join(scratch, 'data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INITIAL_ADMIN_PASSWORD: password,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  },
+);
 const base = `http://127.0.0.1:${port}`;
-const syncs = () => readFileSync(trace, 'utf8').split('\n').filter((line) => /\b(fsync|fdatasync|sync_file_range|syncfs)\(/.test(line) && !line.includes('unfinished')).length;
+const syncs = () =>
+  readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((line) => /\b(fsync|fdatasync|sync_file_range|syncfs)\(/.test(line) && !line.includes('unfinished')).length;
 try {
   for (let waited = 0; ; waited += 200) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (waited > 120_000) throw new Error('the service did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const signIn = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'admin', password }) });
+  const signIn = await fetch(`${base}/api/auth/service_account/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: 'admin', password }),
+  });
   const { token } = await signIn.json();
   console.log(`start-up (a new database) and a sign-in: ${syncs()} sync calls`);
   let failed = false;

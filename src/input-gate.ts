@@ -12,7 +12,8 @@ import { AppError, type FieldIssue } from './errors.js';
 /** The deepest nesting of arrays and objects (JSON) or of braces, brackets and parentheses (GraphQL) accepted. */
 export const MAX_INPUT_DEPTH = 64;
 
-const refuse = (field: string, message: string): AppError => new AppError('VALIDATION', `invalid ${field}: ${message}`, { errors: [{ field, message }] });
+const refuse = (field: string, message: string): AppError =>
+  new AppError('VALIDATION', `invalid ${field}: ${message}`, { errors: [{ field, message }] });
 
 /** What is wrong with one string, or undefined. */
 function textProblem(text: string): string | undefined {
@@ -29,7 +30,13 @@ export function checkText(text: string, field: string): void {
 
 /** `a.b[2].c`: where a value sits, for messages. */
 const join = (path: string, key: string | number): string =>
-  typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  typeof key === 'number'
+    ? `${path}[${key}]`
+    : path === ''
+      ? key
+      : /^[A-Za-z_$][\w$]*$/.test(key)
+        ? `${path}.${key}`
+        : `${path}[${JSON.stringify(key)}]`;
 
 /**
  * Refuses a parsed JSON value holding a bad string (as a value or a key) or nested deeper than

@@ -66,7 +66,13 @@ export function createLogger(settings: LoggerSettings): Logger {
   const destination = settings.destination ?? process.stdout;
   if (wantsPrettyLines(settings.format ?? 'auto', destination)) {
     const colorize = (destination as { isTTY?: boolean }).isTTY === true;
-    const pretty = PinoPretty({ destination: settings.destination ?? 1, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' });
+    const pretty = PinoPretty({
+      destination: settings.destination ?? 1,
+      sync: true,
+      colorize,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,name',
+    });
     return pino(options, pretty as DestinationStream);
   }
   return settings.destination ? pino(options, settings.destination) : pino(options);

@@ -52,8 +52,18 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /** A fresh registry with every instrument of the service. */
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  const position = new Gauge({ name: 'infraledger_projection_position', help: 'Global position of the last event a projection applied', labelNames: ['projection'], registers: [registry] });
-  const lag = new Gauge({ name: 'infraledger_projection_lag_events', help: 'Events between a projection and the head of the event log', labelNames: ['projection'], registers: [registry] });
+  const position = new Gauge({
+    name: 'infraledger_projection_position',
+    help: 'Global position of the last event a projection applied',
+    labelNames: ['projection'],
+    registers: [registry],
+  });
+  const lag = new Gauge({
+    name: 'infraledger_projection_lag_events',
+    help: 'Events between a projection and the head of the event log',
+    labelNames: ['projection'],
+    registers: [registry],
+  });
   const failed = new Gauge({
     name: 'infraledger_projection_failed',
     help: '1 while a projection is stopped on a poison event (it needs a rebuild)',
@@ -95,7 +105,11 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
-    eventStoreAppendedEvents: new Counter({ name: 'infraledger_event_store_appended_events_total', help: 'Events appended to the event store', registers: [registry] }),
+    eventStoreAppendedEvents: new Counter({
+      name: 'infraledger_event_store_appended_events_total',
+      help: 'Events appended to the event store',
+      registers: [registry],
+    }),
     eventStoreRevisionConflicts: new Counter({
       name: 'infraledger_event_store_revision_conflicts_total',
       help: 'Appends refused because a stream was not at the expected revision (the command is decided again)',

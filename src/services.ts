@@ -119,7 +119,11 @@ async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
   const previous = parsePreviousKeys(config.SECRET_KEYS_PREVIOUS);
   if (config.SECRET_KEY) return createKeyring({ active: parseSecretKey(config.SECRET_KEY), previous });
   const { key, created } = await loadOrCreateEmbeddedKey(config.DATA_DIR);
-  if (created) log.warn({ file: path.join(config.DATA_DIR, 'secret.key') }, 'generated a secret key for embedded mode; back it up with the data directory');
+  if (created)
+    log.warn(
+      { file: path.join(config.DATA_DIR, 'secret.key') },
+      'generated a secret key for embedded mode; back it up with the data directory',
+    );
   return createKeyring({ active: key, previous });
 }
 
@@ -216,7 +220,12 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
     if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
     const db = createDb(pool, { onQuery: options.onQuery });
-    const waitForPosition = createPositionWaiter({ pool, runners, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS, head: () => store.lastPosition() });
+    const waitForPosition = createPositionWaiter({
+      pool,
+      runners,
+      timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+      head: () => store.lastPosition(),
+    });
     // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
     const waitFor: PositionWaiter = (projections, position, waitOptions) =>
       inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), {

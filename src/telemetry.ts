@@ -28,17 +28,25 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  */
 export async function startTracing(version: string): Promise<Tracing> {
   if (active) return active;
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { registerInstrumentations }, resources, { HttpInstrumentation }, { PgInstrumentation }, { GraphQLInstrumentation }, fastifyOtel] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/instrumentation'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-pg'),
-      import('@opentelemetry/instrumentation-graphql'),
-      import('@fastify/otel'),
-    ]);
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { registerInstrumentations },
+    resources,
+    { HttpInstrumentation },
+    { PgInstrumentation },
+    { GraphQLInstrumentation },
+    fastifyOtel,
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-graphql'),
+    import('@fastify/otel'),
+  ]);
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over these defaults.
   const resource = resources
     .resourceFromAttributes({ 'service.name': 'infraledger', 'service.version': version })

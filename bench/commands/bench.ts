@@ -82,7 +82,9 @@ export async function benchCommands(options: CommandsOptions, say: (line: string
   try {
     for (const { name, tree, database } of trees) {
       const env =
-        options.adminUrl === undefined ? embeddedEnvironment(name) : await benchEnvironment(await freshDatabase(options.adminUrl, database));
+        options.adminUrl === undefined
+          ? embeddedEnvironment(name)
+          : await benchEnvironment(await freshDatabase(options.adminUrl, database));
       const service = await startService(tree, env, name);
       services.push({ name, service, token: await adminToken(service.baseUrl, env) });
       say(
@@ -94,7 +96,8 @@ export async function benchCommands(options: CommandsOptions, say: (line: string
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
       return async () => {
         const answer = await post('/api/templates', headers, templateBody(name));
-        if (answer.status < 200 || answer.status >= 300) throw new Error(`POST /api/templates (${name}) failed: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+        if (answer.status < 200 || answer.status >= 300)
+          throw new Error(`POST /api/templates (${name}) failed: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
       };
     };
     const writers = new Map(services.map((s) => [s.name, write(s)]));

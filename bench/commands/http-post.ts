@@ -11,7 +11,10 @@ export interface Answer {
  * with the services and PostgreSQL; `fetch` spent about 1 ms of CPU per request here, as much as a
  * third of what the service under test spends, so it would cap the faster side first.
  */
-export function keepAlivePost(baseUrl: string, sockets: number): (path: string, headers: Readonly<Record<string, string>>, body: string) => Promise<Answer> {
+export function keepAlivePost(
+  baseUrl: string,
+  sockets: number,
+): (path: string, headers: Readonly<Record<string, string>>, body: string) => Promise<Answer> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   return (path, headers, body) =>

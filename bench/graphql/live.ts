@@ -25,7 +25,13 @@ export interface LiveOptions {
   readonly fanoutWrites: number;
 }
 
-export const LIVE_DEFAULTS: Omit<LiveOptions, 'databaseUrl'> = { rounds: 4, writes: 200, concurrency: 4, subscribers: 100, fanoutWrites: 200 };
+export const LIVE_DEFAULTS: Omit<LiveOptions, 'databaseUrl'> = {
+  rounds: 4,
+  writes: 200,
+  concurrency: 4,
+  subscribers: 100,
+  fanoutWrites: 200,
+};
 
 export interface WriteSide {
   readonly perSecond: number;
@@ -66,7 +72,11 @@ const templateBody = () => {
 };
 
 /** `count` writes by `concurrency` clients; each answer's latency in ms. */
-export async function writeMany(count: number, concurrency: number, write: () => Promise<void>): Promise<{ ms: number; latencies: number[] }> {
+export async function writeMany(
+  count: number,
+  concurrency: number,
+  write: () => Promise<void>,
+): Promise<{ ms: number; latencies: number[] }> {
   const latencies: number[] = [];
   let left = count;
   const started = performance.now();
@@ -95,10 +105,17 @@ export function side(runs: readonly { ms: number; latencies: number[] }[]): Writ
 
 async function benchWrites(service: BenchService, token: string, options: LiveOptions): Promise<{ rest: WriteSide; graphql: WriteSide }> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-  const rest = () => fetch(`${service.baseUrl}/api/templates`, { method: 'POST', headers, body: JSON.stringify(templateBody()) }).then((r) => expectOk(r, 'POST /api/templates'));
+  const rest = () =>
+    fetch(`${service.baseUrl}/api/templates`, { method: 'POST', headers, body: JSON.stringify(templateBody()) }).then((r) =>
+      expectOk(r, 'POST /api/templates'),
+    );
   const mutation = 'mutation ($input: TemplateCreateInput!) { createTemplate(input: $input) { id name revision } }';
   const graphql = () =>
-    fetch(`${service.baseUrl}/api/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: mutation, variables: { input: templateBody() } }) }).then((r) => expectOk(r, 'createTemplate'));
+    fetch(`${service.baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: mutation, variables: { input: templateBody() } }),
+    }).then((r) => expectOk(r, 'createTemplate'));
   // Warm-up: the JIT, the statement caches and the document cache.
   await writeMany(50, options.concurrency, rest);
   await writeMany(50, options.concurrency, graphql);
@@ -121,7 +138,12 @@ async function benchFanout(service: BenchService, token: string, options: LiveOp
   const clients: Client[] = [];
   const query = 'subscription { changes(entityTypes: ["template"]) { position entityId } }';
   for (let i = 0; i < options.subscribers; i++) {
-    const client = createClient({ url: `${service.baseUrl.replace(/^http/, 'ws')}/api/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${service.baseUrl.replace(/^http/, 'ws')}/api/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
     let warmed = false;
     client.subscribe<{ changes: { entityId: string } }>(
@@ -139,7 +161,9 @@ async function benchFanout(service: BenchService, token: string, options: LiveOp
         },
         error: (error) => {
           const code = (error as { code?: number } | null)?.code;
-          failure ??= new Error(`a subscriber failed: ${code === undefined ? String(error) : `closed ${code} ${(error as { reason?: string }).reason ?? ''}`}`);
+          failure ??= new Error(
+            `a subscriber failed: ${code === undefined ? String(error) : `closed ${code} ${(error as { reason?: string }).reason ?? ''}`}`,
+          );
           wake?.();
         },
         complete: () => undefined,
@@ -152,10 +176,11 @@ async function benchFanout(service: BenchService, token: string, options: LiveOp
     if (!response.ok) throw new Error(`POST /api/templates failed: HTTP ${response.status}`);
     return ((await response.json()) as { id: string }).id;
   };
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    wake = resolve;
-    setTimeout(resolve, ms);
-  });
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms);
+    });
   // Every subscriber is live once it has seen a warm-up write (written until all have); stragglers settle.
   while (warm < options.subscribers) {
     if (failure) throw failure;
@@ -204,7 +229,9 @@ export async function benchLive(options: LiveOptions, log: Logger, say: (line: s
     const token = await adminToken(service.baseUrl, env);
     const loadBefore = os.loadavg();
     const writes = await benchWrites(service, token, options);
-    say(`[graphql live] createTemplate ${formatRate(writes.graphql.perSecond)}/s (p99 ${formatMs(writes.graphql.p99)} ms) vs POST /api/templates ${formatRate(writes.rest.perSecond)}/s (p99 ${formatMs(writes.rest.p99)} ms)`);
+    say(
+      `[graphql live] createTemplate ${formatRate(writes.graphql.perSecond)}/s (p99 ${formatMs(writes.graphql.p99)} ms) vs POST /api/templates ${formatRate(writes.rest.perSecond)}/s (p99 ${formatMs(writes.rest.p99)} ms)`,
+    );
     const fanout = await benchFanout(service, token, options);
     return { ...writes, fanout, loadBefore, loadAfter: os.loadavg() };
   } finally {

@@ -168,7 +168,8 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
     // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.
     if (row.deactivated) throw unauthenticated('user deactivated');
-    if (issuedBeforeRevocation(verified.issuedAt, row.sessions_revoked_before)) throw unauthenticated("token revoked: the user's sessions were revoked");
+    if (issuedBeforeRevocation(verified.issuedAt, row.sessions_revoked_before))
+      throw unauthenticated("token revoked: the user's sessions were revoked");
     return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
   }
 
@@ -250,4 +251,11 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
 
 /** Kept for callers that need "is anything there" without a principal (e.g. bootstrap). */
 export const countUsers = async (db: Db): Promise<number> =>
-  Number((await db.selectFrom('users').select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('users')
+        .select(sql<string>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

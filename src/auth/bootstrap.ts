@@ -28,7 +28,16 @@ export async function bootstrap(deps: SignInDeps, initialPassword: string | unde
     providerId,
     {
       type: 'CreateAuthProvider',
-      data: { id: providerId, key: 'svc_service_account', name: 'Service accounts', type: 'svc_service_account', description: 'Machine sign-in with identifier and password', enabled: true, configuration: { tokenTtlSeconds: 3600 }, filterByDomain: [] },
+      data: {
+        id: providerId,
+        key: 'svc_service_account',
+        name: 'Service accounts',
+        type: 'svc_service_account',
+        description: 'Machine sign-in with identifier and password',
+        enabled: true,
+        configuration: { tokenTtlSeconds: 3600 },
+        filterByDomain: [],
+      },
     },
     context,
   ).catch(ignoreConflict);
@@ -40,13 +49,28 @@ export async function bootstrap(deps: SignInDeps, initialPassword: string | unde
     adminId,
     {
       type: 'CreateUser',
-      data: { id: adminId, kind: 'service_account', identifier: ADMIN_IDENTIFIER, email: null, displayName: 'Administrator', provider: 'svc_service_account', subject: null, roles: ['super'], grants: [], passwordHash: await deps.passwords.hash(password) },
+      data: {
+        id: adminId,
+        kind: 'service_account',
+        identifier: ADMIN_IDENTIFIER,
+        email: null,
+        displayName: 'Administrator',
+        provider: 'svc_service_account',
+        subject: null,
+        roles: ['super'],
+        grants: [],
+        passwordHash: await deps.passwords.hash(password),
+      },
     },
     context,
   ).catch(ignoreConflict);
   if (!admin) return;
   const positions = [provider?.position, admin.position].filter((p): p is bigint => p !== undefined);
-  if (positions.length > 0) await deps.waitFor(['users', 'auth_providers'], positions.reduce((a, b) => (a > b ? a : b)));
+  if (positions.length > 0)
+    await deps.waitFor(
+      ['users', 'auth_providers'],
+      positions.reduce((a, b) => (a > b ? a : b)),
+    );
   if (initialPassword) {
     deps.log.info({ identifier: ADMIN_IDENTIFIER }, 'created the super service account "admin" with INITIAL_ADMIN_PASSWORD');
   } else {

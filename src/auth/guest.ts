@@ -34,7 +34,21 @@ export async function guestLogin(deps: SignInDeps, address: string, context: Com
       deps,
       userAggregate,
       id,
-      { type: 'CreateUser', data: { id, kind: 'guest', identifier: GUEST_IDENTIFIER, email: null, displayName: 'Guest', provider: provider.key, subject: null, roles: [role], grants: [], passwordHash: null } },
+      {
+        type: 'CreateUser',
+        data: {
+          id,
+          kind: 'guest',
+          identifier: GUEST_IDENTIFIER,
+          email: null,
+          displayName: 'Guest',
+          provider: provider.key,
+          subject: null,
+          roles: [role],
+          grants: [],
+          passwordHash: null,
+        },
+      },
       context,
     ).catch((error: unknown) => {
       // Two first guests at once: the other one created it.
@@ -47,5 +61,9 @@ export async function guestLogin(deps: SignInDeps, address: string, context: Com
   if (guest.state.fields.roles.join() !== role) {
     await executeCommand(deps, userAggregate, guest.id, { type: 'UpdateUser', data: { changes: { roles: [role] } } }, context);
   }
-  return startSession(deps, { userId: guest.id, identifier: GUEST_IDENTIFIER, method: 'guest', provider: provider.key, browser: true }, context);
+  return startSession(
+    deps,
+    { userId: guest.id, identifier: GUEST_IDENTIFIER, method: 'guest', provider: provider.key, browser: true },
+    context,
+  );
 }

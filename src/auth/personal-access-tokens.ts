@@ -17,7 +17,11 @@ const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTIC
  * Resolves an `ilpat_` bearer token to its token and owner, or throws `UNAUTHENTICATED` saying why.
  * Whether the owner is still active, and whether the provider is enabled, is the caller's check.
  */
-export async function verifyPersonalAccessToken(db: Db, token: string, now: Date): Promise<{ tokenId: string; userId: string; createdAt: Date }> {
+export async function verifyPersonalAccessToken(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ tokenId: string; userId: string; createdAt: Date }> {
   // Typos and random strings are refused here, before any database read.
   const parsed = parsePersonalAccessToken(token);
   if ('error' in parsed) throw unauthenticated('malformed personal access token');

@@ -133,7 +133,10 @@ export function createSignInLimiter(deps: { pool: SqlPool; log?: Logger }, optio
   async function admitAddress(address: string, now: number): Promise<void> {
     const start = now - (now % WINDOW_MS);
     // Drivers differ on numeric types (PGlite and node-postgres): read both as numbers.
-    const { rows } = await deps.pool.query<{ attempts: number | string; previous: number | string | null }>(COUNT_ADDRESS, [address, start]);
+    const { rows } = await deps.pool.query<{ attempts: number | string; previous: number | string | null }>(COUNT_ADDRESS, [
+      address,
+      start,
+    ]);
     const current = Number(rows[0]?.attempts ?? 1);
     const previous = Number(rows[0]?.previous ?? 0);
     const elapsed = now - start;

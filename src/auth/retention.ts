@@ -34,7 +34,11 @@ const isoDay = (at: Date): string => at.toISOString().slice(0, 10);
  * the oldest audit entry), so each stream is visited once. Runs on other replicas meanwhile skip
  * (advisory lock).
  */
-export async function pruneSignIns(deps: { readonly pool: SqlPool; readonly store: EventStore }, settings: RetentionSettings, now: Date): Promise<RetentionOutcome | undefined> {
+export async function pruneSignIns(
+  deps: { readonly pool: SqlPool; readonly store: EventStore },
+  settings: RetentionSettings,
+  now: Date,
+): Promise<RetentionOutcome | undefined> {
   const pruned = await withTransaction(deps.pool, async (tx) => {
     // Deleting many rows can take a while: marked, the transaction holds no reader of `$all` back.
     await tx.query(MARK_NOT_APPENDING);
@@ -47,7 +51,9 @@ export async function pruneSignIns(deps: { readonly pool: SqlPool; readonly stor
     if (settings.readTableDays === 0) return { sessions: 0, auditEntries: 0, through: marks[0]?.through ?? null };
     const cutoff = new Date(now.getTime() - settings.readTableDays * DAY_MS).toISOString();
     const sessions = (await tx.query('DELETE FROM sessions WHERE expires_at < $1 OR ended_at < $1', [cutoff])).rowCount ?? 0;
-    const auditEntries = (await tx.query('DELETE FROM audit_log WHERE entity_type = ANY($1::text[]) AND at < $2', [SIGN_IN_ENTITY_TYPES, cutoff])).rowCount ?? 0;
+    const auditEntries =
+      (await tx.query('DELETE FROM audit_log WHERE entity_type = ANY($1::text[]) AND at < $2', [SIGN_IN_ENTITY_TYPES, cutoff])).rowCount ??
+      0;
     return { sessions, auditEntries, through: marks[0]?.through ?? null };
   });
   if (!pruned) return undefined;
@@ -81,7 +87,8 @@ export function startRetention(
     running = running.then(async () => {
       try {
         const outcome = await pruneSignIns(deps, settings, deps.now());
-        if (outcome && (outcome.sessions > 0 || outcome.auditEntries > 0 || outcome.signInStreams > 0)) deps.log.info(outcome, 'pruned sign-in data past its retention');
+        if (outcome && (outcome.sessions > 0 || outcome.auditEntries > 0 || outcome.signInStreams > 0))
+          deps.log.info(outcome, 'pruned sign-in data past its retention');
       } catch (error) {
         deps.log.warn({ err: error }, 'sign-in retention run failed; the next run tries again');
       }

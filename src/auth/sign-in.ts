@@ -44,12 +44,20 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 /** Sign-in attempts go to one stream per day: audit facts that no aggregate needs to decide on. */
 export async function recordSignIn(deps: SignInDeps, event: SignInEvent, context: CommandContext): Promise<void> {
   const day = context.now.toISOString().slice(0, 10);
-  const metadata = { actorId: context.actorId, correlationId: context.correlationId, causationId: context.causationId, occurredAt: context.now.toISOString() };
+  const metadata = {
+    actorId: context.actorId,
+    correlationId: context.correlationId,
+    causationId: context.causationId,
+    occurredAt: context.now.toISOString(),
+  };
   await deps.store.append(`signin-${day}`, [deps.codec.encode(event, metadata, deps.newId())], { expectedRevision: 'any' });
 }
 
 /** The active user owning a unique user key (`user-identifier:…`, `user-subject:…`), through its reservation stream (the write model, no lag). */
-export async function findUserByUniqueKey(deps: CommandDeps, key: string): Promise<{ id: string; state: Extract<UserState, { status: 'active' }> } | undefined> {
+export async function findUserByUniqueKey(
+  deps: CommandDeps,
+  key: string,
+): Promise<{ id: string; state: Extract<UserState, { status: 'active' }> } | undefined> {
   const reservations = await deps.store.readStream(uniqueStreamId(key));
   const last = reservations.at(-1);
   if (!last) return undefined;
@@ -61,7 +69,8 @@ export async function findUserByUniqueKey(deps: CommandDeps, key: string): Promi
 }
 
 /** The user holding an identifier (case-insensitive). */
-export const findUserByIdentifier = (deps: CommandDeps, identifier: string) => findUserByUniqueKey(deps, `user-identifier:${identifier.toLowerCase()}`);
+export const findUserByIdentifier = (deps: CommandDeps, identifier: string) =>
+  findUserByUniqueKey(deps, `user-identifier:${identifier.toLowerCase()}`);
 
 /**
  * Starts a session and issues its first access token. Every token the service issues belongs to a
@@ -70,12 +79,22 @@ export const findUserByIdentifier = (deps: CommandDeps, identifier: string) => f
  */
 export async function startSession(
   deps: SignInDeps,
-  input: { userId: string; identifier: string; method: AuthMethod; provider: string | null; ttlSeconds?: number; browser: boolean; upstreamRefreshToken?: string },
+  input: {
+    userId: string;
+    identifier: string;
+    method: AuthMethod;
+    provider: string | null;
+    ttlSeconds?: number;
+    browser: boolean;
+    upstreamRefreshToken?: string;
+  },
   context: CommandContext,
 ): Promise<IssuedToken> {
   const sessionId = deps.newId();
   const secret = input.browser ? randomBytes(32).toString('base64url') : undefined;
-  const sessionEnds = new Date(context.now.getTime() + (input.browser ? deps.sessionTtlHours * 3600_000 : (input.ttlSeconds ?? deps.accessTokenTtlSeconds) * 1000));
+  const sessionEnds = new Date(
+    context.now.getTime() + (input.browser ? deps.sessionTtlHours * 3600_000 : (input.ttlSeconds ?? deps.accessTokenTtlSeconds) * 1000),
+  );
   const result = await executeCommand(
     deps,
     sessionAggregate,
@@ -94,7 +113,14 @@ export async function startSession(
     },
     { ...context, actorId: input.userId },
   );
-  await recordSignIn(deps, { type: 'SignInSucceeded', data: { userId: input.userId, method: input.method, provider: input.provider, identifier: input.identifier, sessionId } }, { ...context, actorId: input.userId });
+  await recordSignIn(
+    deps,
+    {
+      type: 'SignInSucceeded',
+      data: { userId: input.userId, method: input.method, provider: input.provider, identifier: input.identifier, sessionId },
+    },
+    { ...context, actorId: input.userId },
+  );
   if (result.position !== undefined) await deps.waitFor(['sessions', 'users'], result.position);
   const ttl = input.browser ? deps.accessTokenTtlSeconds : (input.ttlSeconds ?? deps.accessTokenTtlSeconds);
   const issued = await deps.tokens.issue({ userId: input.userId, sessionId, ttlSeconds: ttl, now: context.now });
@@ -119,11 +145,22 @@ async function serviceAccountTtl(db: Db): Promise<number | undefined> {
  * `serviceAccountToken(identifier, password)`: the one implementation behind the GraphQL mutation
  * and the deprecated REST endpoint. Rate-limited; every outcome is an audit fact.
  */
-export async function serviceAccountToken(deps: SignInDeps, input: { identifier: string; password: string; address: string }, context: CommandContext): Promise<IssuedToken> {
+export async function serviceAccountToken(
+  deps: SignInDeps,
+  input: { identifier: string; password: string; address: string },
+  context: CommandContext,
+): Promise<IssuedToken> {
   // Counted before anything is checked: an attempt is a failure until it succeeds.
   await deps.limiter.admit(input.address, input.identifier, context.now);
   const fail = async (userId: string | null, reason: string, message: string): Promise<never> => {
-    await recordSignIn(deps, { type: 'SignInFailed', data: { userId, method: 'service_account', provider: 'svc_service_account', identifier: input.identifier, reason } }, context);
+    await recordSignIn(
+      deps,
+      {
+        type: 'SignInFailed',
+        data: { userId, method: 'service_account', provider: 'svc_service_account', identifier: input.identifier, reason },
+      },
+      context,
+    );
     throw unauthenticated(message);
   };
   const ttl = await serviceAccountTtl(deps.db);
@@ -138,7 +175,18 @@ export async function serviceAccountToken(deps: SignInDeps, input: { identifier:
   if (found.state.deactivated) return fail(found.id, 'user_deactivated', INVALID_CREDENTIALS);
   await deps.limiter.succeeded(input.identifier);
   if (hash !== null && deps.passwords.needsRehash(hash)) await rehashPassword(deps, found.id, hash, input.password, context);
-  return startSession(deps, { userId: found.id, identifier: input.identifier, method: 'service_account', provider: 'svc_service_account', ttlSeconds: ttl, browser: false }, context);
+  return startSession(
+    deps,
+    {
+      userId: found.id,
+      identifier: input.identifier,
+      method: 'service_account',
+      provider: 'svc_service_account',
+      ttlSeconds: ttl,
+      browser: false,
+    },
+    context,
+  );
 }
 
 /** The one answer to a failed password sign-in, whatever failed: unknown identifier, wrong password, deactivated account. */
@@ -149,10 +197,22 @@ export const INVALID_CREDENTIALS = 'invalid identifier or password';
  * password is in hand. Only if the hash is still the one just verified (a concurrent password change
  * wins); a failure is logged and the sign-in goes on, the next one tries again.
  */
-async function rehashPassword(deps: SignInDeps, userId: string, previousHash: string, password: string, context: CommandContext): Promise<void> {
+async function rehashPassword(
+  deps: SignInDeps,
+  userId: string,
+  previousHash: string,
+  password: string,
+  context: CommandContext,
+): Promise<void> {
   try {
     const passwordHash = await deps.passwords.hash(password);
-    await executeCommand(deps, userAggregate, userId, { type: 'RehashPassword', data: { previousHash, passwordHash } }, { ...context, actorId: userId });
+    await executeCommand(
+      deps,
+      userAggregate,
+      userId,
+      { type: 'RehashPassword', data: { previousHash, passwordHash } },
+      { ...context, actorId: userId },
+    );
   } catch (error) {
     deps.log.warn({ err: error, userId }, 'could not store the rehashed password; the next sign-in tries again');
   }

@@ -48,7 +48,11 @@ export async function rotateEmbeddedSigningKey(dataDir: string, now: Date = new 
  * Drops previous keys retired more than `olderThanHours` ago: the tokens they signed have expired
  * once the longest token lifetime has passed (service-account tokens live up to 24 hours).
  */
-export async function pruneEmbeddedPreviousKeys(dataDir: string, olderThanHours: number, now: Date = new Date()): Promise<{ dropped: string[]; kept: string[] }> {
+export async function pruneEmbeddedPreviousKeys(
+  dataDir: string,
+  olderThanHours: number,
+  now: Date = new Date(),
+): Promise<{ dropped: string[]; kept: string[] }> {
   const previous = await readEmbeddedPreviousKeys(dataDir);
   const cutoff = now.getTime() - olderThanHours * 3_600_000;
   const kept = previous.filter((k) => Date.parse(k.retiredAt) > cutoff);

@@ -38,7 +38,12 @@ export interface VerifiedToken {
 export interface TokenService {
   /** The public keys, as `GET /api/auth/.well-known/jwks.json` serves them. */
   readonly jwks: { readonly keys: readonly jose.JWK[] };
-  issue(input: { userId: string; sessionId: string; ttlSeconds: number; now: Date }): Promise<{ token: string; expiresAt: Date; tokenId: string }>;
+  issue(input: {
+    userId: string;
+    sessionId: string;
+    ttlSeconds: number;
+    now: Date;
+  }): Promise<{ token: string; expiresAt: Date; tokenId: string }>;
   /** Verifies signature, algorithm, issuer, audience and expiry; throws UNAUTHENTICATED naming why. */
   verify(token: string, now?: Date): Promise<VerifiedToken>;
 }
@@ -50,9 +55,12 @@ function explain(error: unknown): AppError {
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('token expired');
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
     if (error.claim === 'typ') return unauthenticated(`token type not accepted: an access token says typ ${ACCESS_TOKEN_TYPE}`);
-    return error.claim === 'iss' || error.claim === 'aud' ? unauthenticated('token was not issued for this service') : unauthenticated(`invalid token: ${error.claim} claim`);
+    return error.claim === 'iss' || error.claim === 'aud'
+      ? unauthenticated('token was not issued for this service')
+      : unauthenticated(`invalid token: ${error.claim} claim`);
   }
-  if (error instanceof jose.errors.JOSEAlgNotAllowed || error instanceof jose.errors.JOSENotSupported) return unauthenticated('token algorithm not allowed');
+  if (error instanceof jose.errors.JOSEAlgNotAllowed || error instanceof jose.errors.JOSENotSupported)
+    return unauthenticated('token algorithm not allowed');
   if (error instanceof jose.errors.JWSSignatureVerificationFailed) return unauthenticated('invalid token signature');
   if (error instanceof jose.errors.JWKSNoMatchingKey) return unauthenticated('token signed with an unknown key');
   return unauthenticated('malformed bearer token');
@@ -139,7 +147,8 @@ const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
  * @throws Error naming the setting when the key is not an Ed25519 JWK
  */
 export async function verificationKey(jwk: Readonly<Record<string, unknown>>, setting = 'TOKEN_SIGNING_KEYS_PREVIOUS'): Promise<jose.JWK> {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') throw new Error(`${setting} must hold Ed25519 JWKs (kty OKP, crv Ed25519, with x)`);
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string')
+    throw new Error(`${setting} must hold Ed25519 JWKs (kty OKP, crv Ed25519, with x)`);
   const publicPart = Object.fromEntries(Object.entries(jwk).filter(([member]) => !PRIVATE_MEMBERS.has(member))) as jose.JWK;
   // Import it, so a malformed key fails at start rather than on the first token it should verify.
   await jose.importJWK({ ...publicPart, alg: TOKEN_ALGORITHM }, TOKEN_ALGORITHM);
@@ -149,7 +158,8 @@ export async function verificationKey(jwk: Readonly<Record<string, unknown>>, se
 
 /** Turns a private Ed25519 JWK (with or without `kid`) into a signing key. */
 export async function importSigningKey(jwk: jose.JWK): Promise<SigningKey> {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string') throw new Error('TOKEN_SIGNING_KEY must be a private Ed25519 JWK (kty OKP, crv Ed25519, with d)');
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string')
+    throw new Error('TOKEN_SIGNING_KEY must be a private Ed25519 JWK (kty OKP, crv Ed25519, with d)');
   const kid = jwk.kid ?? (await jose.calculateJwkThumbprint(jwk));
   const privateKey = (await jose.importJWK({ ...jwk, alg: TOKEN_ALGORITHM }, TOKEN_ALGORITHM)) as PrivateKey;
   const { d: _private, ...publicJwk } = jwk;

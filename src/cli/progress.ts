@@ -38,9 +38,17 @@ export function eta(state: Pick<ProgressState, 'done' | 'total' | 'rate'>): numb
 /** `rebuild audit_log: 12,000/48,000 events (25%) · 4,000 events/s · ETA 9 s`. */
 export function progressLine(state: ProgressState): string {
   const { label, done, total, rate, unit } = state;
-  const amount = total === undefined ? `${number.format(done)} ${unit}` : `${number.format(done)}/${number.format(total)} ${unit} (${Math.floor((total === 0 ? 1 : Math.min(1, done / total)) * 100)}%)`;
+  const amount =
+    total === undefined
+      ? `${number.format(done)} ${unit}`
+      : `${number.format(done)}/${number.format(total)} ${unit} (${Math.floor((total === 0 ? 1 : Math.min(1, done / total)) * 100)}%)`;
   const left = eta(state);
-  const tail = done >= (total ?? Infinity) ? `done in ${duration(state.elapsedMs)}` : left === undefined ? `elapsed ${duration(state.elapsedMs)}` : `ETA ${duration(left)}`;
+  const tail =
+    done >= (total ?? Infinity)
+      ? `done in ${duration(state.elapsedMs)}`
+      : left === undefined
+        ? `elapsed ${duration(state.elapsedMs)}`
+        : `ETA ${duration(left)}`;
   return `${label}: ${amount} · ${number.format(rate)} ${unit}/s · ${tail}`;
 }
 

@@ -16,9 +16,14 @@ const LAG_COUNT_LIMIT = 1_000_001;
 
 async function status(services: Services): Promise<void> {
   const head = await services.store.headPosition();
-  const { rows } = await services.pool.query<{ name: string; position: string | null; status: string; error: string | null; failed_event_id: string | null; updated_at: Date }>(
-    'SELECT name, position, status, error, failed_event_id, updated_at FROM projection_checkpoints ORDER BY name',
-  );
+  const { rows } = await services.pool.query<{
+    name: string;
+    position: string | null;
+    status: string;
+    error: string | null;
+    failed_event_id: string | null;
+    updated_at: Date;
+  }>('SELECT name, position, status, error, failed_event_id, updated_at FROM projection_checkpoints ORDER BY name');
   console.log(`event store head: ${head?.toString() ?? '(empty)'}`);
   for (const projection of allProjections) {
     const row = rows.find((r) => r.name === projection.name);
@@ -63,7 +68,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), { runProjections: false, requireExistingDataDir: true });
+  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), {
+    runProjections: false,
+    requireExistingDataDir: true,
+  });
   try {
     if (command === 'status') await status(services);
     else await rebuild(services, name);

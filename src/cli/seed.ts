@@ -24,8 +24,12 @@ function printSummary(summary: SeedSummary, catchUpMs: number): void {
   for (const kind of SEEDED_KINDS) console.log(`  ${plural(kind).padEnd(22)} ${number.format(summary.counts[kind]).padStart(10)}`);
   const positions = [...summary.positions].sort(([, a], [, b]) => b - a);
   console.log(`  resources by state/status: ${positions.map(([position, n]) => `${position} ${number.format(n)}`).join(' · ')}`);
-  console.log(`  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference records)`);
-  console.log(`  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ${summary.head ?? '-'})`);
+  console.log(
+    `  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference records)`,
+  );
+  console.log(
+    `  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ${summary.head ?? '-'})`,
+  );
 }
 
 /** A phase's report as the progress line shows it: its units, rate and ETA counted from the phase's start. */
@@ -61,7 +65,12 @@ async function main(): Promise<number> {
   // spare) lets the concurrency count. Embedded PGlite is one connection whatever the pool.
   const pool = config.embedded
     ? undefined
-    : createPgPool({ connectionString: config.DATABASE_URL ?? '', log, max: options.concurrency + 4, prepareStatements: config.DATABASE_PREPARED_STATEMENTS });
+    : createPgPool({
+        connectionString: config.DATABASE_URL ?? '',
+        log,
+        max: options.concurrency + 4,
+        prepareStatements: config.DATABASE_PREPARED_STATEMENTS,
+      });
   // The seed writes as `admin`, whom the service's first start creates (with a password printed then).
   const services = await openServices(config, log, { runProjections: true, requireExistingDataDir: true, ...(pool && { pool }) });
   const tty = process.stdout.isTTY;
@@ -79,7 +88,9 @@ async function main(): Promise<number> {
     });
     const written = Date.now();
     console.log(`written; waiting for the projections to reach position ${summary.head ?? '-'}`);
-    await waitForProjections(services, summary.head, (lag) => console.log(`projections catching up: ${lag.projection} is ${number.format(lag.behind)} behind`));
+    await waitForProjections(services, summary.head, (lag) =>
+      console.log(`projections catching up: ${lag.projection} is ${number.format(lag.behind)} behind`),
+    );
     printSummary(summary, Date.now() - written);
     return 0;
   } finally {

@@ -27,19 +27,26 @@ async function main(args: readonly string[]): Promise<void> {
     return;
   }
   if (config.TOKEN_SIGNING_KEY !== undefined) {
-    throw new ConfigError('TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (docs/operations.md, "Rotating the token signing key").');
+    throw new ConfigError(
+      'TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (docs/operations.md, "Rotating the token signing key").',
+    );
   }
   const dataDir = config.DATA_DIR;
   if (command === 'list') {
     const { key } = await loadOrCreateEmbeddedSigningKey(dataDir);
     console.log(`signing: ${key.kid}`);
-    for (const previous of await readEmbeddedPreviousKeys(dataDir)) console.log(`verifying: ${previous.kid ?? '?'} (retired ${previous.retiredAt})`);
+    for (const previous of await readEmbeddedPreviousKeys(dataDir))
+      console.log(`verifying: ${previous.kid ?? '?'} (retired ${previous.retiredAt})`);
   } else if (command === 'rotate') {
     const rotation = await rotateEmbeddedSigningKey(dataDir);
-    console.log(`rotated: ${rotation.retiredKid} → ${rotation.activeKid}; restart the service to sign with the new key (the old one keeps verifying)`);
+    console.log(
+      `rotated: ${rotation.retiredKid} → ${rotation.activeKid}; restart the service to sign with the new key (the old one keeps verifying)`,
+    );
   } else if (command === 'prune') {
     const { dropped, kept } = await pruneEmbeddedPreviousKeys(dataDir, hoursOption(args));
-    console.log(`dropped ${dropped.length} previous key(s)${dropped.length > 0 ? ` (${dropped.join(', ')})` : ''}; ${kept.length} still verify; restart the service`);
+    console.log(
+      `dropped ${dropped.length} previous key(s)${dropped.length > 0 ? ` (${dropped.join(', ')})` : ''}; ${kept.length} still verify; restart the service`,
+    );
   } else {
     throw new ConfigError(`unknown command "${command}"\n${USAGE}`);
   }

@@ -32,12 +32,14 @@ interface Existing {
 }
 
 /** An auth provider's write model. */
-export type AuthProviderState = { readonly status: 'absent' } | (Existing & { readonly status: 'active' }) | (Existing & { readonly status: 'deleted' });
+export type AuthProviderState =
+  { readonly status: 'absent' } | (Existing & { readonly status: 'active' }) | (Existing & { readonly status: 'deleted' });
 
 const SINGLE_INSTANCE_TYPES: ReadonlySet<string> = new Set(['svc_service_account', 'guest', 'personal_access_token']);
 
 /** The refusal when a change would leave no super user a way to sign in. */
-export const LAST_SUPER_SIGN_IN = 'refused: no super user could sign in any more (keep another enabled provider that a super user signs in with)';
+export const LAST_SUPER_SIGN_IN =
+  'refused: no super user could sign in any more (keep another enabled provider that a super user signs in with)';
 
 function requireActive(state: AuthProviderState): Existing {
   if (state.status !== 'active') throw notFound('auth provider not found');
@@ -51,7 +53,9 @@ function decide(command: AuthProviderCommand, state: AuthProviderState): AuthPro
     case 'CreateAuthProvider': {
       if (state.status !== 'absent') throw new AppError('CONFLICT', `auth provider ${command.data.id} already exists`);
       const d = command.data;
-      return [{ type: 'AuthProviderCreated', data: { ...d, configuration: { ...d.configuration }, filterByDomain: [...d.filterByDomain] } }];
+      return [
+        { type: 'AuthProviderCreated', data: { ...d, configuration: { ...d.configuration }, filterByDomain: [...d.filterByDomain] } },
+      ];
     }
     case 'UpdateAuthProvider': {
       const current = requireActive(state);
@@ -61,8 +65,10 @@ function decide(command: AuthProviderCommand, state: AuthProviderState): AuthPro
         throw new AppError('UNPROCESSABLE', message, { errors: [{ field: 'type', message }] });
       }
       // A caller may pass a key with an undefined value (the types cannot see it): it is no change.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      const changes = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && !same(v, current.fields[k as keyof AuthProviderFields])));
+      const changes = Object.fromEntries(
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        Object.entries(rest).filter(([k, v]) => v !== undefined && !same(v, current.fields[k as keyof AuthProviderFields])),
+      );
       return Object.keys(changes).length === 0 ? [] : [{ type: 'AuthProviderUpdated', data: { changes } }];
     }
     case 'EnableAuthProvider':
@@ -110,14 +116,18 @@ function uniqueKeys(state: AuthProviderState): UniqueKey[] {
     { key: `auth_provider-name:${name.toLowerCase()}`, field: 'name', message: `an auth provider named "${name}" already exists` },
   ];
   // These have one login path each (their endpoints are per type), so one provider of each at most.
-  if (SINGLE_INSTANCE_TYPES.has(type)) keys.push({ key: `auth_provider-type:${type}`, field: 'type', message: `an auth provider of type ${type} already exists` });
+  if (SINGLE_INSTANCE_TYPES.has(type))
+    keys.push({ key: `auth_provider-type:${type}`, field: 'type', message: `an auth provider of type ${type} already exists` });
   return keys;
 }
 
 /** The auth provider aggregate: keys, names and single-instance types unique; the last super sign-in kept. */
-export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = defineAggregate('auth_provider', {
-  initialState: { status: 'absent' },
-  decide,
-  evolve,
-  uniqueKeys,
-});
+export const authProviderAggregate: Aggregate<AuthProviderCommand, AuthProviderEvent, AuthProviderState> = defineAggregate(
+  'auth_provider',
+  {
+    initialState: { status: 'absent' },
+    decide,
+    evolve,
+    uniqueKeys,
+  },
+);

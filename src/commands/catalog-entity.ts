@@ -27,7 +27,8 @@ interface Existing<F> {
 }
 
 /** A catalog entity's write model: absent, live or deleted. */
-export type CatalogState<F> = { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
+export type CatalogState<F> =
+  { readonly status: 'absent' } | (Existing<F> & { readonly status: 'active' }) | (Existing<F> & { readonly status: 'deleted' });
 
 /** What a catalog entity's aggregate is built from. */
 export interface CatalogEntityConfig<F extends Record<string, unknown>> {
@@ -72,7 +73,11 @@ export function checkFields<F extends Record<string, unknown>>(config: CatalogEn
  * The changes an update really makes (none → no event): immutable fields may be sent only unchanged
  * (422 naming them otherwise), and the result must still pass the entity's checks.
  */
-export function effectiveUpdate<F extends Record<string, unknown>>(config: CatalogEntityConfig<F>, current: { id: string; fields: F }, requested: Partial<F>): Partial<F> {
+export function effectiveUpdate<F extends Record<string, unknown>>(
+  config: CatalogEntityConfig<F>,
+  current: { id: string; fields: F },
+  requested: Partial<F>,
+): Partial<F> {
   for (const field of config.immutable) {
     const next = requested[field];
     if (next !== undefined && !same(next, current.fields[field])) {
@@ -80,13 +85,16 @@ export function effectiveUpdate<F extends Record<string, unknown>>(config: Catal
       throw new AppError('UNPROCESSABLE', message, { errors: [{ field, message }] });
     }
   }
-  const changes = Object.fromEntries(Object.entries(requested).filter(([k, v]) => v !== undefined && !same(v, current.fields[k]))) as Partial<F>;
+  const changes = Object.fromEntries(
+    Object.entries(requested).filter(([k, v]) => v !== undefined && !same(v, current.fields[k])),
+  ) as Partial<F>;
   if (Object.keys(changes).length > 0) checkFields(config, { ...current.fields, ...changes }, current.id);
   return changes;
 }
 
 /** The state both entity kits share: absent, or an existing entity's id and fields, live or deleted. */
-type EntityState<F, X> = { readonly status: 'absent' } | ({ readonly status: 'active' | 'deleted'; readonly id: string; readonly fields: F } & X);
+type EntityState<F, X> =
+  { readonly status: 'absent' } | ({ readonly status: 'active' | 'deleted'; readonly id: string; readonly fields: F } & X);
 
 /**
  * What both entity kits share: looking up the live entity (404 otherwise), the create and update

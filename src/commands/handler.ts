@@ -68,10 +68,17 @@ export type PreparedCommand<C> = () => Promise<{ readonly command: C; readonly g
  * The state of an aggregate whose id was generated for this command: its stream cannot exist yet, so
  * the create need not read it (`known`; a collision would still fail the append's `no_stream` check).
  */
-export const unwritten = <S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'initialState'>): Loaded<S> => ({ state: aggregate.initialState, revision: undefined });
+export const unwritten = <S>(aggregate: Pick<Aggregate<never, DomainEvent, S>, 'initialState'>): Loaded<S> => ({
+  state: aggregate.initialState,
+  revision: undefined,
+});
 
 /** Reads an aggregate's stream and folds it into state. */
-export async function loadAggregate<C, E extends DomainEvent, S>(deps: CommandDeps, aggregate: Aggregate<C, E, S>, id: string): Promise<Loaded<S>> {
+export async function loadAggregate<C, E extends DomainEvent, S>(
+  deps: CommandDeps,
+  aggregate: Aggregate<C, E, S>,
+  id: string,
+): Promise<Loaded<S>> {
   const recorded = await deps.store.readStream(aggregate.streamId(id));
   const events = recorded.map((r) => deps.codec.decode<E>(r).event);
   return { state: fold(aggregate, events), revision: recorded.at(-1)?.streamRevision };
@@ -102,9 +109,13 @@ export async function executeCommand<C, E extends DomainEvent, S>(
       async () => {
         const loaded = known ?? (await loadAggregate(deps, aggregate, id));
         if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
-          throw new AppError('PRECONDITION_FAILED', `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(loaded.revision)}`, {
-            details: { revision: loaded.revision === undefined ? null : Number(loaded.revision) + 1 },
-          });
+          throw new AppError(
+            'PRECONDITION_FAILED',
+            `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(loaded.revision)}`,
+            {
+              details: { revision: loaded.revision === undefined ? null : Number(loaded.revision) + 1 },
+            },
+          );
         }
         const made = typeof command === 'function' ? await (command as PreparedCommand<C>)() : { command, guards: [] };
         return { ...loaded, prepared: made, events: aggregate.decide(made.command, loaded.state) };
@@ -119,7 +130,16 @@ export async function executeCommand<C, E extends DomainEvent, S>(
     if (events.length === 0) return { state, revision, events, position: undefined };
     const next = fold(aggregate, events, state);
     const encode = (event: DomainEvent): NewEvent =>
-      deps.codec.encode(event, { actorId: options.actorId, correlationId: options.correlationId, causationId: options.causationId, occurredAt: options.now.toISOString() }, deps.newId());
+      deps.codec.encode(
+        event,
+        {
+          actorId: options.actorId,
+          correlationId: options.correlationId,
+          causationId: options.causationId,
+          occurredAt: options.now.toISOString(),
+        },
+        deps.newId(),
+      );
     try {
       // undefined: a value assumed free on the first attempt was not (see below); decide again.
       const position = await inSpan(
@@ -135,19 +155,30 @@ export async function executeCommand<C, E extends DomainEvent, S>(
           // read would have given. A value taken, or released earlier (its stream exists), fails that
           // check, and the next attempt reads as usual (409 naming the field, or the right revision).
           // Only with atomic appends: the ordered path would write and undo the other reservations.
-          const assumeFree = attempt === 1 && attempt < maxAttempts && deps.store.atomicMultiStream && facts.others.length === 0 ? facts.reserving : [];
+          const assumeFree =
+            attempt === 1 && attempt < maxAttempts && deps.store.atomicMultiStream && facts.others.length === 0 ? facts.reserving : [];
           // Otherwise every stream the rules below read, in one round trip.
-          const store = assumeFree.length > 0 ? withoutStreams(deps.store, assumeFree) : await prefetched(deps.store, [...facts.reserving, ...facts.others]);
+          const store =
+            assumeFree.length > 0
+              ? withoutStreams(deps.store, assumeFree)
+              : await prefetched(deps.store, [...facts.reserving, ...facts.others]);
           const unique = await planReservations(store, deps.codec, streamId, keys.held, keys.wanted, encode);
           const refs = await planReferences(store, deps.codec, { kind: aggregate.kind, id }, relations.had, relations.wanted, encode);
           const guards = [...refs.guards, ...prepared.guards, ...(options.guards ? await options.guards() : [])];
           if (deleting) guards.push(await deletionGuard(store, deps.codec, aggregate.kind, id));
           const own: StreamWrite = { streamId, expectedRevision: revision ?? 'no_stream', events: events.map(encode) };
           if (!deps.store.atomicMultiStream) {
-            return await appendInOrder(deps, { own, compensable: [...unique.reserve, ...refs.add], checks: guards, after: [...refs.remove, ...unique.release] });
+            return await appendInOrder(deps, {
+              own,
+              compensable: [...unique.reserve, ...refs.add],
+              checks: guards,
+              after: [...refs.remove, ...unique.release],
+            });
           }
           try {
-            return (await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))).position;
+            return (
+              await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))
+            ).position;
           } catch (error) {
             // The assumption failed, not a concurrent change: no failed span, no back-off, not logged as a conflict.
             if (error instanceof StreamRevisionConflictError && assumeFree.includes(error.streamId)) return undefined;
@@ -240,15 +271,19 @@ async function appendInOrder(deps: CommandDeps, writes: OrderedWrites): Promise<
     }
     for (const check of writes.checks) {
       const head = (await deps.store.readStream(check.streamId)).at(-1)?.streamRevision;
-      if (!revisionMatches(check.expectedRevision, head)) throw new StreamRevisionConflictError(check.streamId, check.expectedRevision, head ?? 'no_stream');
+      if (!revisionMatches(check.expectedRevision, head))
+        throw new StreamRevisionConflictError(check.streamId, check.expectedRevision, head ?? 'no_stream');
     }
-    position = (await deps.store.append(writes.own.streamId, writes.own.events, { expectedRevision: writes.own.expectedRevision })).position;
+    position = (await deps.store.append(writes.own.streamId, writes.own.events, { expectedRevision: writes.own.expectedRevision }))
+      .position;
   } catch (error) {
     for (const { write, revision } of done) {
       await deps.store
         // Reference records are keyed by referrer and appended with 'any'; reservations undo exactly.
         .append(write.streamId, [write.undo], { expectedRevision: write.expectedRevision === 'any' ? 'any' : revision })
-        .catch((undoError: unknown) => deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not undo a write after a failed command'));
+        .catch((undoError: unknown) =>
+          deps.log?.error({ err: undoError, streamId: write.streamId }, 'could not undo a write after a failed command'),
+        );
     }
     throw error;
   }

@@ -39,7 +39,11 @@ const requested = (state: LifecycleState, rules: LifecycleRules): LifecyclePosit
 export const initialPosition = (rules: LifecycleRules): LifecyclePosition => requested('provision', rules);
 
 /** Where `action` leads from `from`; `deleted` for a delete; undefined when it is not allowed. */
-export function nextPosition(from: LifecyclePosition, action: LifecycleAction, rules: LifecycleRules): LifecyclePosition | 'deleted' | undefined {
+export function nextPosition(
+  from: LifecyclePosition,
+  action: LifecycleAction,
+  rules: LifecycleRules,
+): LifecyclePosition | 'deleted' | undefined {
   const { state, status } = from;
   switch (action) {
     case 'approve':
@@ -52,7 +56,9 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
       // A rejected change leaves the provisioned resource as it runs, its new fields never deployed.
       return state === 'provision' || state === 'provisioned' ? { state, status: 'rejected' } : undefined;
     case 'execute':
-      return status === 'ready' || status === 'error' || (status === 'done' && state === 'provisioned') ? { state, status: 'queued' } : undefined;
+      return status === 'ready' || status === 'error' || (status === 'done' && state === 'provisioned')
+        ? { state, status: 'queued' }
+        : undefined;
     case 'start':
       return status === 'queued' ? { state, status: 'in_progress' } : undefined;
     case 'succeed':
@@ -61,9 +67,13 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
     case 'fail':
       return status === 'in_progress' ? { state, status: 'error' } : undefined;
     case 'destroy':
-      return state === 'provisioned' && (status === 'done' || status === 'error' || status === 'rejected') ? requested('destroy', rules) : undefined;
+      return state === 'provisioned' && (status === 'done' || status === 'error' || status === 'rejected')
+        ? requested('destroy', rules)
+        : undefined;
     case 'recreate':
-      return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected') ? requested('provision', rules) : undefined;
+      return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected')
+        ? requested('provision', rules)
+        : undefined;
     case 'delete':
       return (state === 'destroyed' && status === 'done') ||
         (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'))
@@ -78,13 +88,22 @@ export function nextPosition(from: LifecyclePosition, action: LifecycleAction, r
  * a request still waiting or refused, or a destroyed entity (recreating asks again), stays where it
  * is; while a run is queued or under way, or a destroy is requested, the change is refused (409).
  */
-export function positionAfterChange(from: LifecyclePosition, rules: LifecycleRules, label: string, fields: readonly string[]): LifecyclePosition {
+export function positionAfterChange(
+  from: LifecyclePosition,
+  rules: LifecycleRules,
+  label: string,
+  fields: readonly string[],
+): LifecyclePosition {
   const { state, status } = from;
   if (!rules.approvals || !rules.approvalFlow) return from;
   if (status === 'queued' || status === 'in_progress' || state === 'destroy') {
-    throw new AppError('CONFLICT', `cannot change ${fields.join(', ')} of a ${label} in state ${state} with status ${status}: wait until the run or request has ended`, {
-      details: { currentState: state, currentStatus: status, changedFields: fields },
-    });
+    throw new AppError(
+      'CONFLICT',
+      `cannot change ${fields.join(', ')} of a ${label} in state ${state} with status ${status}: wait until the run or request has ended`,
+      {
+        details: { currentState: state, currentStatus: status, changedFields: fields },
+      },
+    );
   }
   if (state === 'destroyed' || status === 'approval_pending' || (state === 'provision' && status === 'rejected')) return from;
   return { state, status: 'approval_pending' };
@@ -95,13 +114,22 @@ export const allowedActions = (from: LifecyclePosition, rules: LifecycleRules): 
   LIFECYCLE_ACTIONS.filter((action) => nextPosition(from, action, rules) !== undefined);
 
 /** Like nextPosition, but an illegal action is the 409 docs/contract.md §2 asks for: current position and what is allowed. */
-export function transition(from: LifecyclePosition, action: LifecycleAction, rules: LifecycleRules, label: string): LifecyclePosition | 'deleted' {
+export function transition(
+  from: LifecyclePosition,
+  action: LifecycleAction,
+  rules: LifecycleRules,
+  label: string,
+): LifecyclePosition | 'deleted' {
   const next = nextPosition(from, action, rules);
   if (next !== undefined) return next;
   const allowed = allowedActions(from, rules);
   const article = /^[aeiou]/.test(label) ? 'an' : 'a';
-  throw new AppError('CONFLICT', `cannot ${action} ${article} ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`, {
-    // Not `status`: that member of a problem-details body is the HTTP status (RFC 9457).
-    details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
-  });
+  throw new AppError(
+    'CONFLICT',
+    `cannot ${action} ${article} ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`,
+    {
+      // Not `status`: that member of a problem-details body is the HTTP status (RFC 9457).
+      details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
+    },
+  );
 }

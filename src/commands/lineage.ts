@@ -29,7 +29,10 @@ export function checkCreateLineage(parentIds: readonly string[], lineage: Lineag
   parentIds.forEach((id, index) => {
     const parent = lineage.parents.find((p) => p.id === id);
     if (parent && goingAway(parent)) {
-      issues.push({ field: `parentIds[${index}]`, message: `parent "${parent.name}" is ${parent.state === 'destroyed' ? 'destroyed' : 'being destroyed'}` });
+      issues.push({
+        field: `parentIds[${index}]`,
+        message: `parent "${parent.name}" is ${parent.state === 'destroyed' ? 'destroyed' : 'being destroyed'}`,
+      });
     }
   });
   if (issues.length > 0) throw new AppError('UNPROCESSABLE', issues.map((i) => i.message).join('; '), { errors: issues });
@@ -40,13 +43,17 @@ export function checkActionLineage(action: LifecycleAction, lineage: Lineage): v
   if (action === 'recreate') {
     const gone = lineage.parents.filter(goingAway);
     if (gone.length > 0) {
-      throw new AppError('CONFLICT', `cannot recreate a resource under a destroyed or destroying parent: ${describe(gone)}`, { details: { parents: gone } });
+      throw new AppError('CONFLICT', `cannot recreate a resource under a destroyed or destroying parent: ${describe(gone)}`, {
+        details: { parents: gone },
+      });
     }
   }
   if (action === 'destroy') {
     const living = lineage.children.filter((c) => c.state !== 'destroyed');
     if (living.length > 0) {
-      throw new AppError('CONFLICT', `cannot destroy a resource while its children are not destroyed: ${describe(living)}`, { details: { children: living } });
+      throw new AppError('CONFLICT', `cannot destroy a resource while its children are not destroyed: ${describe(living)}`, {
+        details: { children: living },
+      });
     }
   }
 }

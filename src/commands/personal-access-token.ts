@@ -7,14 +7,26 @@ export type PersonalAccessTokenCommand =
   | {
       readonly type: 'CreatePersonalAccessToken';
       /** The hash and expiry are computed at the edge (randomness and time stay out of the decider). */
-      readonly data: { readonly id: string; readonly userId: string; readonly name: string; readonly tokenHash: string; readonly expiresAt: string };
+      readonly data: {
+        readonly id: string;
+        readonly userId: string;
+        readonly name: string;
+        readonly tokenHash: string;
+        readonly expiresAt: string;
+      };
     }
   | { readonly type: 'RevokePersonalAccessToken'; readonly data: { readonly reason: string } };
 
 /** A personal access token's write model. */
 export type PersonalAccessTokenState =
   | { readonly status: 'absent' }
-  | { readonly status: 'active' | 'revoked'; readonly id: string; readonly userId: string; readonly name: string; readonly expiresAt: string };
+  | {
+      readonly status: 'active' | 'revoked';
+      readonly id: string;
+      readonly userId: string;
+      readonly name: string;
+      readonly expiresAt: string;
+    };
 
 function decide(command: PersonalAccessTokenCommand, state: PersonalAccessTokenState): PersonalAccessTokenEvent[] {
   switch (command.type) {
@@ -48,8 +60,9 @@ function evolve(state: PersonalAccessTokenState, event: PersonalAccessTokenEvent
 }
 
 /** A personal access token: created once, revoked at most once, never deleted (its row stays for the list). */
-export const personalAccessTokenAggregate: Aggregate<PersonalAccessTokenCommand, PersonalAccessTokenEvent, PersonalAccessTokenState> = defineAggregate('personal_access_token', {
-  initialState: { status: 'absent' },
-  decide,
-  evolve,
-});
+export const personalAccessTokenAggregate: Aggregate<PersonalAccessTokenCommand, PersonalAccessTokenEvent, PersonalAccessTokenState> =
+  defineAggregate('personal_access_token', {
+    initialState: { status: 'absent' },
+    decide,
+    evolve,
+  });

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type FieldIssue } from '../errors.js';
 import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { ReferenceEvent } from '../events/reference.js';
-import { StreamRevisionConflictError, type EventStore, type ExpectedRevision, type NewEvent, type StreamWrite } from '../events/store/port.js';
+import {
+  StreamRevisionConflictError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type StreamWrite,
+} from '../events/store/port.js';
 import type { Ref } from './decider.js';
 import { referenceTargets } from './kinds.js';
 import { fold } from './decider.js';
@@ -27,7 +33,12 @@ export const REFERENCE_COMPACTION_THRESHOLD = 64;
  * revision just read (a concurrent change wins: compaction is skipped), then the events before it
  * are truncated. Reads then cost the live referrers, not the stream's history.
  */
-export async function loadReferrers(store: EventStore, codec: EventCodec, kind: string, id: string): Promise<{ referrers: Referrer[]; revision: bigint | undefined }> {
+export async function loadReferrers(
+  store: EventStore,
+  codec: EventCodec,
+  kind: string,
+  id: string,
+): Promise<{ referrers: Referrer[]; revision: bigint | undefined }> {
   const streamId = referenceStreamId(kind, id);
   const recorded = await store.readStream(streamId);
   const current = new Map<string, Referrer>();
@@ -53,9 +64,18 @@ export async function loadReferrers(store: EventStore, codec: EventCodec, kind: 
 }
 
 /** Appends the snapshot at `revision` and truncates what it supersedes; the stream's revision afterwards. */
-async function compact(store: EventStore, codec: EventCodec, streamId: string, referrers: readonly Referrer[], revision: bigint): Promise<bigint> {
+async function compact(
+  store: EventStore,
+  codec: EventCodec,
+  streamId: string,
+  referrers: readonly Referrer[],
+  revision: bigint,
+): Promise<bigint> {
   const snapshot = codec.encode(
-    { type: 'ReferencesCompacted', data: { referrers: referrers.map((r) => ({ referrerKind: r.kind, referrerId: r.id, field: r.field })) } },
+    {
+      type: 'ReferencesCompacted',
+      data: { referrers: referrers.map((r) => ({ referrerKind: r.kind, referrerId: r.id, field: r.field })) },
+    },
     { actorId: null, correlationId: `compaction:${streamId}`, causationId: null, occurredAt: new Date().toISOString() },
     randomUUID(),
   );
@@ -111,12 +131,19 @@ export async function planReferences(
       continue;
     }
     const recorded = await store.readStream(target.aggregate.streamId(ref.id));
-    const state = fold(target.aggregate, recorded.map((r) => codec.decode(r).event));
+    const state = fold(
+      target.aggregate,
+      recorded.map((r) => codec.decode(r).event),
+    );
     const verdict = target.referenceable(state);
     if (verdict === 'missing') errors.push({ field, message: `${ref.kind} ${ref.id} does not exist` });
     if (verdict === 'disabled') errors.push({ field, message: `${ref.kind} ${ref.id} is disabled and cannot be newly referenced` });
     if (verdict !== 'ok') continue;
-    guards.push({ streamId: target.aggregate.streamId(ref.id), expectedRevision: recorded.at(-1)?.streamRevision ?? 'no_stream', events: [] });
+    guards.push({
+      streamId: target.aggregate.streamId(ref.id),
+      expectedRevision: recorded.at(-1)?.streamRevision ?? 'no_stream',
+      events: [],
+    });
     // 'any': adding needs no read of a stream that may hold thousands of referrers; it still moves
     // the revision a concurrent delete asserts, so that delete conflicts and re-checks.
     add.push({
@@ -130,7 +157,11 @@ export async function planReferences(
 
   for (const ref of before) {
     if (has.has(keyOf(ref))) continue;
-    remove.push({ streamId: referenceStreamId(ref.kind, ref.id), expectedRevision: 'any', events: [encode({ type: 'ReferenceRemoved', data: referrerOf(ref) })] });
+    remove.push({
+      streamId: referenceStreamId(ref.kind, ref.id),
+      expectedRevision: 'any',
+      events: [encode({ type: 'ReferenceRemoved', data: referrerOf(ref) })],
+    });
   }
   return { add, guards, remove };
 }
@@ -157,7 +188,13 @@ export function mergeWrites(writes: readonly StreamWrite[]): StreamWrite[] {
     const existing = byStream.get(write.streamId);
     byStream.set(
       write.streamId,
-      existing ? { streamId: write.streamId, expectedRevision: bothExpected(write.streamId, existing.expectedRevision, write.expectedRevision), events: [...existing.events, ...write.events] } : write,
+      existing
+        ? {
+            streamId: write.streamId,
+            expectedRevision: bothExpected(write.streamId, existing.expectedRevision, write.expectedRevision),
+            events: [...existing.events, ...write.events],
+          }
+        : write,
     );
   }
   return [...byStream.values()];

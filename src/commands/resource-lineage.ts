@@ -8,7 +8,10 @@ import { resourceAggregate, type ResourceCommand } from './resource.js';
 async function loadRelative(deps: CommandDeps, id: string): Promise<{ fact: RelativeFact; guard: StreamWrite } | undefined> {
   const { state, revision } = await loadAggregate(deps, resourceAggregate, id);
   if (state.status !== 'active' || revision === undefined) return undefined;
-  return { fact: { id, name: state.fields.name, ...state.position }, guard: { streamId: resourceAggregate.streamId(id), expectedRevision: revision, events: [] } };
+  return {
+    fact: { id, name: state.fields.name, ...state.position },
+    guard: { streamId: resourceAggregate.streamId(id), expectedRevision: revision, events: [] },
+  };
 }
 
 /**
@@ -17,7 +20,11 @@ async function loadRelative(deps: CommandDeps, id: string): Promise<{ fact: Rela
  * The guards assert every stream read is unchanged at append time, so a concurrent destroy, recreate
  * or new child makes the command decide again on fresh facts.
  */
-export async function loadLineage(deps: CommandDeps, parentIds: readonly string[], childrenOf?: string): Promise<{ lineage: Lineage; guards: StreamWrite[] }> {
+export async function loadLineage(
+  deps: CommandDeps,
+  parentIds: readonly string[],
+  childrenOf?: string,
+): Promise<{ lineage: Lineage; guards: StreamWrite[] }> {
   const guards: StreamWrite[] = [];
   const parents: RelativeFact[] = [];
   for (const parentId of new Set(parentIds)) {

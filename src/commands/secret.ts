@@ -9,7 +9,12 @@ import { catalogAggregate, declaredRules } from './catalog-entity.js';
 export const secretAggregate = catalogAggregate<SecretFields>({
   ...declaredRules<SecretFields>(secretEntity, (f) =>
     f.secretProvider !== 'custom' && f.integrationId === null
-      ? [{ field: 'integrationId', message: `integrationId is required for ${f.secretProvider} secrets (only custom secrets may go without)` }]
+      ? [
+          {
+            field: 'integrationId',
+            message: `integrationId is required for ${f.secretProvider} secrets (only custom secrets may go without)`,
+          },
+        ]
       : [],
   ),
   events: secretEventTypes,

@@ -19,12 +19,21 @@ export type SessionCommand =
       };
     }
   /** Rotates the refresh token; presenting an older one ends the session (token theft). */
-  | { readonly type: 'RefreshSession'; readonly data: { readonly presentedHash: string; readonly nextHash: string; readonly expiresAt: string; readonly now: string } }
+  | {
+      readonly type: 'RefreshSession';
+      readonly data: { readonly presentedHash: string; readonly nextHash: string; readonly expiresAt: string; readonly now: string };
+    }
   /**
    * `presentedHash`: when ending through the refresh cookie, the cookie's secret must match — a
    * session id alone is no proof (it is visible in tokens and the audit log).
    */
-  | { readonly type: 'EndSession'; readonly data: { readonly reason: 'logout' | 'revoked' | 'identity_provider_refused' | 'provider_disabled'; readonly presentedHash?: string } };
+  | {
+      readonly type: 'EndSession';
+      readonly data: {
+        readonly reason: 'logout' | 'revoked' | 'identity_provider_refused' | 'provider_disabled';
+        readonly presentedHash?: string;
+      };
+    };
 
 /** A session's write model. */
 export type SessionState =
@@ -53,7 +62,8 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
       if (state.status === 'ended') throw unauthenticated('the session has ended; sign in again');
       if (Date.parse(state.expiresAt) <= Date.parse(command.data.now)) return [{ type: 'SessionEnded', data: { reason: 'expired' } }];
       if (state.refreshTokenHash === null) throw unauthenticated('this session cannot be refreshed');
-      if (state.pastRefreshHashes.includes(command.data.presentedHash)) return [{ type: 'SessionEnded', data: { reason: 'refresh_token_reused' } }];
+      if (state.pastRefreshHashes.includes(command.data.presentedHash))
+        return [{ type: 'SessionEnded', data: { reason: 'refresh_token_reused' } }];
       // An unknown secret proves nothing about the session: refuse it, leave the session alone.
       if (state.refreshTokenHash !== command.data.presentedHash) throw unauthenticated('invalid refresh token');
       return [{ type: 'SessionRefreshed', data: { refreshTokenHash: command.data.nextHash, expiresAt: command.data.expiresAt } }];

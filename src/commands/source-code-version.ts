@@ -22,7 +22,12 @@ function check(fields: SourceCodeVersionFields): FieldIssue[] {
   const identifier = sourceCodeVersionIdentifier(fields);
   return fields.identifier === identifier
     ? []
-    : [{ field: 'identifier', message: `identifier is derived from sourceCodeFolder and the tag or branch and must equal it ("${identifier}")` }];
+    : [
+        {
+          field: 'identifier',
+          message: `identifier is derived from sourceCodeFolder and the tag or branch and must equal it ("${identifier}")`,
+        },
+      ];
 }
 
 /**

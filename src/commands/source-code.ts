@@ -19,4 +19,7 @@ function check(fields: SourceCodeFields): FieldIssue[] {
  * Source codes: unique by normalised URL; the provider is fixed at creation, so a checked match
  * between it and the integration's provider (immutable too) cannot be broken by a later change.
  */
-export const sourceCodeAggregate = catalogAggregate<SourceCodeFields>({ ...declaredRules(sourceCodeEntity, check), events: sourceCodeEventTypes });
+export const sourceCodeAggregate = catalogAggregate<SourceCodeFields>({
+  ...declaredRules(sourceCodeEntity, check),
+  events: sourceCodeEventTypes,
+});

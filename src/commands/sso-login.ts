@@ -10,7 +10,14 @@ import { defineAggregate, type Aggregate } from './decider.js';
 export type SsoLoginCommand =
   | {
       readonly type: 'StartSsoLogin';
-      readonly data: { readonly id: string; readonly provider: string; readonly stateHash: string; readonly nonce: string; readonly codeVerifier: string; readonly expiresAt: string };
+      readonly data: {
+        readonly id: string;
+        readonly provider: string;
+        readonly stateHash: string;
+        readonly nonce: string;
+        readonly codeVerifier: string;
+        readonly expiresAt: string;
+      };
     }
   /** `stateHash` and `provider` come from the callback; `now` from the clock. */
   | { readonly type: 'CompleteSsoLogin'; readonly data: { readonly provider: string; readonly stateHash: string; readonly now: string } };

@@ -12,6 +12,8 @@ export type TemplateState = CatalogState<TemplateFields>;
  * the declaration; the one rule of their own is that a template is never its own parent.
  */
 export const templateAggregate = catalogAggregate<TemplateFields>({
-  ...declaredRules<TemplateFields>(templateEntity, ({ parentIds }, id) => (parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : [])),
+  ...declaredRules<TemplateFields>(templateEntity, ({ parentIds }, id) =>
+    parentIds.includes(id) ? [{ field: 'parentIds', message: 'a template cannot be its own parent' }] : [],
+  ),
   events: templateEventTypes,
 });

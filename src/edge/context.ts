@@ -18,7 +18,9 @@ export const DERIVED_CORRELATION_PREFIX = 'idem-';
 
 /** The client's X-Correlation-Id when it is well formed and not one the service derives. */
 const clientCorrelation = (header: unknown): string | undefined =>
-  typeof header === 'string' && CORRELATION.test(header) && !header.toLowerCase().startsWith(DERIVED_CORRELATION_PREFIX) ? header : undefined;
+  typeof header === 'string' && CORRELATION.test(header) && !header.toLowerCase().startsWith(DERIVED_CORRELATION_PREFIX)
+    ? header
+    : undefined;
 
 /** Correlation ids the service chose for a request (idempotent writes), over the client's header. */
 const chosenCorrelation = new WeakMap<FastifyRequest, string>();

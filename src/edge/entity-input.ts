@@ -24,7 +24,11 @@ export interface EntityInput<E extends EntityDeclaration> {
  * - a field with `variants` is validated by the schema its `by` field selects (provider-specific
  *   configuration). On a PATCH an immutable field is left to the write model, which says it is immutable.
  */
-function refine(entity: EntityDeclaration, input: Record<string, unknown>, current: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+function refine(
+  entity: EntityDeclaration,
+  input: Record<string, unknown>,
+  current: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
   const errors: FieldIssue[] = [];
   let out = { ...input };
   if (entity.secrets) {
@@ -65,6 +69,7 @@ export function entityInput<E extends EntityDeclaration>(entity: E): EntityInput
   const patch = patchBodySchema(entity);
   return {
     parseCreate: (body) => refine(entity, parseInput(create, body === undefined ? {} : body, 'body'), undefined) as CreateBody<E>,
-    parsePatch: (body, current) => refine(entity, parseInput(patch, body === undefined ? {} : body, 'body'), current) as Partial<WritableFields<E>>,
+    parsePatch: (body, current) =>
+      refine(entity, parseInput(patch, body === undefined ? {} : body, 'body'), current) as Partial<WritableFields<E>>,
   };
 }

@@ -12,7 +12,9 @@ export function parseIfMatch(request: FastifyRequest): bigint | undefined {
   const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
   const revision = match?.[1] === undefined ? NaN : Number(match[1]);
   if (!Number.isSafeInteger(revision) || revision < 1) {
-    throw new AppError('VALIDATION', 'If-Match must be a revision number such as 3 or "3"', { errors: [{ field: 'If-Match', message: 'must be a positive revision number' }] });
+    throw new AppError('VALIDATION', 'If-Match must be a revision number such as 3 or "3"', {
+      errors: [{ field: 'If-Match', message: 'must be a positive revision number' }],
+    });
   }
   return BigInt(revision - 1);
 }
@@ -21,7 +23,11 @@ export function parseIfMatch(request: FastifyRequest): bigint | undefined {
  * `X-Min-Position: <position>` on a read waits (bounded) until the read model has reached it. A
  * position beyond the event log's head is no write's answer: 400 naming the head, not a 5 s park.
  */
-export async function awaitMinPosition(request: FastifyRequest, services: { waitFor: PositionWaiter }, projections: readonly string[]): Promise<void> {
+export async function awaitMinPosition(
+  request: FastifyRequest,
+  services: { waitFor: PositionWaiter },
+  projections: readonly string[],
+): Promise<void> {
   const header = request.headers['x-min-position'];
   if (header === undefined) return;
   if (typeof header !== 'string' || !/^\d{1,19}$/.test(header.trim())) {
@@ -32,9 +38,13 @@ export async function awaitMinPosition(request: FastifyRequest, services: { wait
   const position = BigInt(header.trim());
   await services.waitFor(projections, position, {
     beyondHead: (head) =>
-      new AppError('VALIDATION', `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header returned`, {
-        errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${head}` }],
-        details: { head: String(head) },
-      }),
+      new AppError(
+        'VALIDATION',
+        `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header returned`,
+        {
+          errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${head}` }],
+          details: { head: String(head) },
+        },
+      ),
   });
 }

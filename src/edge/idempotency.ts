@@ -49,7 +49,9 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
   if (value === undefined) return undefined;
   const key = Array.isArray(value) ? value.join(',') : value;
   if (!KEY.test(key)) {
-    throw new AppError('VALIDATION', 'invalid Idempotency-Key: 1 to 255 visible ASCII characters', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
+    throw new AppError('VALIDATION', 'invalid Idempotency-Key: 1 to 255 visible ASCII characters', {
+      errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+    });
   }
   return key;
 }
@@ -67,7 +69,8 @@ function canonical(value: unknown): string {
 }
 
 /** The correlation id every event of the request carries: derived from caller and key, never the key itself. */
-export const idempotentCorrelationId = (caller: string, key: string): string => `${DERIVED_CORRELATION_PREFIX}${sha256(`${caller}\u0000${key}`).slice(0, 32)}`;
+export const idempotentCorrelationId = (caller: string, key: string): string =>
+  `${DERIVED_CORRELATION_PREFIX}${sha256(`${caller}\u0000${key}`).slice(0, 32)}`;
 
 /**
  * Claims the key for this request, or says what became of an earlier request with it. The same key
@@ -86,10 +89,16 @@ export async function claimIdempotencyKey(pool: SqlPool, request: IdempotentRequ
     [request.caller, request.key, fingerprint, correlationId, request.method, request.path, now.toISOString()],
   );
   if (inserted.length > 0) return { kind: 'claimed', correlationId };
-  const { rows } = await pool.query<{ fingerprint: string; status: number | null; headers: Record<string, string>; body: string | null; created_at: Date | string }>(
-    'SELECT fingerprint, status, headers, body, created_at FROM idempotency_keys WHERE caller = $1 AND key = $2',
-    [request.caller, request.key],
-  );
+  const { rows } = await pool.query<{
+    fingerprint: string;
+    status: number | null;
+    headers: Record<string, string>;
+    body: string | null;
+    created_at: Date | string;
+  }>('SELECT fingerprint, status, headers, body, created_at FROM idempotency_keys WHERE caller = $1 AND key = $2', [
+    request.caller,
+    request.key,
+  ]);
   const row = rows[0];
   if (!row) return claimIdempotencyKey(pool, request, now); // pruned in between: claim again
   if (row.fingerprint !== fingerprint) {
@@ -104,7 +113,13 @@ export async function claimIdempotencyKey(pool: SqlPool, request: IdempotentRequ
 
 /** Keeps the answer of the request that claimed the key. */
 export async function keepIdempotentAnswer(pool: SqlPool, caller: string, key: string, answer: KeptAnswer): Promise<void> {
-  await pool.query('UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE caller = $1 AND key = $2', [caller, key, answer.status, JSON.stringify(answer.headers), answer.body]);
+  await pool.query('UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE caller = $1 AND key = $2', [
+    caller,
+    key,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body,
+  ]);
 }
 
 /** Gives the key back (the request failed on the service's side, or is taken over): a retry runs it. */
@@ -114,17 +129,28 @@ export async function releaseIdempotencyKey(pool: SqlPool, caller: string, key: 
 }
 
 /** The entity the interrupted request's events changed, from the audit log (first event first): only the caller's own events. */
-export async function committedEntityOf(pool: SqlPool, correlationId: string, caller: string): Promise<{ entityType: string; entityId: string; deleted: boolean } | undefined> {
+export async function committedEntityOf(
+  pool: SqlPool,
+  correlationId: string,
+  caller: string,
+): Promise<{ entityType: string; entityId: string; deleted: boolean } | undefined> {
   const { rows } = await pool.query<{ entity_type: string; entity_id: string | null; action: string }>(
     "SELECT entity_type, entity_id, action FROM audit_log WHERE correlation_id = $1 AND actor_id = $2 AND entity_type NOT IN ('unique', 'refs') ORDER BY position, id",
     [correlationId, caller],
   );
   const first = rows.find((r) => r.entity_id !== null);
   if (!first?.entity_id) return undefined;
-  return { entityType: first.entity_type, entityId: first.entity_id, deleted: rows.some((r) => r.action.endsWith('Deleted') && r.entity_id === first.entity_id) };
+  return {
+    entityType: first.entity_type,
+    entityId: first.entity_id,
+    deleted: rows.some((r) => r.action.endsWith('Deleted') && r.entity_id === first.entity_id),
+  };
 }
 
 /** Drops keys past their retention. */
 export async function pruneIdempotencyKeys(pool: SqlPool, now: Date): Promise<void> {
-  await pool.query(`DELETE FROM idempotency_keys WHERE created_at < $1::timestamptz - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})`, [now.toISOString()]);
+  await pool.query(
+    `DELETE FROM idempotency_keys WHERE created_at < $1::timestamptz - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})`,
+    [now.toISOString()],
+  );
 }

@@ -12,7 +12,14 @@ import { idFields, type EntityDeclaration, type IntegrationKindRule, type Stored
  * integration's type and provider never change; whether it exists and is enabled is the command
  * handler's check, so every relation reports those in the same words.
  */
-async function requireIntegrationKind(deps: CommandDeps, integrationId: string, rule: IntegrationKindRule, provider: string, noun: string, field: string): Promise<void> {
+async function requireIntegrationKind(
+  deps: CommandDeps,
+  integrationId: string,
+  rule: IntegrationKindRule,
+  provider: string,
+  noun: string,
+  field: string,
+): Promise<void> {
   const { state } = await loadAggregate(deps, integrationAggregate, integrationId);
   if (state.status !== 'active') return;
   const { integrationType, integrationProvider } = state.fields;
@@ -27,7 +34,9 @@ async function requireIntegrationKind(deps: CommandDeps, integrationId: string, 
  * checked once stays true). Entities without such a rule get their input unchanged.
  */
 export function withIntegrationKinds<E extends EntityDeclaration>(deps: CommandDeps, entity: E, input: EntityInput<E>) {
-  const rules = idFields(entity).flatMap(([field, declared]) => (declared.integrationKind ? [{ field, rule: declared.integrationKind }] : []));
+  const rules = idFields(entity).flatMap(([field, declared]) =>
+    declared.integrationKind ? [{ field, rule: declared.integrationKind }] : [],
+  );
   const noun = entity.plural.replaceAll('_', ' ');
   const check = async (values: Readonly<Record<string, unknown>>, provided: Readonly<Record<string, unknown>>): Promise<void> => {
     for (const { field, rule } of rules) {
@@ -44,7 +53,9 @@ export function withIntegrationKinds<E extends EntityDeclaration>(deps: CommandD
     },
     async parsePatch(body: unknown, current: StoredFields<E>) {
       const changes = input.parsePatch(body, current);
-      const changed = Object.fromEntries(Object.entries(changes).filter(([key, value]) => value !== (current as Record<string, unknown>)[key]));
+      const changed = Object.fromEntries(
+        Object.entries(changes).filter(([key, value]) => value !== (current as Record<string, unknown>)[key]),
+      );
       await check(current, changed);
       return changes;
     },

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.js';
 
 /** Every auth provider type. */
-export const AUTH_PROVIDER_TYPES = ['github', 'google', 'microsoft', 'backstage', 'personal_access_token', 'svc_service_account', 'guest'] as const;
+export const AUTH_PROVIDER_TYPES = [
+  'github',
+  'google',
+  'microsoft',
+  'backstage',
+  'personal_access_token',
+  'svc_service_account',
+  'guest',
+] as const;
 /** An auth provider type, validated. */
 export const authProviderType = z.enum(AUTH_PROVIDER_TYPES);
 /** An auth provider type. */
@@ -59,4 +67,10 @@ export type AuthProviderEvent =
   | EventOf<typeof AuthProviderDeleted>;
 
 /** The auth provider event definitions. */
-export const authProviderEvents = [AuthProviderCreated, AuthProviderUpdated, AuthProviderEnabled, AuthProviderDisabled, AuthProviderDeleted] as const;
+export const authProviderEvents = [
+  AuthProviderCreated,
+  AuthProviderUpdated,
+  AuthProviderEnabled,
+  AuthProviderDisabled,
+  AuthProviderDeleted,
+] as const;

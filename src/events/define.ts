@@ -7,7 +7,10 @@ export type Upcaster = (data: Readonly<Record<string, unknown>>) => Record<strin
  * One event type: its name, the zod schema of its current data shape, the schema version, the
  * upcasters that lift older stored shapes, and the paths of its secret fields (encrypted in the store).
  */
-export interface EventDefinition<T extends string = string, S extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>> {
+export interface EventDefinition<
+  T extends string = string,
+  S extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>,
+> {
   readonly type: T;
   readonly version: number;
   readonly schema: S;
@@ -40,7 +43,14 @@ export function defineEvent<const T extends string, S extends z.ZodType<Record<s
   for (let from = 1; from < version; from++) {
     if (!upcasters[from]) throw new TypeError(`event ${type} v${version} has no upcaster from v${from}`);
   }
-  return { type, version, schema, secretPaths: options.secretPaths ?? [], ...(options.secretWhen && { secretWhen: options.secretWhen }), upcasters };
+  return {
+    type,
+    version,
+    schema,
+    secretPaths: options.secretPaths ?? [],
+    ...(options.secretWhen && { secretWhen: options.secretWhen }),
+    upcasters,
+  };
 }
 
 /** The in-memory event a definition describes: `{ type, data }`. */

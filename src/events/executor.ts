@@ -19,7 +19,12 @@ export const executorEventTypes = {
 } as const satisfies LifecycleEventTypes<'Executor'>;
 
 /** The executor event definitions: write-only paths and versions from the declaration. */
-export const executorEvents = lifecycleEvents(executorEventTypes, executorFields, secretPathsOf(executorEntity), createdEventVersioning(executorEntity));
+export const executorEvents = lifecycleEvents(
+  executorEventTypes,
+  executorFields,
+  secretPathsOf(executorEntity),
+  createdEventVersioning(executorEntity),
+);
 
 /** Every Executor event, typed by its literal name. */
 export type ExecutorEvent = EventOf<(typeof executorEvents)[number]>;

@@ -20,7 +20,12 @@ export const integrationEventTypes = {
 } as const satisfies CatalogEventTypes<'Integration'>;
 
 /** The integration event definitions: write-only paths and versions from the declaration. */
-export const integrationEvents = catalogEvents(integrationEventTypes, integrationFields, secretPathsOf(integrationEntity), createdEventVersioning(integrationEntity));
+export const integrationEvents = catalogEvents(
+  integrationEventTypes,
+  integrationFields,
+  secretPathsOf(integrationEntity),
+  createdEventVersioning(integrationEntity),
+);
 
 /** Every Integration event, typed by its literal name. */
 export type IntegrationEvent = EventOf<(typeof integrationEvents)[number]>;

@@ -170,10 +170,16 @@ export interface RedactOptions {
  * store what this returns. Never mutates `data`; where nothing changes it answers `data` itself.
  * @throws TypeError for an invalid path
  */
-export function redactSecrets(data: Readonly<Record<string, unknown>>, paths: SecretPaths, options: RedactOptions = {}): Record<string, unknown> {
+export function redactSecrets(
+  data: Readonly<Record<string, unknown>>,
+  paths: SecretPaths,
+  options: RedactOptions = {},
+): Record<string, unknown> {
   const { when } = options;
   return apply(data, paths, (value, _path, holder) =>
-    value === null || value === undefined || value === '' || (when !== undefined && holder !== undefined && !when(holder)) ? value : REDACTED,
+    value === null || value === undefined || value === '' || (when !== undefined && holder !== undefined && !when(holder))
+      ? value
+      : REDACTED,
   );
 }
 

@@ -20,7 +20,12 @@ export const secretEventTypes = {
 } as const satisfies CatalogEventTypes<'Secret'>;
 
 /** The secret event definitions: write-only paths and versions from the declaration. */
-export const secretEvents = catalogEvents(secretEventTypes, secretFields, secretPathsOf(secretEntity), createdEventVersioning(secretEntity));
+export const secretEvents = catalogEvents(
+  secretEventTypes,
+  secretFields,
+  secretPathsOf(secretEntity),
+  createdEventVersioning(secretEntity),
+);
 
 /** Every Secret event, typed by its literal name. */
 export type SecretEvent = EventOf<(typeof secretEvents)[number]>;

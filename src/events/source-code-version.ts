@@ -20,7 +20,12 @@ export const sourceCodeVersionEventTypes = {
 } as const satisfies CatalogEventTypes<'SourceCodeVersion'>;
 
 /** The sourceCodeVersion event definitions: write-only paths and versions from the declaration. */
-export const sourceCodeVersionEvents = catalogEvents(sourceCodeVersionEventTypes, sourceCodeVersionFields, secretPathsOf(sourceCodeVersionEntity), createdEventVersioning(sourceCodeVersionEntity));
+export const sourceCodeVersionEvents = catalogEvents(
+  sourceCodeVersionEventTypes,
+  sourceCodeVersionFields,
+  secretPathsOf(sourceCodeVersionEntity),
+  createdEventVersioning(sourceCodeVersionEntity),
+);
 
 /** Every SourceCodeVersion event, typed by its literal name. */
 export type SourceCodeVersionEvent = EventOf<(typeof sourceCodeVersionEvents)[number]>;

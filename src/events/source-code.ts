@@ -20,7 +20,12 @@ export const sourceCodeEventTypes = {
 } as const satisfies CatalogEventTypes<'SourceCode'>;
 
 /** The sourceCode event definitions: write-only paths and versions from the declaration. */
-export const sourceCodeEvents = catalogEvents(sourceCodeEventTypes, sourceCodeFields, secretPathsOf(sourceCodeEntity), createdEventVersioning(sourceCodeEntity));
+export const sourceCodeEvents = catalogEvents(
+  sourceCodeEventTypes,
+  sourceCodeFields,
+  secretPathsOf(sourceCodeEntity),
+  createdEventVersioning(sourceCodeEntity),
+);
 
 /** Every SourceCode event, typed by its literal name. */
 export type SourceCodeEvent = EventOf<(typeof sourceCodeEvents)[number]>;

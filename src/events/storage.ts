@@ -19,7 +19,12 @@ export const storageEventTypes = {
 } as const satisfies LifecycleEventTypes<'Storage'>;
 
 /** The storage event definitions: write-only paths and versions from the declaration. */
-export const storageEvents = lifecycleEvents(storageEventTypes, storageFields, secretPathsOf(storageEntity), createdEventVersioning(storageEntity));
+export const storageEvents = lifecycleEvents(
+  storageEventTypes,
+  storageFields,
+  secretPathsOf(storageEntity),
+  createdEventVersioning(storageEntity),
+);
 
 /** Every Storage event, typed by its literal name. */
 export type StorageEvent = EventOf<(typeof storageEvents)[number]>;

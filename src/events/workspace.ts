@@ -20,7 +20,12 @@ export const workspaceEventTypes = {
 } as const satisfies CatalogEventTypes<'Workspace'>;
 
 /** The workspace event definitions: write-only paths and versions from the declaration. */
-export const workspaceEvents = catalogEvents(workspaceEventTypes, workspaceFields, secretPathsOf(workspaceEntity), createdEventVersioning(workspaceEntity));
+export const workspaceEvents = catalogEvents(
+  workspaceEventTypes,
+  workspaceFields,
+  secretPathsOf(workspaceEntity),
+  createdEventVersioning(workspaceEntity),
+);
 
 /** Every Workspace event, typed by its literal name. */
 export type WorkspaceEvent = EventOf<(typeof workspaceEvents)[number]>;

@@ -204,7 +204,11 @@ export class LiveSocket {
  * Installs the guard on the GraphQL scope: upgrades over the per-address bound of sockets not yet
  * signed in are refused with 429, every accepted socket gets its LiveSocket (found with `socketOf`).
  */
-export function guardSockets(scope: FastifyInstance, path: string, options: SocketGuardOptions): { socketOf(socket: WebSocket): LiveSocket | undefined } {
+export function guardSockets(
+  scope: FastifyInstance,
+  path: string,
+  options: SocketGuardOptions,
+): { socketOf(socket: WebSocket): LiveSocket | undefined } {
   const pendingByAddress = new Map<string, number>();
   const releaseByRequest = new WeakMap<IncomingMessage, () => void>();
   const sockets = new WeakMap<WebSocket, LiveSocket>();
@@ -217,7 +221,10 @@ export function guardSockets(scope: FastifyInstance, path: string, options: Sock
       request.log.warn({ address, pending }, 'WebSocket upgrade refused: too many connections not signed in from this address');
       return reply
         .code(429)
-        .send({ code: 'RATE_LIMITED', message: `at most ${options.maxPendingPerAddress} connections per address may wait for connection_init` });
+        .send({
+          code: 'RATE_LIMITED',
+          message: `at most ${options.maxPendingPerAddress} connections per address may wait for connection_init`,
+        });
     }
     pendingByAddress.set(address, pending + 1);
     let released = false;

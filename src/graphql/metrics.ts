@@ -22,10 +22,10 @@ export function observeOperations(scope: FastifyInstance, path: string, metrics:
 }
 
 /** Wraps Mercurius' error formatter so each error answered is counted by its `extensions.code`. */
-export function countingErrors<A extends unknown[], R extends { response: { errors?: readonly { extensions?: Record<string, unknown> }[] } }>(
-  format: (...args: A) => R,
-  metrics: Pick<Metrics, 'graphqlErrors'>,
-): (...args: A) => R {
+export function countingErrors<
+  A extends unknown[],
+  R extends { response: { errors?: readonly { extensions?: Record<string, unknown> }[] } },
+>(format: (...args: A) => R, metrics: Pick<Metrics, 'graphqlErrors'>): (...args: A) => R {
   return (...args) => {
     const formatted = format(...args);
     for (const error of formatted.response.errors ?? []) {

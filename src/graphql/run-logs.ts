@@ -30,7 +30,7 @@ ${doc("A page of a run's log.")}type RunLogPage {
 ${doc('The run.', '  ')}  runId: UUID!
 ${doc("The run's status: the log is complete once it is `succeeded` or `failed`.", '  ')}  status: String!
 ${doc('The chunks after `after`, in order.', '  ')}  chunks: [RunLogChunk!]!
-${doc("Bytes of the whole log stored so far (RUN_LOG_MAX_BYTES at most).", '  ')}  bytes: Float!
+${doc('Bytes of the whole log stored so far (RUN_LOG_MAX_BYTES at most).', '  ')}  bytes: Float!
 ${doc('Whether the log reached its bound: later output was dropped.', '  ')}  truncated: Boolean!
 }
 ${doc('What an append stored.')}type RunLogAppended {
@@ -56,7 +56,8 @@ const pageArgs = z.object({
 
 function requireRunReader(principal: Principal | undefined): Principal {
   if (!principal) throw new AppError('UNAUTHENTICATED', 'Not authenticated.');
-  if (!allows(principal.permissions, 'resource:read')) throw new AppError('FORBIDDEN', 'missing permission resource:read', { details: { missingPermission: 'resource:read' } });
+  if (!allows(principal.permissions, 'resource:read'))
+    throw new AppError('FORBIDDEN', 'missing permission resource:read', { details: { missingPermission: 'resource:read' } });
   return principal;
 }
 

@@ -103,9 +103,13 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
 /** Sends a kept answer again; one that carried a secret is a 409 instead. */
 function replay(reply: FastifyReply, answer: KeptAnswer): FastifyReply {
   if (answer.body === null) {
-    throw new AppError('CONFLICT', 'the request with this Idempotency-Key succeeded, but its answer carried a secret, which is never kept: look the result up instead', {
-      details: { originalStatus: answer.status },
-    });
+    throw new AppError(
+      'CONFLICT',
+      'the request with this Idempotency-Key succeeded, but its answer carried a secret, which is never kept: look the result up instead',
+      {
+        details: { originalStatus: answer.status },
+      },
+    );
   }
   void reply.status(answer.status).header('Idempotent-Replayed', 'true');
   for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
@@ -116,7 +120,10 @@ function replay(reply: FastifyReply, answer: KeptAnswer): FastifyReply {
  * The answer an interrupted request would have given, from the entity its committed command
  * changed: 201 with Location for a create, 204 for a delete, 200 with the entity otherwise.
  */
-async function answerFromEntity(request: FastifyRequest, committed: { entityType: string; entityId: string; deleted: boolean }): Promise<KeptAnswer> {
+async function answerFromEntity(
+  request: FastifyRequest,
+  committed: { entityType: string; entityId: string; deleted: boolean },
+): Promise<KeptAnswer> {
   if (committed.deleted) return { status: 204, headers: {}, body: '' };
   const url = `/api/${committed.entityType}s/${committed.entityId}`;
   const read = await request.server.inject({ method: 'GET', url, headers: { authorization: request.headers.authorization ?? '' } });

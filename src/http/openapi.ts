@@ -35,14 +35,25 @@ export const API_DOCS_CSP = selfOnlyPolicy({ 'img-src': 'data:', 'font-src': 'da
 function servicePaths(): Paths {
   const tags = ['Service'];
   return {
-    '/healthz': { get: { tags, operationId: 'healthz', summary: 'The process answers', security: PUBLIC, responses: { '200': jsonResponse('Alive.', { type: 'object' }) } } },
+    '/healthz': {
+      get: {
+        tags,
+        operationId: 'healthz',
+        summary: 'The process answers',
+        security: PUBLIC,
+        responses: { '200': jsonResponse('Alive.', { type: 'object' }) },
+      },
+    },
     '/readyz': {
       get: {
         tags,
         operationId: 'readyz',
         summary: 'The stores answer and every projection is near the head',
         security: PUBLIC,
-        responses: { '200': jsonResponse('Ready.', { type: 'object' }), '503': jsonResponse('Not ready: `problems` says why.', { type: 'object' }) },
+        responses: {
+          '200': jsonResponse('Ready.', { type: 'object' }),
+          '503': jsonResponse('Not ready: `problems` says why.', { type: 'object' }),
+        },
       },
     },
     '/metrics': {
@@ -57,7 +68,15 @@ function servicePaths(): Paths {
         },
       },
     },
-    [OPENAPI_PATH]: { get: { tags, operationId: 'openapi', summary: 'This OpenAPI document', security: PUBLIC, responses: { '200': jsonResponse('OpenAPI 3.1.', { type: 'object' }) } } },
+    [OPENAPI_PATH]: {
+      get: {
+        tags,
+        operationId: 'openapi',
+        summary: 'This OpenAPI document',
+        security: PUBLIC,
+        responses: { '200': jsonResponse('OpenAPI 3.1.', { type: 'object' }) },
+      },
+    },
   };
 }
 

@@ -54,7 +54,12 @@ function fromFastify(error: FastifyError): AppError | undefined {
     return Object.assign(new AppError('VALIDATION', error.message), { httpStatus: status });
   }
   if (status === 429) return new AppError('RATE_LIMITED', error.message);
-  return new AppError('VALIDATION', error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? `the body is not valid JSON: ${error.message}` : error.message);
+  return new AppError(
+    'VALIDATION',
+    error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+      ? `the body is not valid JSON: ${error.message}`
+      : error.message,
+  );
 }
 
 /** Maps any thrown value to a problem. Unknown errors become a masked 500: nothing internal leaks. */
@@ -66,7 +71,14 @@ export function toProblem(error: unknown, requestId?: string): Problem {
         ? new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly', { cause: error })
         : fromFastify(error as FastifyError);
   if (!appError) {
-    return { type: 'about:blank', title: TITLE.INTERNAL, status: 500, detail: 'An unexpected error occurred; it has been logged.', code: 'INTERNAL', requestId };
+    return {
+      type: 'about:blank',
+      title: TITLE.INTERNAL,
+      status: 500,
+      detail: 'An unexpected error occurred; it has been logged.',
+      code: 'INTERNAL',
+      requestId,
+    };
   }
   const status = (appError as AppError & { httpStatus?: number }).httpStatus ?? STATUS[appError.code];
   const detail = appError.code === 'INTERNAL' ? 'An unexpected error occurred; it has been logged.' : appError.message;
@@ -89,7 +101,10 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
   else if (problem.status >= 500) request.log.warn({ err: error }, 'request answered 503');
   if (problem.status === 401) {
     // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-    const challenge = problem.detail === NOT_AUTHENTICATED ? 'Bearer' : `Bearer error="invalid_token", error_description="${problem.detail.replaceAll('"', "'")}"`;
+    const challenge =
+      problem.detail === NOT_AUTHENTICATED
+        ? 'Bearer'
+        : `Bearer error="invalid_token", error_description="${problem.detail.replaceAll('"', "'")}"`;
     void reply.header('WWW-Authenticate', challenge);
   }
   if (problem.status === 429 && typeof problem.retryAfter === 'number') void reply.header('Retry-After', String(problem.retryAfter));

@@ -13,10 +13,23 @@ export async function runServer(config: Config, options: { readonly flush?: () =
   const log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const services = await openServices(config, log);
   const app = await buildApp(services);
-  const guest = await services.db.selectFrom('auth_providers').select('key').where('type', '=', 'guest').where('enabled', '=', true).where('deleted_at', 'is', null).executeTakeFirst();
-  if (guest) log.warn({ provider: guest.key }, 'the guest provider is enabled: anyone can sign in as the shared guest identity; insecure, for development only');
+  const guest = await services.db
+    .selectFrom('auth_providers')
+    .select('key')
+    .where('type', '=', 'guest')
+    .where('enabled', '=', true)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (guest)
+    log.warn(
+      { provider: guest.key },
+      'the guest provider is enabled: anyone can sign in as the shared guest identity; insecure, for development only',
+    );
   if (config.PASSWORD_HASH_COST < PASSWORD_HASH_COST.default) {
-    log.warn({ cost: config.PASSWORD_HASH_COST, default: PASSWORD_HASH_COST.default }, 'PASSWORD_HASH_COST is below the default: new password hashes are cheaper to guess if the database leaks');
+    log.warn(
+      { cost: config.PASSWORD_HASH_COST, default: PASSWORD_HASH_COST.default },
+      'PASSWORD_HASH_COST is below the default: new password hashes are cheaper to guess if the database leaks',
+    );
   }
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -33,7 +46,12 @@ export async function runServer(config: Config, options: { readonly flush?: () =
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });
   log.info(
-    { baseUrl: config.BASE_URL, eventStore: config.EVENT_STORE, database: config.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL', tracing: config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined },
+    {
+      baseUrl: config.BASE_URL,
+      eventStore: config.EVENT_STORE,
+      database: config.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL',
+      tracing: config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined,
+    },
     'infraledger is ready',
   );
 }

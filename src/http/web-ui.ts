@@ -9,7 +9,8 @@ import { packageRoot, selfOnlyPolicy } from '../edge/built-pages.js';
 export const CSP_NONCE_PLACEHOLDER = '__IL_CSP_NONCE__';
 
 /** What `/` answers when the UI was not built (`npm run build` was not run). */
-export const UI_NOT_BUILT = 'infraledger: the web UI is not built. Run `npm run build` (or `npm start`, which builds first); the API is under /api.\n';
+export const UI_NOT_BUILT =
+  'infraledger: the web UI is not built. Run `npm run build` (or `npm start`, which builds first); the API is under /api.\n';
 
 /** Where the web UI's built files are. */
 export interface WebUiOptions {

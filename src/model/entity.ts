@@ -236,10 +236,20 @@ export const isNullable = (field: FieldDeclaration): boolean => field.kind !== '
  * The fields every catalog entity has, which the kit reads and shows (an entity may still carry one
  * in its events, as resources carry `creatorId` for their owner rules: the common column holds it).
  */
-const COMMON_FIELDS: ReadonlySet<string> = new Set(['id', 'description', 'labels', 'status', 'creatorId', 'revision', 'createdAt', 'updatedAt']);
+const COMMON_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'description',
+  'labels',
+  'status',
+  'creatorId',
+  'revision',
+  'createdAt',
+  'updatedAt',
+]);
 
 /** The entity's own fields, without the common ones it carries in events (what read models add). */
-export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration][] => Object.entries(entity.fields).filter(([name]) => !COMMON_FIELDS.has(name));
+export const ownFields = (entity: EntityDeclaration): [string, FieldDeclaration][] =>
+  Object.entries(entity.fields).filter(([name]) => !COMMON_FIELDS.has(name));
 
 /** The fields a run deploys (`deploys: true`), in declaration order. */
 export const deployFieldsOf = (entity: EntityDeclaration): readonly string[] =>
@@ -272,7 +282,10 @@ const inputOf = (field: FieldDeclaration): z.ZodType => {
  * The schema version of the entity's created event, and the upcasters that lift older created
  * events by adding the defaults of the fields introduced since (see `addedIn`).
  */
-export function createdEventVersioning(entity: EntityDeclaration): { version: number; upcasters: Record<number, (data: Readonly<Record<string, unknown>>) => Record<string, unknown>> } {
+export function createdEventVersioning(entity: EntityDeclaration): {
+  version: number;
+  upcasters: Record<number, (data: Readonly<Record<string, unknown>>) => Record<string, unknown>>;
+} {
   const fields = Object.entries(entity.fields);
   const version = Math.max(1, ...fields.map(([, field]) => field.addedIn ?? 1));
   const upcasters: Record<number, (data: Readonly<Record<string, unknown>>) => Record<string, unknown>> = {};
@@ -287,14 +300,20 @@ export function createdEventVersioning(entity: EntityDeclaration): { version: nu
 export type StoredFields<E extends EntityDeclaration> = z.infer<z.ZodObject<StoredShape<E>>>;
 
 /** The names of the fields the service sets (never in a request body). */
-type ServiceSet<E extends EntityDeclaration> = { [K in keyof E['fields']]: E['fields'][K] extends { readonly writable: false } ? K : never }[keyof E['fields']];
+type ServiceSet<E extends EntityDeclaration> = {
+  [K in keyof E['fields']]: E['fields'][K] extends { readonly writable: false } ? K : never;
+}[keyof E['fields']];
 
 /** The fields a client writes. */
 export type WritableFields<E extends EntityDeclaration> = Omit<StoredFields<E>, ServiceSet<E>>;
 
 /** The fields a create body may leave out and that get no default (e.g. a derived identifier). */
 type OptionalOnCreate<E extends EntityDeclaration> = {
-  [K in keyof E['fields']]: E['fields'][K] extends { readonly required: true } ? never : E['fields'][K] extends { readonly default: unknown } ? never : K;
+  [K in keyof E['fields']]: E['fields'][K] extends { readonly required: true }
+    ? never
+    : E['fields'][K] extends { readonly default: unknown }
+      ? never
+      : K;
 }[keyof E['fields']];
 
 /** What a create body yields: the writable fields (absent when optional without default) and, for enabled/disabled entities, `status`. */
@@ -365,7 +384,9 @@ export function repeatedIds(entity: EntityDeclaration, values: Readonly<Record<s
   return idListFields(entity).flatMap(([name]) => {
     const ids = values[name];
     if (!Array.isArray(ids)) return [];
-    return ids.flatMap((id: unknown, index) => (ids.indexOf(id) < index ? [{ field: `${name}[${index}]`, message: `${name} must not repeat ${String(id)}` }] : []));
+    return ids.flatMap((id: unknown, index) =>
+      ids.indexOf(id) < index ? [{ field: `${name}[${index}]`, message: `${name} must not repeat ${String(id)}` }] : [],
+    );
   });
 }
 

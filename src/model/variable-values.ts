@@ -35,7 +35,8 @@ const compiled = new Lru<string, Compiled>(500);
 function backtrackingProblem(pattern: RegExp): string | undefined {
   const result = isSafe(pattern, ANALYSIS);
   if (result.safe) return undefined;
-  if (result.error === 'timedOut' || result.error === 'hitMaxSteps') return 'is too complex to prove safe: its matching time may grow faster than the value (simplify it)';
+  if (result.error === 'timedOut' || result.error === 'hitMaxSteps')
+    return 'is too complex to prove safe: its matching time may grow faster than the value (simplify it)';
   return 'may take super-linear time to match: two parts of it can match the same text, as in (a|a)*, (a+)+ or [a-z]+[a-z]+ (simplify it so each part of the value can match one way only)';
 }
 
@@ -71,7 +72,10 @@ export const validationInput = z
         try {
           entry = compile(regex);
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
+          });
           return;
         }
         if (entry.unsafe !== undefined) ctx.addIssue({ code: 'custom', message: entry.unsafe });
@@ -82,7 +86,8 @@ export const validationInput = z
     message: z.string().trim().min(1, 'must not be empty').max(500, 'at most 500 characters').optional(),
   })
   .superRefine((rule, ctx) => {
-    if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max) ctx.addIssue({ code: 'custom', path: ['max'], message: 'must not be less than min' });
+    if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max)
+      ctx.addIssue({ code: 'custom', path: ['max'], message: 'must not be less than min' });
   });
 
 /**
@@ -136,7 +141,10 @@ function measured(type: VariableType | undefined, value: unknown): { size: numbe
  * What is wrong with `value` for a declared variable (its type, then its rule), or undefined when
  * nothing is. Messages never quote the value: it may be a secret.
  */
-export function valueProblem(declared: { readonly type: string; readonly validation?: VariableValidation | undefined }, value: unknown): string | undefined {
+export function valueProblem(
+  declared: { readonly type: string; readonly validation?: VariableValidation | undefined },
+  value: unknown,
+): string | undefined {
   const type = variableTypeOf(declared.type);
   if (type !== undefined && !hasType(type, value)) return `must be ${TYPE_NOUNS[type]}`;
   const rule = declared.validation;
@@ -146,7 +154,8 @@ export function valueProblem(declared: { readonly type: string; readonly validat
     if (value.length > MAX_MATCHED_LENGTH) return refuse(`must be at most ${MAX_MATCHED_LENGTH} characters`);
     // A version declared before patterns were analysed may hold one that backtracks: never run it.
     const { pattern } = compile(rule.regex);
-    if (!pattern) return `cannot be checked: the declared pattern ${rule.regex} may take super-linear time to match; its source code version must declare a simpler one`;
+    if (!pattern)
+      return `cannot be checked: the declared pattern ${rule.regex} may take super-linear time to match; its source code version must declare a simpler one`;
     if (!pattern.test(value)) return refuse(`must match ${rule.regex}`);
   }
   const measure = measured(type, value);
@@ -190,7 +199,8 @@ export function checkVariables(declared: readonly SourceCodeVariable[], given: r
     if (problem !== undefined) issues.push({ field, message: problem });
   }
   for (const declaration of declared) {
-    if (declaration.required && (declaration.default ?? null) === null && !givenNames.has(declaration.name)) issues.push({ field: variableField(declaration.name), message: 'is required' });
+    if (declaration.required && (declaration.default ?? null) === null && !givenNames.has(declaration.name))
+      issues.push({ field: variableField(declaration.name), message: 'is required' });
   }
   return issues;
 }

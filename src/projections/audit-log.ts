@@ -22,7 +22,6 @@ const SIGN_IN_STREAM_PREFIX = 'signin-';
 /** `<kind>-<id>`: the kind is a snake_case word, the id everything after its dash. */
 const ENTITY_STREAM = /^([a-z][a-z0-9_]*)-(.+)$/;
 
-
 /** What an audit entry is about. */
 export interface AuditEntity {
   readonly entityType: string;
@@ -72,7 +71,11 @@ export interface AuditLogRow {
  * data is plaintext). Without a definition the secret paths are unknown, so nothing is stored.
  * @throws TypeError when `definition` is missing or describes another event type (a wiring bug)
  */
-export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | undefined, before?: KnownFields): AuditLogRow & { readonly fields: KnownFields | undefined } {
+export function auditRowOf(
+  decoded: DecodedEvent,
+  definition: EventDefinition | undefined,
+  before?: KnownFields,
+): AuditLogRow & { readonly fields: KnownFields | undefined } {
   const { event, metadata } = decoded;
   if (definition?.type !== event.type) throw new TypeError(`no event definition for ${event.type}: cannot redact its secrets`);
   const { entityType, entityId } = auditEntityOf(decoded.streamId, event.data);
@@ -99,7 +102,8 @@ export function auditRowOf(decoded: DecodedEvent, definition: EventDefinition | 
   };
 }
 
-const COLUMNS = 'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
+const COLUMNS =
+  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
 
 // Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const INSERT = `INSERT INTO audit_log (${COLUMNS})
@@ -151,18 +155,26 @@ async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], defin
   // remembered yet, so only the others are looked up (an entity is its own stream: existingRowIds).
   const tracking = entities.filter((e) => tracksFields(e.entityType, e.entityId));
   const keyOfEvent = new Map(tracking.map((e) => [e.event, keyOf(e.entityType, e.entityId ?? '')]));
-  const entityOfKey = new Map(tracking.map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId ?? '' }]));
-  const tracked = existingRowIds([...keyOfEvent.keys()], (event) => keyOfEvent.get(event) ?? '').flatMap((key) => entityOfKey.get(key) ?? []);
+  const entityOfKey = new Map(
+    tracking.map((e) => [keyOf(e.entityType, e.entityId ?? ''), { entity_type: e.entityType, entity_id: e.entityId ?? '' }]),
+  );
+  const tracked = existingRowIds([...keyOfEvent.keys()], (event) => keyOfEvent.get(event) ?? '').flatMap(
+    (key) => entityOfKey.get(key) ?? [],
+  );
   const known = new Map<string, Known>();
   if (tracked.length > 0) {
-    const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(KNOWN, [
-      tracked.map((k) => k.entity_type),
-      tracked.map((k) => k.entity_id),
-    ]);
-    for (const row of rows) known.set(keyOf(row.entity_type, row.entity_id), { name: row.name, fields: row.fields, position: BigInt(row.position) });
+    const { rows } = await tx.query<{ entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>(
+      KNOWN,
+      [tracked.map((k) => k.entity_type), tracked.map((k) => k.entity_id)],
+    );
+    for (const row of rows)
+      known.set(keyOf(row.entity_type, row.entity_id), { name: row.name, fields: row.fields, position: BigInt(row.position) });
   }
   const rows: AuditLogRow[] = [];
-  const remembered = new Map<string, { entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }>();
+  const remembered = new Map<
+    string,
+    { entity_type: string; entity_id: string; name: string | null; fields: KnownFields; position: string }
+  >();
   const renamed = new Map<string, { entity_type: string; entity_id: string; name: string | null }>();
   for (const { event, entityType, entityId } of entities) {
     const key = entityId !== null && tracksFields(entityType, entityId) ? keyOf(entityType, entityId) : undefined;
@@ -173,7 +185,8 @@ async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], defin
     if (key === undefined || entityId === null || fields === undefined) continue;
     known.set(key, { name: row.entity_name, fields, position: event.position });
     remembered.set(key, { entity_type: entityType, entity_id: entityId, name: row.entity_name, fields, position: String(event.position) });
-    if (previous && previous.name !== row.entity_name) renamed.set(key, { entity_type: entityType, entity_id: entityId, name: row.entity_name });
+    if (previous && previous.name !== row.entity_name)
+      renamed.set(key, { entity_type: entityType, entity_id: entityId, name: row.entity_name });
   }
   return { rows, remembered: [...remembered.values()], renamed: [...renamed.values()] };
 }
@@ -189,7 +202,11 @@ async function rowsOfBatch(tx: SqlClient, events: readonly DecodedEvent[], defin
 export function createAuditLogProjection(definitions: () => readonly EventDefinition[]): Projection {
   let byType: ReadonlyMap<string, EventDefinition> | undefined;
   const audited = (): ReadonlyMap<string, EventDefinition> =>
-    (byType ??= new Map(definitions().filter((d) => !INTERNAL_EVENT_TYPES.has(d.type)).map((d) => [d.type, d])));
+    (byType ??= new Map(
+      definitions()
+        .filter((d) => !INTERNAL_EVENT_TYPES.has(d.type))
+        .map((d) => [d.type, d]),
+    ));
   let handles: ReadonlySet<string> | undefined;
   return {
     name: 'audit_log',

@@ -13,9 +13,9 @@ export type AuthProviderRow = Omit<Selectable<AuthProvidersTable>, 'created_at' 
   deleted_at: string | null;
 };
 
-
 /** The configuration as anyone may see it: each secret present is "********". */
-export const maskConfiguration = (configuration: Readonly<Record<string, unknown>>): Record<string, unknown> => redactSecrets(configuration, PROVIDER_SECRET_KEYS);
+export const maskConfiguration = (configuration: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  redactSecrets(configuration, PROVIDER_SECRET_KEYS);
 
 function evolve(row: AuthProviderRow | undefined, decoded: DecodedEvent): AuthProviderRow | undefined {
   const event = decoded.event as AuthProviderEvent;

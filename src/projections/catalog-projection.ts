@@ -80,7 +80,10 @@ export function declaredColumns(entity: EntityDeclaration): Record<string, Colum
 }
 
 /** Every column of a declared entity's table, the common ones first: what its projection writes and its reader reads. */
-export const declaredTableColumns = (entity: EntityDeclaration): Record<string, ColumnType> => ({ ...COMMON_COLUMNS, ...declaredColumns(entity) });
+export const declaredTableColumns = (entity: EntityDeclaration): Record<string, ColumnType> => ({
+  ...COMMON_COLUMNS,
+  ...declaredColumns(entity),
+});
 
 /** A declared entity's link tables (each id-list field). */
 export const declaredLinks = (entity: EntityDeclaration): ReadLink[] =>
@@ -125,7 +128,9 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
   };
   // Every row starts as a copy of this one, so all rows share one shape (key order): V8 then copies
   // and updates them on its fast paths, which a replay of every event spends most of its folding in.
-  const blank: Record<string, unknown> = Object.fromEntries([...Object.keys(COMMON_COLUMNS), ...Object.keys(spec.columns), ...links.map((l) => l.field)].map((c) => [c, undefined]));
+  const blank: Record<string, unknown> = Object.fromEntries(
+    [...Object.keys(COMMON_COLUMNS), ...Object.keys(spec.columns), ...links.map((l) => l.field)].map((c) => [c, undefined]),
+  );
 
   function evolve(row: Row | undefined, decoded: DecodedEvent): Row | undefined {
     const { type } = decoded.event;

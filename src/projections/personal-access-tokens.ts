@@ -25,7 +25,15 @@ function evolve(row: PersonalAccessTokenRow | undefined, decoded: DecodedEvent):
   switch (event.type) {
     case 'PersonalAccessTokenCreated': {
       const d = event.data;
-      return { id: d.id, user_id: d.userId, name: d.name, token_hash: d.tokenHash, expires_at: d.expiresAt, revoked_at: null, ...createdColumns(decoded) };
+      return {
+        id: d.id,
+        user_id: d.userId,
+        name: d.name,
+        token_hash: d.tokenHash,
+        expires_at: d.expiresAt,
+        revoked_at: null,
+        ...createdColumns(decoded),
+      };
     }
     case 'PersonalAccessTokenRevoked': {
       // An event for a row that was never created is ignored (cannot happen with a valid stream).

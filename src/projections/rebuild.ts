@@ -36,7 +36,9 @@ async function indexDefinitions(pool: SqlPool, tables: readonly string[]): Promi
 function indexStatements(index: IndexDefinition, schema: string): string[] {
   const create = index.definition.replace(` ON public.${index.table} `, ` ON ${schema}.${index.table} `);
   if (create === index.definition) throw new Error(`cannot retarget index ${index.name}: ${index.definition}`);
-  return index.primary ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`] : [create];
+  return index.primary
+    ? [create, `ALTER TABLE ${schema}.${index.table} ADD CONSTRAINT ${index.name} PRIMARY KEY USING INDEX ${index.name}`]
+    : [create];
 }
 
 /** Index builds a rebuild runs at the same time on PostgreSQL. */
@@ -72,7 +74,6 @@ export interface RebuildDeps {
   /** How the projection's replay trades memory for early writes (its defaults when absent). */
   readonly replayTuning?: ReplayTuning;
 }
-
 
 /** A rebuild counts the events it will replay (for its progress report) up to this many. */
 const PROGRESS_COUNT_LIMIT = 50_000_000;
@@ -136,7 +137,9 @@ async function holdRebuildLock(pool: SqlPool, projection: string): Promise<() =>
  * another process keeps its schema. Returns the schemas it dropped.
  */
 export async function dropAbandonedRebuilds(pool: SqlPool, log: Logger): Promise<string[]> {
-  const { rows } = await pool.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY nspname");
+  const { rows } = await pool.query<{ name: string }>(
+    "SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY nspname",
+  );
   const dropped: string[] = [];
   for (const { name } of rows) {
     const projection = name.slice(SHADOW_PREFIX.length);
@@ -170,7 +173,9 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
       MARK_NOT_APPENDING,
       `DROP SCHEMA IF EXISTS ${shadow} CASCADE`,
       `CREATE SCHEMA ${shadow}`,
-      ...projection.tables.map((t) => `CREATE TABLE ${shadow}.${t} (LIKE public.${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)`),
+      ...projection.tables.map(
+        (t) => `CREATE TABLE ${shadow}.${t} (LIKE public.${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)`,
+      ),
       ...indexes.filter((i) => i.unique).flatMap((i) => indexStatements(i, shadow)),
     ].join(';\n'),
   );
@@ -184,7 +189,10 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
   let filled: Filled;
   try {
     filled = await fillShadow(deps, projection, replay, inShadow);
-    await buildIndexes(deps.pool, indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)));
+    await buildIndexes(
+      deps.pool,
+      indexes.filter((i) => !i.unique).map((i) => indexStatements(i, shadow)),
+    );
     await swapIn(deps.pool, projection, shadow, filled.position);
   } catch (error) {
     // Nothing of a failed rebuild outlives it (a background write would otherwise end after the lock
@@ -194,7 +202,10 @@ async function replayAndSwap(deps: RebuildDeps, projection: Projection): Promise
     await deps.pool.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`).catch(() => undefined);
     throw error;
   }
-  deps.log.info({ projection: projection.name, events: filled.events, position: String(filled.position), ms: Date.now() - started }, 'projection rebuilt');
+  deps.log.info(
+    { projection: projection.name, events: filled.events, position: String(filled.position), ms: Date.now() - started },
+    'projection rebuilt',
+  );
   return { projection: projection.name, ...filled };
 }
 

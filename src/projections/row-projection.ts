@@ -80,7 +80,9 @@ export function createdColumns(decoded: DecodedEvent): { revision: number; creat
 }
 
 /** The same, with the acting user as the row's creator (null for the system). */
-export const createdByColumns = (decoded: DecodedEvent): { creator_id: string | null; revision: number; created_at: string; updated_at: string } => ({
+export const createdByColumns = (
+  decoded: DecodedEvent,
+): { creator_id: string | null; revision: number; created_at: string; updated_at: string } => ({
   creator_id: actorUserId(decoded.metadata),
   ...createdColumns(decoded),
 });
@@ -123,13 +125,17 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
   const insert = `INSERT INTO ${spec.table} (${scalarColumns.join(', ')})
     SELECT ${scalarColumns.join(', ')} FROM json_to_recordset($1::json) AS r(${recordsetColumns})`;
   const upsert = `${insert}
-    ON CONFLICT (id) DO UPDATE SET ${scalarColumns.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+    ON CONFLICT (id) DO UPDATE SET ${scalarColumns
+      .filter((c) => c !== 'id')
+      .map((c) => `${c} = EXCLUDED.${c}`)
+      .join(', ')}`;
 
   // One statement loads the rows and every link list: a batch costs a round trip less per link table.
   const loadRows = `SELECT ${[
     ...scalarColumns,
     ...spec.links.map(
-      (link) => `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ${link.field}`,
+      (link) =>
+        `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ${link.field}`,
     ),
   ].join(', ')} FROM ${spec.table} r WHERE r.id = ANY($1::uuid[])`;
 
@@ -147,7 +153,9 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     if (changed.length === 0) return;
     await tx.query(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
     for (const link of spec.links) {
-      const moved = fresh ? changed : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
+      const moved = fresh
+        ? changed
+        : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
       if (moved.length === 0) continue;
       if (!fresh) await tx.query(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [moved.map((c) => c.after.id)]);
       const owners: string[] = [];
@@ -161,11 +169,10 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         });
       }
       if (owners.length > 0) {
-        await tx.query(`INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`, [
-          arrayLiteral(owners),
-          arrayLiteral(targets),
-          `{${ordinals.join(',')}}`,
-        ]);
+        await tx.query(
+          `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`,
+          [arrayLiteral(owners), arrayLiteral(targets), `{${ordinals.join(',')}}`],
+        );
       }
     }
   }

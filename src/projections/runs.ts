@@ -53,7 +53,14 @@ const MOVE = `UPDATE runs AS r SET
 /** A batch's statements for the runs table, as column arrays: the runs it queues, then its rounds of moves. */
 interface RunWrites {
   readonly queued: { id: string[]; resourceId: string[]; action: string[]; actorId: (string | null)[]; at: string[]; revision: number[] };
-  readonly rounds: { resourceId: string[]; revision: number[]; action: Move[]; at: string[]; outputs: (string | null)[]; error: (string | null)[] }[];
+  readonly rounds: {
+    resourceId: string[];
+    revision: number[];
+    action: Move[];
+    at: string[];
+    outputs: (string | null)[];
+    error: (string | null)[];
+  }[];
 }
 
 /** What a batch of events writes to the runs table (the lifecycle events that queue, start or end a run). */
@@ -97,7 +104,9 @@ export const runsProjection: Projection = {
   handles: new Set([resourceEventTypes.transitioned]),
   async applyBatch(tx, events) {
     const { queued, rounds } = runWritesOf(events);
-    if (queued.id.length > 0) await tx.query(QUEUE, [queued.id, queued.resourceId, queued.action, queued.actorId, queued.at, queued.revision]);
-    for (const round of rounds) await tx.query(MOVE, [round.resourceId, round.revision, round.action, round.at, round.outputs, round.error]);
+    if (queued.id.length > 0)
+      await tx.query(QUEUE, [queued.id, queued.resourceId, queued.action, queued.actorId, queued.at, queued.revision]);
+    for (const round of rounds)
+      await tx.query(MOVE, [round.resourceId, round.revision, round.action, round.at, round.outputs, round.error]);
   },
 };

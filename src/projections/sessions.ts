@@ -21,7 +21,16 @@ function evolve(row: SessionRow | undefined, decoded: DecodedEvent): SessionRow 
   const event = decoded.event as SessionEvent;
   if (event.type === 'SessionStarted') {
     const d = event.data;
-    return { id: d.id, user_id: d.userId, method: d.method, provider: d.provider, expires_at: d.expiresAt, ended_at: null, end_reason: null, ...createdColumns(decoded) };
+    return {
+      id: d.id,
+      user_id: d.userId,
+      method: d.method,
+      provider: d.provider,
+      expires_at: d.expiresAt,
+      ended_at: null,
+      end_reason: null,
+      ...createdColumns(decoded),
+    };
   }
   if (!row) return undefined;
   const next = touched(row, decoded);

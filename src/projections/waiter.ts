@@ -73,9 +73,13 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
         }
         const left = deadline - Date.now();
         if (left <= 0) {
-          throw new AppError('UNAVAILABLE', `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`, {
-            details: { position: String(position) },
-          });
+          throw new AppError(
+            'UNAVAILABLE',
+            `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`,
+            {
+              details: { position: String(position) },
+            },
+          );
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(pollMs, left));

@@ -52,7 +52,9 @@ export async function appendRunLog(
       'INSERT INTO run_log_heads (run_id, resource_id, bytes, chunks, truncated, updated_at) VALUES ($1, $2, 0, 0, false, $3) ON CONFLICT (run_id) DO NOTHING',
       [entry.runId, entry.resourceId, at],
     );
-    const { rows } = await tx.query<HeadRow>('SELECT bytes, chunks, truncated FROM run_log_heads WHERE run_id = $1 FOR UPDATE', [entry.runId]);
+    const { rows } = await tx.query<HeadRow>('SELECT bytes, chunks, truncated FROM run_log_heads WHERE run_id = $1 FOR UPDATE', [
+      entry.runId,
+    ]);
     const head = rows[0];
     if (!head) throw new Error(`run log head of ${entry.runId} vanished inside its transaction`);
     const stored = Number(head.bytes);
@@ -128,7 +130,9 @@ export async function readRunLog(pool: SqlPool, runId: string, after: number, li
 /** Deletes the logs of runs whose log last grew before `before`; returns how many runs' logs went. */
 export async function deleteRunLogsBefore(pool: SqlPool, before: Date): Promise<number> {
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ run_id: string }>('DELETE FROM run_log_heads WHERE updated_at < $1 RETURNING run_id', [before.toISOString()]);
+    const { rows } = await tx.query<{ run_id: string }>('DELETE FROM run_log_heads WHERE updated_at < $1 RETURNING run_id', [
+      before.toISOString(),
+    ]);
     if (rows.length === 0) return 0;
     await tx.query('DELETE FROM run_log_chunks WHERE run_id = ANY($1::uuid[])', [rows.map((row) => row.run_id)]);
     return rows.length;

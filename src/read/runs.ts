@@ -17,7 +17,18 @@ export interface RunView {
   readonly outputs: Record<string, unknown> | null;
 }
 
-const COLUMNS = ['id', 'resource_id', 'action', 'status', 'actor_id', 'queued_at', 'started_at', 'finished_at', 'error', 'outputs'] as const satisfies readonly (keyof RunTable)[];
+const COLUMNS = [
+  'id',
+  'resource_id',
+  'action',
+  'status',
+  'actor_id',
+  'queued_at',
+  'started_at',
+  'finished_at',
+  'error',
+  'outputs',
+] as const satisfies readonly (keyof RunTable)[];
 
 type RunRow = Pick<Selectable<RunTable>, (typeof COLUMNS)[number]>;
 

@@ -66,7 +66,9 @@ export class DurableNodeFS extends NodeFS {
   override async init(...args: Parameters<NodeFS['init']>): ReturnType<NodeFS['init']> {
     const { emscriptenOpts } = await super.init(...args);
     const preRun = [emscriptenOpts.preRun ?? []].flat() as ((module: unknown) => void)[];
-    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...preRun, (module: unknown) => addFsync(module as EmscriptenNodefs, this.observe)] } };
+    return {
+      emscriptenOpts: { ...emscriptenOpts, preRun: [...preRun, (module: unknown) => addFsync(module as EmscriptenNodefs, this.observe)] },
+    };
   }
 }
 

@@ -11,5 +11,7 @@ export function isTransientDatabaseError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   // A database closed to connections (ALLOW_CONNECTIONS false during maintenance) is an outage too.
   if (code === '55000' && message.includes('is not currently accepting connections')) return true;
-  return /^(Connection terminated|Client was closed|Client has encountered a connection error|the embedded database is closed|timeout exceeded when trying to connect)/.test(message);
+  return /^(Connection terminated|Client was closed|Client has encountered a connection error|the embedded database is closed|timeout exceeded when trying to connect)/.test(
+    message,
+  );
 }

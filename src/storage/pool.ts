@@ -266,8 +266,13 @@ async function openPglite(dataDir: string | undefined, options: OpenOptions = {}
  * `from`: a data directory dumped by `dumpPgliteDataDir`, which the new database starts as a copy of;
  * `onSync`: told of every file and directory synced to the disk.
  */
-export async function createPglitePool(dataDir?: string, options: { readonly from?: Blob; readonly onSync?: SyncObserver } = {}): Promise<SqlPool> {
-  return pglitePool(await openPglite(dataDir, { ...(options.from && { loadDataDir: options.from }), ...(options.onSync && { onSync: options.onSync }) }));
+export async function createPglitePool(
+  dataDir?: string,
+  options: { readonly from?: Blob; readonly onSync?: SyncObserver } = {},
+): Promise<SqlPool> {
+  return pglitePool(
+    await openPglite(dataDir, { ...(options.from && { loadDataDir: options.from }), ...(options.onSync && { onSync: options.onSync }) }),
+  );
 }
 
 /**
@@ -317,7 +322,7 @@ export function pglitePool(db: PgliteLike): SqlPool {
     // Like node-postgres: without parameters use the simple protocol, which allows several statements.
     const result =
       params === undefined || params.length === 0
-        ? ((await db.exec(text)).at(-1) as PgliteResults<R> | undefined) ?? { rows: [] }
+        ? (((await db.exec(text)).at(-1) as PgliteResults<R> | undefined) ?? { rows: [] })
         : await db.query<R>(text, params as unknown[]);
     const command = text.trimStart().split(/\s/, 1)[0]?.toUpperCase() ?? '';
     const rowCount = command === 'SELECT' ? result.rows.length : (result.affectedRows ?? result.rows.length);

@@ -17,10 +17,15 @@ interface Run {
 /** Runs a CLI entry point as `npm run <script>` does (tsx on src/cli), its output piped (not a terminal). */
 function cli(script: 'projections' | 'seed', args: readonly string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(TSX, [path.resolve(`src/cli/${script}.ts`), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 300_000 }, (error, stdout, stderr) => {
-      const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      TSX,
+      [path.resolve(`src/cli/${script}.ts`), ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 300_000 },
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

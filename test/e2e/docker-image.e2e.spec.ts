@@ -47,7 +47,12 @@ const runtime = dockerfile.at(-1);
 const copiedFromContext = (stage: Stage | undefined): string[] =>
   (stage?.instructions ?? [])
     .filter((i) => i.keyword === 'COPY' && !i.args.includes('--from='))
-    .flatMap((i) => i.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1))
+    .flatMap((i) =>
+      i.args
+        .split(/\s+/)
+        .filter((a) => !a.startsWith('--'))
+        .slice(0, -1),
+    )
     .map((p) => path.normalize(p).replace(/\/$/, ''));
 
 /** Whether a repository path is inside something the build stage copies. */
@@ -63,11 +68,14 @@ describe('the Docker image (the Dockerfile, checked without Docker)', () => {
   it('builds with the same `npm run build` as npm start', () => {
     expect(buildStage, 'a stage named build').toBeDefined();
     const runs = buildStage?.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args) ?? [];
-    expect(runs.some((r) => /(^|&&\s*)npm run build(\s|$)/.test(r)), runs.join('\n')).toBe(true);
+    expect(
+      runs.some((r) => /(^|&&\s*)npm run build(\s|$)/.test(r)),
+      runs.join('\n'),
+    ).toBe(true);
     // npm start builds with the same program (only what is stale), npm run build with all of it.
     expect(pkg.scripts.build).toBe('node scripts/build.mjs');
     expect(pkg.scripts.start).toBe('node scripts/start.mjs');
-    expect(readFileSync('scripts/start.mjs', 'utf8')).toContain("buildParts([], { ifStale: true })");
+    expect(readFileSync('scripts/start.mjs', 'utf8')).toContain('buildParts([], { ifStale: true })');
     // The build is the server, the web UI and GraphiQL.
     expect(PARTS.map((part) => part.name)).toEqual(['server', 'ui', 'graphiql']);
   });
@@ -76,13 +84,22 @@ describe('the Docker image (the Dockerfile, checked without Docker)', () => {
     const inputs = ['package.json', 'package-lock.json', 'scripts/build.mjs', ...new Set(PARTS.flatMap((part) => part.inputs))];
     expect(inputs).toEqual(expect.arrayContaining(['tsconfig.build.json', 'tsconfig.json', 'src', 'web/src', 'web/graphiql']));
     for (const input of inputs) expect(isCopied(input), `${input} is not copied into the build stage`).toBe(true);
-    const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-    for (const input of inputs) expect(ignored.some((pattern) => input === pattern || input.startsWith(`${pattern}/`)), `${input} is in .dockerignore`).toBe(false);
+    const ignored = readFileSync('.dockerignore', 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    for (const input of inputs)
+      expect(
+        ignored.some((pattern) => input === pattern || input.startsWith(`${pattern}/`)),
+        `${input} is in .dockerignore`,
+      ).toBe(false);
   });
 
   it('ships dist, the runtime dependencies and package.json (the service finds dist/ from it)', () => {
     const copies = runtime?.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args) ?? [];
-    expect(copies).toEqual(expect.arrayContaining(['--from=build /app/dist ./dist', '--from=build /app/node_modules ./node_modules', 'package.json ./']));
+    expect(copies).toEqual(
+      expect.arrayContaining(['--from=build /app/dist ./dist', '--from=build /app/node_modules ./node_modules', 'package.json ./']),
+    );
   });
 
   it('finds after the build every file the image serves: the server, the web UI and GraphiQL with their assets', () => {

@@ -11,7 +11,10 @@ const TEMPLATE = { name: 'GraphiQL walk-through template', template: 'graphiql_w
 
 /** The text of the CodeMirror 5 editor inside `scope` (GraphiQL 4's editors keep their instance on the element). */
 const editorValue = (scope: Locator): Promise<string> =>
-  scope.locator('.CodeMirror').first().evaluate((element) => (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+  scope
+    .locator('.CodeMirror')
+    .first()
+    .evaluate((element) => (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
 
 /** Replaces an editor's text by typing, as a person would: focus, select all, type. */
 async function typeInto(page: Page, editor: Locator, text: string): Promise<void> {
@@ -39,13 +42,21 @@ describe('GraphiQL in a browser with no internet', () => {
     });
     expect(signIn.status).toBe(200);
     token = ((await signIn.json()) as { token: string }).token;
-    const created = await fetch(`${base}/api/templates`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(TEMPLATE) });
+    const created = await fetch(`${base}/api/templates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(TEMPLATE),
+    });
     expect(created.status).toBe(201);
     templateId = ((await created.json()) as { id: string }).id;
     // The browser reads the read model: wait (server side, bounded) until it holds the template.
     const caughtUp = await fetch(`${base}/api/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-min-position': created.headers.get('x-position') ?? '' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'x-min-position': created.headers.get('x-position') ?? '',
+      },
       body: JSON.stringify({ query: '{ templatesCount }' }),
     });
     expect(await caughtUp.json()).toEqual({ data: { templatesCount: 1 } });

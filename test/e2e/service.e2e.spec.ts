@@ -33,7 +33,11 @@ async function signInAsAdmin(base: string): Promise<void> {
 }
 
 async function createTemplate(base: string, name: string, slug: string, labels: string[]): Promise<Template> {
-  const response = await fetch(`${base}/api/templates`, { method: 'POST', headers: json(), body: JSON.stringify({ name, template: slug, labels }) });
+  const response = await fetch(`${base}/api/templates`, {
+    method: 'POST',
+    headers: json(),
+    body: JSON.stringify({ name, template: slug, labels }),
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as Template;
 }
@@ -51,7 +55,11 @@ interface Mode {
   cleanup(): Promise<void>;
 }
 
-const embedded: Mode = { name: 'embedded PGlite', env: (dataDir) => Promise.resolve({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, BASE_URL }), cleanup: () => Promise.resolve() };
+const embedded: Mode = {
+  name: 'embedded PGlite',
+  env: (dataDir) => Promise.resolve({ DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, BASE_URL }),
+  cleanup: () => Promise.resolve(),
+};
 
 function postgres(adminUrl: string): Mode {
   const database = `il_e2e_${randomBytes(6).toString('hex')}`;
@@ -68,7 +76,14 @@ function postgres(adminUrl: string): Mode {
       await admin(`CREATE DATABASE ${database}`);
       const url = new URL(adminUrl);
       url.pathname = `/${database}`;
-      return { DATA_DIR: dataDir, DATABASE_URL: url.toString(), SECRET_KEY: key, TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()), INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, BASE_URL };
+      return {
+        DATA_DIR: dataDir,
+        DATABASE_URL: url.toString(),
+        SECRET_KEY: key,
+        TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()),
+        INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        BASE_URL,
+      };
     },
     cleanup: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
   };
@@ -110,7 +125,13 @@ for (const mode of modes) {
         await createTemplate(base, `Service ${name}`, `service_${name}`, i % 2 === 0 ? ['even'] : ['odd']);
       }
       const sorted = await list(base, { sort: ['name', 'ASC'], range: [0, 10] });
-      expect(sorted.body.map((t) => t.template)).toEqual(['service_alpha', 'service_bravo', 'service_charlie', 'service_delta', 'service_echo']);
+      expect(sorted.body.map((t) => t.template)).toEqual([
+        'service_alpha',
+        'service_bravo',
+        'service_charlie',
+        'service_delta',
+        'service_echo',
+      ]);
       expect(sorted.range).toBe('templates 0-4/5');
 
       const even = await list(base, { filter: { labels: 'even' }, sort: ['name', 'DESC'] });
@@ -124,19 +145,43 @@ for (const mode of modes) {
     it('signs people and machines in and enforces roles, over real HTTP', async () => {
       const base = service.baseUrl;
       const post = (path: string, body: unknown, bearer = token) =>
-        fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(body) });
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+          body: JSON.stringify(body),
+        });
       const signIn = async (identifier: string, password: string): Promise<string> => {
-        const response = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier, password }) });
+        const response = await fetch(`${base}/api/auth/service_account/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ identifier, password }),
+        });
         expect(response.headers.get('deprecation')).toBe('true');
         return ((await response.json()) as { token: string }).token;
       };
       const unauthenticated = await fetch(`${base}/api/templates`);
       expect(unauthenticated.status).toBe(401);
-      expect(((await unauthenticated.json()) as { detail: string }).detail).toBe('Not authenticated. Please provide a valid bearer token in the Authorization header.');
+      expect(((await unauthenticated.json()) as { detail: string }).detail).toBe(
+        'Not authenticated. Please provide a valid bearer token in the Authorization header.',
+      );
 
-      const infra = await post('/api/users', { kind: 'service_account', identifier: 'e2e-infra', password: 'e2e-infra-password', roles: ['infra'] });
+      const infra = await post('/api/users', {
+        kind: 'service_account',
+        identifier: 'e2e-infra',
+        password: 'e2e-infra-password',
+        roles: ['infra'],
+      });
       expect(infra.status).toBe(201);
-      expect((await post('/api/users', { kind: 'service_account', identifier: 'e2e-reader', password: 'e2e-reader-password', roles: ['default'] })).status).toBe(201);
+      expect(
+        (
+          await post('/api/users', {
+            kind: 'service_account',
+            identifier: 'e2e-reader',
+            password: 'e2e-reader-password',
+            roles: ['default'],
+          })
+        ).status,
+      ).toBe(201);
       const infraToken = await signIn('e2e-infra', 'e2e-infra-password');
       const readerToken = await signIn('e2e-reader', 'e2e-reader-password');
       expect((await post('/api/templates', { name: 'By infra', template: 'by_infra' }, infraToken)).status).toBe(201);
@@ -149,7 +194,9 @@ for (const mode of modes) {
       const after = await fetch(`${base}/api/templates`, { headers: { authorization: `Bearer ${infraToken}` } });
       expect(after.status).toBe(401);
       expect(((await after.json()) as { detail: string }).detail).toBe('user deactivated');
-      const jwks = (await (await fetch(`${base}/api/auth/.well-known/jwks.json`)).json()) as { keys: { kty: string; crv: string; d?: string }[] };
+      const jwks = (await (await fetch(`${base}/api/auth/.well-known/jwks.json`)).json()) as {
+        keys: { kty: string; crv: string; d?: string }[];
+      };
       expect(jwks.keys.map((k) => [k.kty, k.crv, k.d])).toEqual([['OKP', 'Ed25519', undefined]]);
     });
 

@@ -71,7 +71,12 @@ describe('starting the service', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'il-dev-'));
     dirs.push(dataDir);
     const [port, uiPort] = [await freePort(), await freePort()];
-    const script = runScript('dev', { PORT: String(port), DEV_UI_PORT: String(uiPort), DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: 'e2e-dev-password-1' });
+    const script = runScript('dev', {
+      PORT: String(port),
+      DEV_UI_PORT: String(uiPort),
+      DATA_DIR: dataDir,
+      INITIAL_ADMIN_PASSWORD: 'e2e-dev-password-1',
+    });
     running.push(script);
     await until(`http://127.0.0.1:${port}/healthz`, script);
     const page = await until(`http://127.0.0.1:${uiPort}/`, script);

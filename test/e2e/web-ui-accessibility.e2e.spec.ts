@@ -22,7 +22,18 @@ interface Violation {
 }
 
 /** The catalog's react-admin resources and the page each list row opens. */
-const CATALOG = ['resources', 'templates', 'source_codes', 'source_code_versions', 'executors', 'storages', 'integrations', 'secrets', 'workspaces', 'teams'] as const;
+const CATALOG = [
+  'resources',
+  'templates',
+  'source_codes',
+  'source_code_versions',
+  'executors',
+  'storages',
+  'integrations',
+  'secrets',
+  'workspaces',
+  'teams',
+] as const;
 
 describe('accessibility of every page of the web UI (axe-core in Debian Chromium)', () => {
   let ui: WebUiHarness;
@@ -36,7 +47,9 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
     // Colours measured half-way through a fade (a dialog opening) are not the page's.
     await page.evaluate(SETTLED);
     await page.evaluate(`${AXE_SOURCE}\n;0`);
-    const violations = await page.evaluate<Violation[]>("axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
+    const violations = await page.evaluate<Violation[]>(
+      "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
+    );
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   }
 
@@ -44,31 +57,92 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   async function visit(url: string): Promise<void> {
     await page.goto(`${base}${url}`);
     await session.settled();
-    await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('[role="progressbar"]')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await page.locator('main, [role="main"], form').first().waitFor();
   }
 
   const describeFindings = (url: string, found: Violation[]): string =>
-    found.map((v) => `${url}: ${v.impact ?? ''} ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5).join(', ')}`).join('\n');
+    found
+      .map(
+        (v) =>
+          `${url}: ${v.impact ?? ''} ${v.id} (${v.help}) at ${v.nodes
+            .map((n) => JSON.stringify(n.target))
+            .slice(0, 5)
+            .join(', ')}`,
+      )
+      .join('\n');
 
   /** One of everything, so every show and edit page has something to show. */
   async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {
-    const create = async (plural: string, body: Record<string, unknown>): Promise<string> => (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
+    const create = async (plural: string, body: Record<string, unknown>): Promise<string> =>
+      (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
     // A team owns the secret below, so its pages show an owner, its permissions and a grant.
     const team = await create('teams', { name: 'Payments', groupReferences: ['group:default/payments'] });
-    const cloud = await create('integrations', { name: 'Prod AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } });
-    const git = await asAdmin<{ id: string }>('POST', '/api/integrations', { name: 'GitHub', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } });
-    const secret = await create('secrets', { name: 'db-password', secretProvider: 'custom', ownerId: team, configuration: { secrets: [{ name: 'password', value: 'hunter2' }] } });
+    const cloud = await create('integrations', {
+      name: 'Prod AWS',
+      integrationType: 'cloud',
+      integrationProvider: 'aws',
+      configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' },
+    });
+    const git = await asAdmin<{ id: string }>('POST', '/api/integrations', {
+      name: 'GitHub',
+      integrationType: 'git',
+      integrationProvider: 'github',
+      configuration: { token: 'ghp_example' },
+    });
+    const secret = await create('secrets', {
+      name: 'db-password',
+      secretProvider: 'custom',
+      ownerId: team,
+      configuration: { secrets: [{ name: 'password', value: 'hunter2' }] },
+    });
     await asAdmin('PUT', `/api/secrets/${secret}/grants`, { subjectType: 'team', subjectId: team, level: 'admin' });
-    await create('workspaces', { name: 'Platform', workspaceProvider: 'github', integrationId: git.id, configuration: { url: 'https://github.com/example/platform' } });
-    const sourceCode = await create('source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
-    const storage = await create('storages', { name: 'tf-state', storageProvider: 'aws', integrationId: cloud, configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' } });
-    const executor = await create('executors', { name: 'EU runner', sourceCodeId: sourceCode, storageId: storage, sourceCodeBranch: 'main' });
-    const template = await create('templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', executorIds: [executor] });
-    const version = await create('source_code_versions', { templateId: template, sourceCodeId: sourceCode, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
+    await create('workspaces', {
+      name: 'Platform',
+      workspaceProvider: 'github',
+      integrationId: git.id,
+      configuration: { url: 'https://github.com/example/platform' },
+    });
+    const sourceCode = await create('source_codes', {
+      sourceCodeUrl: 'https://git.example.test/platform/web-app.git',
+      sourceCodeProvider: 'git_public',
+    });
+    const storage = await create('storages', {
+      name: 'tf-state',
+      storageProvider: 'aws',
+      integrationId: cloud,
+      configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' },
+    });
+    const executor = await create('executors', {
+      name: 'EU runner',
+      sourceCodeId: sourceCode,
+      storageId: storage,
+      sourceCodeBranch: 'main',
+    });
+    const template = await create('templates', {
+      name: 'Web app',
+      template: 'web_app',
+      description: 'Static site behind a CDN',
+      executorIds: [executor],
+    });
+    const version = await create('source_code_versions', {
+      templateId: template,
+      sourceCodeId: sourceCode,
+      sourceCodeVersion: 'v1.0.0',
+      sourceCodeFolder: 'modules/web-app',
+      lifecycleState: 'active',
+    });
     const resource = await create('resources', { name: 'orders-site', templateId: template, sourceCodeVersionId: version });
     await asAdmin('POST', `/api/resources/${resource}/actions/approve`, { reason: 'fits the budget' });
-    await create('auth_providers', { name: 'GitHub sign-in', type: 'github', configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${origin}/api/auth/github/callback` } });
+    await create('auth_providers', {
+      name: 'GitHub sign-in',
+      type: 'github',
+      configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${origin}/api/auth/github/callback` },
+    });
     await create('users', { kind: 'service_account', identifier: 'ci-bot', password: 'ci-bot-password-long', roles: ['infra'] });
     await asAdmin('POST', '/api/resources', { name: 'pending-site', templateId: template, sourceCodeVersionId: version });
   }
@@ -127,12 +201,12 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
 
   it('covered every page the app routes to, and never left 127.0.0.1', () => {
     const app = readFileSync('web/src/App.tsx', 'utf8');
-    const routed = ['/', ...[...app.matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1] ?? '')];
-    for (const [, name = '', views = ''] of app.matchAll(/<Resource name="([a-z_]+)"([^>]*)\/>/g)) {
-      if (views.includes(' list=')) routed.push(`/${name}`);
-      if (views.includes(' create=')) routed.push(`/${name}/create`);
-      if (views.includes(' show=')) routed.push(`/${name}/:id/show`);
-      if (views.includes(' edit=')) routed.push(`/${name}/:id`);
+    const routed = ['/', ...[...app.matchAll(/<Route\s+path="([^"]+)"/g)].map((m) => m[1] ?? '')];
+    for (const [, name = '', views = ''] of app.matchAll(/<Resource\s+name="([a-z_]+)"([^>]*)\/>/g)) {
+      if (/\slist=/.test(views)) routed.push(`/${name}`);
+      if (/\screate=/.test(views)) routed.push(`/${name}/create`);
+      if (/\sshow=/.test(views)) routed.push(`/${name}/:id/show`);
+      if (/\sedit=/.test(views)) routed.push(`/${name}/:id`);
     }
     expect([...pages].sort()).toEqual(routed.sort());
     expect(session.externalRequests).toEqual([]);

@@ -21,14 +21,35 @@ describe('approvals with reasons, and the audit log filtered by actor and export
         [INFRA, 'infra'],
         [DEVELOPER, 'default'],
       ] as const) {
-        await asAdmin('POST', '/api/users', { kind: 'service_account', identifier: account.identifier, password: account.password, displayName: account.displayName, roles: [role] });
+        await asAdmin('POST', '/api/users', {
+          kind: 'service_account',
+          identifier: account.identifier,
+          password: account.password,
+          displayName: account.displayName,
+          roles: [role],
+        });
       }
       const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Postgres', template: 'postgres' });
-      const sourceCode = await asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/postgres.git', sourceCodeProvider: 'git_public' });
-      const version = await asAdmin<{ id: string }>('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v2.1.0', sourceCodeFolder: 'modules/postgres', lifecycleState: 'active' });
+      const sourceCode = await asAdmin<{ id: string }>('POST', '/api/source_codes', {
+        sourceCodeUrl: 'https://git.example.test/platform/postgres.git',
+        sourceCodeProvider: 'git_public',
+      });
+      const version = await asAdmin<{ id: string }>('POST', '/api/source_code_versions', {
+        templateId: template.id,
+        sourceCodeId: sourceCode.id,
+        sourceCodeVersion: 'v2.1.0',
+        sourceCodeFolder: 'modules/postgres',
+        lifecycleState: 'active',
+      });
       const developer = await tokenOf(DEVELOPER.identifier, DEVELOPER.password);
       for (const name of ['orders-db', 'scratch-db']) {
-        resources[name] = (await call<{ id: string }>(developer, 'POST', '/api/resources', { name, templateId: template.id, sourceCodeVersionId: version.id })).id;
+        resources[name] = (
+          await call<{ id: string }>(developer, 'POST', '/api/resources', {
+            name,
+            templateId: template.id,
+            sourceCodeVersionId: version.id,
+          })
+        ).id;
       }
     });
     ({ session, base, page } = ui);
@@ -86,7 +107,10 @@ describe('approvals with reasons, and the audit log filtered by actor and export
 
   it('shows the decision with its reason, actor and the status change in the resource’s history', async () => {
     await page.goto(`${base}/resources/${resources['orders-db'] ?? ''}/show`);
-    const approved = page.getByTestId('history').locator('tbody tr').filter({ has: page.locator('[data-verb="approved"]') });
+    const approved = page
+      .getByTestId('history')
+      .locator('tbody tr')
+      .filter({ has: page.locator('[data-verb="approved"]') });
     await approved.getByTestId('reason').getByText('Reason: Sized for the Q3 traffic; fits the budget.').waitFor();
     await expect(approved.textContent()).resolves.toContain(INFRA.displayName);
     await expect(approved.getByTestId('diff').textContent()).resolves.toBe('status: approval_pending → ready');
@@ -108,7 +132,10 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await page.getByRole('option', { name: 'resource', exact: true }).click();
     await expect.poll(() => log.locator('tbody tr').count()).toBe(2);
     const shown = await log.locator('tbody tr').allTextContents();
-    expect(shown).toEqual([expect.stringMatching(/Platform Bot\s*rejected\s*Reason: Use the shared cluster instead\.\s*resource scratch-db/), expect.stringMatching(/Platform Bot\s*approved\s*Reason: Sized.*resource orders-db/)]);
+    expect(shown).toEqual([
+      expect.stringMatching(/Platform Bot\s*rejected\s*Reason: Use the shared cluster instead\.\s*resource scratch-db/),
+      expect.stringMatching(/Platform Bot\s*approved\s*Reason: Sized.*resource orders-db/),
+    ]);
     await saveForReadme(session, 'audit-log');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
@@ -116,7 +143,9 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('at,actor,actorId,verb,action,entityType,entityName,entityId,changes,reason,correlationId,position');
-    expect(lines.slice(1).map((line) => line.split(',').slice(1, 2).concat(line.split(',').slice(3, 4), line.split(',').slice(6, 7)))).toEqual([
+    expect(
+      lines.slice(1).map((line) => line.split(',').slice(1, 2).concat(line.split(',').slice(3, 4), line.split(',').slice(6, 7))),
+    ).toEqual([
       ['Platform Bot', 'rejected', 'scratch-db'],
       ['Platform Bot', 'approved', 'orders-db'],
     ]);

@@ -22,7 +22,11 @@ describe('the web UI for every signed-in user: access tokens and guest sign-in',
       body: JSON.stringify({ identifier: 'admin', password: ADMIN_PASSWORD }),
     });
     const { token } = (await signIn.json()) as { token: string };
-    return fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return fetch(`${base}${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   }
 
   beforeAll(async () => {

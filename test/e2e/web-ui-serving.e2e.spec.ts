@@ -10,7 +10,10 @@ import { startService, type ServiceProcess } from '../support/service-process.js
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 
 /** A GET whose body is counted as it comes off the wire (fetch would decompress it). */
-function rawGet(url: string, acceptEncoding?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }> {
+function rawGet(
+  url: string,
+  acceptEncoding?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
       let bytes = 0;

@@ -25,15 +25,38 @@ describe('teams and ownership in the web UI', () => {
       const ids: Record<string, string> = {};
       for (const account of [LEAD, MEMBER, REQUESTER]) {
         ids[account.identifier] = (
-          await asAdmin<{ id: string }>('POST', '/api/users', { kind: 'service_account', identifier: account.identifier, password: account.password, displayName: account.displayName, roles: ['default'] })
+          await asAdmin<{ id: string }>('POST', '/api/users', {
+            kind: 'service_account',
+            identifier: account.identifier,
+            password: account.password,
+            displayName: account.displayName,
+            roles: ['default'],
+          })
         ).id;
       }
-      const team = await asAdmin<{ id: string }>('POST', '/api/teams', { name: 'payments', leadIds: [ids[LEAD.identifier]], memberIds: [ids[MEMBER.identifier]] });
-      const template = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Payments queue', template: 'payments_queue', abstract: true, ownerId: team.id });
-      secretId = (await asAdmin<{ id: string }>('POST', '/api/secrets', { name: 'Payments DB', secretProvider: 'custom', ownerId: team.id, configuration: { secrets: [] } })).id;
+      const team = await asAdmin<{ id: string }>('POST', '/api/teams', {
+        name: 'payments',
+        leadIds: [ids[LEAD.identifier]],
+        memberIds: [ids[MEMBER.identifier]],
+      });
+      const template = await asAdmin<{ id: string }>('POST', '/api/templates', {
+        name: 'Payments queue',
+        template: 'payments_queue',
+        abstract: true,
+        ownerId: team.id,
+      });
+      secretId = (
+        await asAdmin<{ id: string }>('POST', '/api/secrets', {
+          name: 'Payments DB',
+          secretProvider: 'custom',
+          ownerId: team.id,
+          configuration: { secrets: [] },
+        })
+      ).id;
       await asAdmin('POST', '/api/secrets', { name: 'Shared DB', secretProvider: 'custom', configuration: { secrets: [] } });
       const requester = await tokenOf(REQUESTER.identifier, REQUESTER.password);
-      requestId = (await call<{ id: string }>(requester, 'POST', '/api/resources', { name: 'payments-queue-eu', templateId: template.id })).id;
+      requestId = (await call<{ id: string }>(requester, 'POST', '/api/resources', { name: 'payments-queue-eu', templateId: template.id }))
+        .id;
     });
     ({ session, base, page } = ui);
   });

@@ -40,7 +40,10 @@ describe('the web UI: typed request forms and live run logs', () => {
       const admin = await rest.tokenOf(ADMIN.identifier, ADMIN.password);
       for (const account of [DEVELOPER, RUNNER]) await rest.call(admin, 'POST', '/api/users', { kind: 'service_account', ...account });
       await rest.call(admin, 'POST', '/api/templates', { name: 'Database', template: 'database' });
-      await rest.call(admin, 'POST', '/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/modules', sourceCodeProvider: 'git_public' });
+      await rest.call(admin, 'POST', '/api/source_codes', {
+        sourceCodeUrl: 'https://github.com/acme/modules',
+        sourceCodeProvider: 'git_public',
+      });
     });
     ({ session, base, page } = ui);
     // What the live log's sockets carried, shown when a test fails.
@@ -54,7 +57,8 @@ describe('the web UI: typed request forms and live run logs', () => {
 
   afterEach(async (context) => {
     if (context.task.result?.state === 'fail') console.log(frames.filter((frame) => !frame.includes('"changes"')).join('\n'));
-    if (context.task.result?.state === 'fail') await session.screenshot(`typed-variables-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (context.task.result?.state === 'fail')
+      await session.screenshot(`typed-variables-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   afterAll(async () => {
@@ -107,10 +111,34 @@ describe('the web UI: typed request forms and live run logs', () => {
     await page.getByTestId('declared-variables').getByText('matches [a-z]{2}-[a-z]+-\\d; “a region such as eu-west-1”').waitFor();
     const [version] = await call<{ variables: unknown[] }[]>(ADMIN, 'GET', '/api/source_code_versions');
     expect(version?.variables).toEqual([
-      { name: 'region', type: 'string', required: true, default: null, description: 'Where the database runs', sensitive: false, validation: { regex: '[a-z]{2}-[a-z]+-\\d', message: 'a region such as eu-west-1' } },
-      { name: 'size', type: 'number', required: false, default: 2, description: 'Instances', sensitive: false, validation: { min: 1, max: 5 } },
+      {
+        name: 'region',
+        type: 'string',
+        required: true,
+        default: null,
+        description: 'Where the database runs',
+        sensitive: false,
+        validation: { regex: '[a-z]{2}-[a-z]+-\\d', message: 'a region such as eu-west-1' },
+      },
+      {
+        name: 'size',
+        type: 'number',
+        required: false,
+        default: 2,
+        description: 'Instances',
+        sensitive: false,
+        validation: { min: 1, max: 5 },
+      },
       { name: 'zones', type: 'list', required: false, default: null, description: 'Availability zones', sensitive: false },
-      { name: 'admin_password', type: 'string', required: true, default: null, description: 'The first administrator password', sensitive: true, validation: { min: 12 } },
+      {
+        name: 'admin_password',
+        type: 'string',
+        required: true,
+        default: null,
+        description: 'The first administrator password',
+        sensitive: true,
+        validation: { min: 12 },
+      },
     ]);
     await signOut();
   });
@@ -175,7 +203,9 @@ describe('the web UI: typed request forms and live run logs', () => {
     await log.getByText('tofu init').waitFor();
     await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, { content: `creating role with password ${DB_PASSWORD}\n` });
     await log.getByText('creating role with password ********').waitFor();
-    await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, { content: 'Apply complete! Resources: 3 added, 0 changed, 0 destroyed.\n' });
+    await call(RUNNER, 'POST', `/api/resources/${id}/runs/${runId}/logs`, {
+      content: 'Apply complete! Resources: 3 added, 0 changed, 0 destroyed.\n',
+    });
     await log.getByText('Apply complete!').waitFor();
     await session.screenshot('typed-variables-3-live-log');
     await call(RUNNER, 'POST', `/api/resources/${id}/actions/succeed`, { outputs: { endpoint: 'orders-db.internal:5432' } });

@@ -23,9 +23,23 @@ describe('the web UI, from sign-in to an approved resource request', () => {
 
   beforeAll(async () => {
     ui = await openWebUi(ADMIN_PASSWORD, async (rest) => {
-      const template = await rest.asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app', description: 'Static site behind a CDN', cloudResourceTypes: ['aws_s3_bucket'] });
-      const sourceCode = await rest.asAdmin<{ id: string }>('POST', '/api/source_codes', { sourceCodeUrl: 'https://git.example.test/platform/web-app.git', sourceCodeProvider: 'git_public' });
-      await rest.asAdmin('POST', '/api/source_code_versions', { templateId: template.id, sourceCodeId: sourceCode.id, sourceCodeVersion: 'v1.0.0', sourceCodeFolder: 'modules/web-app', lifecycleState: 'active' });
+      const template = await rest.asAdmin<{ id: string }>('POST', '/api/templates', {
+        name: 'Web app',
+        template: 'web_app',
+        description: 'Static site behind a CDN',
+        cloudResourceTypes: ['aws_s3_bucket'],
+      });
+      const sourceCode = await rest.asAdmin<{ id: string }>('POST', '/api/source_codes', {
+        sourceCodeUrl: 'https://git.example.test/platform/web-app.git',
+        sourceCodeProvider: 'git_public',
+      });
+      await rest.asAdmin('POST', '/api/source_code_versions', {
+        templateId: template.id,
+        sourceCodeId: sourceCode.id,
+        sourceCodeVersion: 'v1.0.0',
+        sourceCodeFolder: 'modules/web-app',
+        lifecycleState: 'active',
+      });
     });
     ({ session, base, page } = ui);
     page.setDefaultTimeout(15_000);
@@ -83,7 +97,9 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await visitor.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
     await visitorPage.goto(`${base}/login?error=domain_not_allowed`);
     await visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
-    await expect(visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href')).resolves.toBe('/api/auth/github/login');
+    await expect(visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href')).resolves.toBe(
+      '/api/auth/github/login',
+    );
     await expect(visitorPage.getByTestId('login-error').textContent()).resolves.toContain('e-mail domain is not allowed');
     await visitorPage.goto(`${base}/login`);
     await visitorPage.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
@@ -199,7 +215,12 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     const log = page.getByTestId('audit-log');
     await log.waitFor();
     // Each row reads: who, did what (a verb), to which entity (by name).
-    const row = (verb: string, entity: string, actor: string) => log.locator('tbody tr').filter({ has: page.locator(`[data-verb="${verb}"]`) }).filter({ hasText: entity }).filter({ hasText: actor });
+    const row = (verb: string, entity: string, actor: string) =>
+      log
+        .locator('tbody tr')
+        .filter({ has: page.locator(`[data-verb="${verb}"]`) })
+        .filter({ hasText: entity })
+        .filter({ hasText: actor });
     for (const [verb, entity, actor] of [
       ['created', 'auth provider GitHub', 'Administrator'],
       ['disabled', 'auth provider GitHub', 'Administrator'],

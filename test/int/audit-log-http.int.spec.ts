@@ -29,7 +29,18 @@ const csvRows = (text: string): string[][] =>
   text
     .split('\r\n')
     .filter((line) => line !== '')
-    .map((line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.slice(0, -1).map((cell) => cell.replace(/,$/, '').replace(/^"(.*)"$/s, '$1').replaceAll('""', '"')) ?? []);
+    .map(
+      (line) =>
+        line
+          .match(/("([^"]|"")*"|[^,]*)(,|$)/g)
+          ?.slice(0, -1)
+          .map((cell) =>
+            cell
+              .replace(/,$/, '')
+              .replace(/^"(.*)"$/s, '$1')
+              .replaceAll('""', '"'),
+          ) ?? [],
+    );
 
 for (const target of databaseTargets()) {
   describe(`the audit log a person reads, over HTTP on ${target.name}`, () => {
@@ -50,13 +61,23 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       h = await openHttpApp(target, { env: { AUDIT_EXPORT_MAX_ROWS: String(EXPORT_MAX) } });
-      const template = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Web cluster', template: 'web_cluster', abstract: true } });
+      const template = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'Web cluster', template: 'web_cluster', abstract: true },
+      });
       expect(template.statusCode, template.body).toBe(201);
       approver = await h.serviceAccount('approver', ['infra']);
       requester = await h.serviceAccount('requester', ['default']);
-      approverId = (await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"approver"}' })).json<{ id: string }[]>()[0]?.id ?? '';
+      approverId =
+        (await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"approver"}' })).json<{ id: string }[]>()[0]?.id ?? '';
       for (const name of ['a', 'b', 'c'] as const) {
-        const created = await h.inject({ method: 'POST', url: '/api/resources', payload: { name: `orders-${name}`, templateId: template.json<{ id: string }>().id }, headers: as(requester) });
+        const created = await h.inject({
+          method: 'POST',
+          url: '/api/resources',
+          payload: { name: `orders-${name}`, templateId: template.json<{ id: string }>().id },
+          headers: as(requester),
+        });
         expect(created.statusCode, created.body).toBe(201);
         ids[name] = created.json<{ id: string }>().id;
       }
@@ -65,12 +86,37 @@ for (const target of databaseTargets()) {
 
     describe('approve and reject with a reason', () => {
       it('keeps a REST approval’s reason in the event and shows it in the resource’s history', async () => {
-        const approved = await h.inject({ method: 'POST', url: `/api/resources/${ids.a}/actions/approve`, payload: { reason: '  sized for Q3 traffic  ' }, headers: as(approver) });
+        const approved = await h.inject({
+          method: 'POST',
+          url: `/api/resources/${ids.a}/actions/approve`,
+          payload: { reason: '  sized for Q3 traffic  ' },
+          headers: as(approver),
+        });
         expect(approved.statusCode, approved.body).toBe(200);
         const history = await entries({ entityId: ids.a });
-        expect(history.map(({ verb, actorName, entityName, reason, diff }) => ({ verb, actorName, entityName, reason, diff: diff.filter((d) => d.field === 'status') }))).toEqual([
-          { verb: 'created', actorName: 'requester', entityName: 'orders-a', reason: null, diff: [{ field: 'status', after: 'approval_pending' }] },
-          { verb: 'approved', actorName: 'approver', entityName: 'orders-a', reason: 'sized for Q3 traffic', diff: [{ field: 'status', before: 'approval_pending', after: 'ready' }] },
+        expect(
+          history.map(({ verb, actorName, entityName, reason, diff }) => ({
+            verb,
+            actorName,
+            entityName,
+            reason,
+            diff: diff.filter((d) => d.field === 'status'),
+          })),
+        ).toEqual([
+          {
+            verb: 'created',
+            actorName: 'requester',
+            entityName: 'orders-a',
+            reason: null,
+            diff: [{ field: 'status', after: 'approval_pending' }],
+          },
+          {
+            verb: 'approved',
+            actorName: 'approver',
+            entityName: 'orders-a',
+            reason: 'sized for Q3 traffic',
+            diff: [{ field: 'status', before: 'approval_pending', after: 'ready' }],
+          },
         ]);
       });
 
@@ -79,19 +125,41 @@ for (const target of databaseTargets()) {
           method: 'POST',
           url: '/api/graphql',
           headers: as(approver),
-          payload: { query: 'mutation ($id: UUID!) { resourceAction(id: $id, action: reject, input: {reason: "use the shared cluster"}) { status } }', variables: { id: ids.b } },
+          payload: {
+            query:
+              'mutation ($id: UUID!) { resourceAction(id: $id, action: reject, input: {reason: "use the shared cluster"}) { status } }',
+            variables: { id: ids.b },
+          },
         });
         expect(response.json()).toEqual({ data: { resourceAction: { status: 'rejected' } } });
         const [rejected] = await entries({ entityId: ids.b, verb: 'rejected' });
-        expect(rejected).toMatchObject({ verb: 'rejected', reason: 'use the shared cluster', action: 'ResourceTransitioned', diff: [{ field: 'status', before: 'approval_pending', after: 'rejected' }] });
+        expect(rejected).toMatchObject({
+          verb: 'rejected',
+          reason: 'use the shared cluster',
+          action: 'ResourceTransitioned',
+          diff: [{ field: 'status', before: 'approval_pending', after: 'rejected' }],
+        });
         const graphql = await h.inject({
           method: 'POST',
           url: '/api/graphql',
           headers: as(requester),
-          payload: { query: 'query ($f: JSON) { auditLog(filter: $f) { verb reason entityName diff actor { name } } }', variables: { f: { entityId: ids.b, verb: 'rejected' } } },
+          payload: {
+            query: 'query ($f: JSON) { auditLog(filter: $f) { verb reason entityName diff actor { name } } }',
+            variables: { f: { entityId: ids.b, verb: 'rejected' } },
+          },
         });
         expect(graphql.json()).toEqual({
-          data: { auditLog: [{ verb: 'rejected', reason: 'use the shared cluster', entityName: 'orders-b', diff: [{ field: 'status', before: 'approval_pending', after: 'rejected' }], actor: { name: 'approver' } }] },
+          data: {
+            auditLog: [
+              {
+                verb: 'rejected',
+                reason: 'use the shared cluster',
+                entityName: 'orders-b',
+                diff: [{ field: 'status', before: 'approval_pending', after: 'rejected' }],
+                actor: { name: 'approver' },
+              },
+            ],
+          },
         });
       });
 
@@ -101,7 +169,12 @@ for (const target of databaseTargets()) {
           [{ reason: 'x'.repeat(2001) }, 'reason'],
           [{ why: 'no' }, 'why'],
         ] as const) {
-          const refused = await h.inject({ method: 'POST', url: `/api/resources/${ids.c}/actions/approve`, payload, headers: as(approver) });
+          const refused = await h.inject({
+            method: 'POST',
+            url: `/api/resources/${ids.c}/actions/approve`,
+            payload,
+            headers: as(approver),
+          });
           expect(refused.statusCode, refused.body).toBe(400);
           expect(refused.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toContain(field);
         }
@@ -114,11 +187,17 @@ for (const target of databaseTargets()) {
     describe('filters', () => {
       it('by actor, entity type, verb, entity name and time range', async () => {
         const byApprover = await entries({ actorId: approverId, entityType: 'resource' });
-        expect(byApprover.map((e) => `${e.verb} ${e.entityName ?? ''}`)).toEqual(['approved orders-a', 'rejected orders-b', 'approved orders-c']);
+        expect(byApprover.map((e) => `${e.verb} ${e.entityName ?? ''}`)).toEqual([
+          'approved orders-a',
+          'rejected orders-b',
+          'approved orders-c',
+        ]);
         expect((await entries({ verb: 'approved', entityType: 'resource' })).map((e) => e.entityName)).toEqual(['orders-a', 'orders-c']);
         expect((await entries({ entityName__like: 'ORDERS-C' })).map((e) => e.verb)).toEqual(['created', 'approved']);
         const rejectedAt = byApprover[1]?.at ?? '';
-        expect((await entries({ at__gte: rejectedAt, at__lte: rejectedAt, entityType: 'resource' })).map((e) => e.verb)).toEqual(['rejected']);
+        expect((await entries({ at__gte: rejectedAt, at__lte: rejectedAt, entityType: 'resource' })).map((e) => e.verb)).toEqual([
+          'rejected',
+        ]);
         expect((await entries({ q: 'orders-b', verb: 'rejected' })).length).toBe(1);
       });
 
@@ -135,7 +214,20 @@ for (const target of databaseTargets()) {
         expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
         expect(response.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-[0-9T-]+\.csv"$/);
         const [header, ...rows] = csvRows(response.body);
-        expect(header).toEqual(['at', 'actor', 'actorId', 'verb', 'action', 'entityType', 'entityName', 'entityId', 'changes', 'reason', 'correlationId', 'position']);
+        expect(header).toEqual([
+          'at',
+          'actor',
+          'actorId',
+          'verb',
+          'action',
+          'entityType',
+          'entityName',
+          'entityId',
+          'changes',
+          'reason',
+          'correlationId',
+          'position',
+        ]);
         expect(rows.map((r) => [r[1], r[3], r[6], r[8], r[9]])).toEqual([
           ['approver', 'approved', 'orders-a', 'status: approval_pending → ready', 'sized for Q3 traffic'],
           ['approver', 'rejected', 'orders-b', 'status: approval_pending → rejected', 'use the shared cluster'],
@@ -146,7 +238,11 @@ for (const target of databaseTargets()) {
       it('keeps to what the caller may read, like the list', async () => {
         const mine = await exportCsv({}, as(requester));
         expect(mine.statusCode, mine.body).toBe(200);
-        const types = new Set(csvRows(mine.body).slice(1).map((r) => r[5]));
+        const types = new Set(
+          csvRows(mine.body)
+            .slice(1)
+            .map((r) => r[5]),
+        );
         expect([...types].sort()).toEqual(['resource', 'template']);
         const anonymous = await h.app.inject({ method: 'GET', url: '/api/audit_log', headers: { accept: 'text/csv' } });
         expect(anonymous.statusCode).toBe(401);

@@ -21,7 +21,17 @@ for (const target of databaseTargets()) {
 
     beforeEach(async () => {
       spine = await openSpine(target);
-      runners = allProjections.map((p) => new ProjectionRunner(p, { pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 100, retryDelayMs: 10 }));
+      runners = allProjections.map(
+        (p) =>
+          new ProjectionRunner(p, {
+            pool: spine.pool,
+            store: spine.store,
+            codec: spine.codec,
+            log: spine.log,
+            batchSize: 100,
+            retryDelayMs: 10,
+          }),
+      );
       for (const runner of runners) runner.start();
       const tokens = createTokenService(await importSigningKey(await generateSigningJwk()), 'http://infraledger.test');
       deps = {
@@ -45,11 +55,19 @@ for (const target of databaseTargets()) {
       it('creates exactly one admin and one service-account provider, and admin can sign in', async () => {
         const password = randomBytes(12).toString('base64url');
         await Promise.all([bootstrap(deps, password, new Date()), bootstrap(deps, password, new Date())]);
-        const admins = await spine.pool.query<{ n: string }>("SELECT count(*) AS n FROM users WHERE identifier = 'admin' AND 'super' = ANY(roles)");
-        const providers = await spine.pool.query<{ n: string }>("SELECT count(*) AS n FROM auth_providers WHERE type = 'svc_service_account' AND enabled");
+        const admins = await spine.pool.query<{ n: string }>(
+          "SELECT count(*) AS n FROM users WHERE identifier = 'admin' AND 'super' = ANY(roles)",
+        );
+        const providers = await spine.pool.query<{ n: string }>(
+          "SELECT count(*) AS n FROM auth_providers WHERE type = 'svc_service_account' AND enabled",
+        );
         expect(Number(admins.rows[0]?.n)).toBe(1);
         expect(Number(providers.rows[0]?.n)).toBe(1);
-        const issued = await serviceAccountToken(deps, { identifier: 'admin', password, address: '127.0.0.1' }, { actorId: null, correlationId: 'c', causationId: null, now: new Date() });
+        const issued = await serviceAccountToken(
+          deps,
+          { identifier: 'admin', password, address: '127.0.0.1' },
+          { actorId: null, correlationId: 'c', causationId: null, now: new Date() },
+        );
         expect((await deps.tokens.verify(issued.token)).userId).toBe((await findUserByIdentifier(deps, 'admin'))?.id);
       });
     });

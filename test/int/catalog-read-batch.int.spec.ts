@@ -66,10 +66,18 @@ for (const target of databaseTargets()) {
       const reader = declaredReader(templateEntity);
       const lone = [];
       for (const id of [T1, T2, T3]) lone.push((await counting(() => reader.find(db, id))).result);
-      expect(lone[2]).toMatchObject({ id: T3, labels: ['dev', 'eu'], parentIds: [T1, T2], executorIds: [E2, E1], documentationUrl: 'https://docs.example.com/gamma' });
+      expect(lone[2]).toMatchObject({
+        id: T3,
+        labels: ['dev', 'eu'],
+        parentIds: [T1, T2],
+        executorIds: [E2, E1],
+        documentationUrl: 'https://docs.example.com/gamma',
+      });
       expect(lone[0]).toMatchObject({ parentIds: [], executorIds: [E1], createdAt: '2024-01-01T00:00:00.000Z' });
 
-      const { result, statements: sent } = await counting(() => Promise.all([reader.find(db, T3), reader.find(db, T1), reader.find(db, T2)]));
+      const { result, statements: sent } = await counting(() =>
+        Promise.all([reader.find(db, T3), reader.find(db, T1), reader.find(db, T2)]),
+      );
       expect(result).toEqual([lone[2], lone[0], lone[1]]);
       expect(sent).toHaveLength(1);
       expect(sent[0]).toContain('UNION ALL');
@@ -98,7 +106,9 @@ for (const target of databaseTargets()) {
       const reader = declaredReader(templateEntity);
       const other: string[] = [];
       const second = createDb(test.pool, { onQuery: (text) => other.push(text) });
-      const { result, statements: sent } = await counting(() => Promise.all([reader.find(db, T1), reader.find(second, T2), reader.find(db, T3)]));
+      const { result, statements: sent } = await counting(() =>
+        Promise.all([reader.find(db, T1), reader.find(second, T2), reader.find(db, T3)]),
+      );
       expect(result.map((view) => view?.id)).toEqual([T1, T2, T3]);
       expect(sent).toHaveLength(1);
       expect(other).toHaveLength(1);
@@ -148,11 +158,21 @@ if (postgres)
         const reader = declaredReader(templateEntity);
         // Seven batches of two or three ids: past the five custom plans PostgreSQL makes before it
         // settles on a generic one, which it keeps only when the statement's text fixes the id count.
-        for (const ids of [[T1, T2], [T1, T2, T3], [MISSING, T3], [T2, T3], [T1, T3], [T1, T2, T3], [T3, T1]]) {
+        for (const ids of [
+          [T1, T2],
+          [T1, T2, T3],
+          [MISSING, T3],
+          [T2, T3],
+          [T1, T3],
+          [T1, T2, T3],
+          [T3, T1],
+        ]) {
           const views = await Promise.all(ids.map((id) => reader.find(kysely, id)));
           expect(views.map((view) => view?.id)).toEqual(ids.map((id) => (id === MISSING ? undefined : id)));
         }
-        const prepared = (await single.query<{ statement: string; generic_plans: string }>('select statement, generic_plans from pg_prepared_statements')).rows;
+        const prepared = (
+          await single.query<{ statement: string; generic_plans: string }>('select statement, generic_plans from pg_prepared_statements')
+        ).rows;
         const byIds = prepared.filter((row) => row.statement.includes('UNION ALL'));
         expect(byIds).toHaveLength(1);
         expect(byIds[0]?.statement).toContain('"templates"."documentation_url" as "documentation_url"');

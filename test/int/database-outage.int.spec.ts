@@ -41,21 +41,26 @@ if (target && adminUrl) {
       await h.close();
     });
 
-    const terminate = () => admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    const terminate = () =>
+      admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
 
     it('stays up, answers 503 rather than 500, keeps every acknowledged write, and serves again', async () => {
       const acknowledged: string[] = [];
       const statuses = new Set<number>();
       for (let round = 0; round < 25; round++) {
         const writes = Array.from({ length: 6 }, (_, i) =>
-          h.inject({ method: 'POST', url: '/api/templates', payload: { name: `Outage ${round}-${i}`, template: `outage_${round}_${i}` } }).then((response) => {
-            statuses.add(response.statusCode);
-            if (response.statusCode === 201) acknowledged.push(response.json<{ id: string }>().id);
-          }),
+          h
+            .inject({ method: 'POST', url: '/api/templates', payload: { name: `Outage ${round}-${i}`, template: `outage_${round}_${i}` } })
+            .then((response) => {
+              statuses.add(response.statusCode);
+              if (response.statusCode === 201) acknowledged.push(response.json<{ id: string }>().id);
+            }),
         );
         const reads = [
           h.inject({ method: 'GET', url: '/api/templates' }).then((r) => statuses.add(r.statusCode)),
-          h.inject({ method: 'POST', url: '/api/graphql', payload: { query: '{ templates { id } }' } }).then((r) => statuses.add(r.statusCode)),
+          h
+            .inject({ method: 'POST', url: '/api/graphql', payload: { query: '{ templates { id } }' } })
+            .then((r) => statuses.add(r.statusCode)),
         ];
         // Terminate while requests are in flight: at once, or once the first write has answered.
         if (round % 2 === 1) await writes[0];
@@ -70,7 +75,11 @@ if (target && adminUrl) {
         const read = await h.inject({ method: 'GET', url: `/api/templates/${id}` });
         expect(read.statusCode, `acknowledged template ${id}`).toBe(200);
       }
-      const after = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'After the outage', template: 'after_outage' } });
+      const after = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'After the outage', template: 'after_outage' },
+      });
       expect(after.statusCode).toBe(201);
     });
 
@@ -93,7 +102,10 @@ if (target && adminUrl) {
     it('listens again for other replicas’ appends after losing its LISTEN connection', async () => {
       await terminate();
       const listening = async (): Promise<boolean> => {
-        const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN %'", [database]);
+        const { rows } = await admin.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN %'",
+          [database],
+        );
         return Number(rows[0]?.n) > 0;
       };
       expect(await eventually(listening)).toBe(true);

@@ -32,7 +32,9 @@ describe('the embedded database on disk', () => {
       for (let id = 1; id <= 5; id++) {
         const before = synced.length;
         await pool.query('INSERT INTO acknowledged VALUES ($1)', [id]);
-        const walSyncs = synced.slice(before).filter(({ kind, hostPath }) => kind === 'file' && hostPath.includes(`${path.sep}pg_wal${path.sep}`));
+        const walSyncs = synced
+          .slice(before)
+          .filter(({ kind, hostPath }) => kind === 'file' && hostPath.includes(`${path.sep}pg_wal${path.sep}`));
         expect(walSyncs.length, `commit ${id}`).toBeGreaterThanOrEqual(1);
       }
     } finally {
@@ -56,7 +58,11 @@ describe('the embedded database on disk', () => {
     const acknowledged: string[] = [];
     try {
       for (let i = 1; i <= 20; i++) {
-        const created = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: `Durable ${i}`, template: `durable_${i}` } });
+        const created = await h.inject({
+          method: 'POST',
+          url: '/api/templates',
+          payload: { name: `Durable ${i}`, template: `durable_${i}` },
+        });
         expect(created.statusCode, created.body).toBe(201);
         acknowledged.push(`Durable ${i}`);
       }
@@ -76,7 +82,9 @@ describe('the embedded database on disk', () => {
     };
     const recovered = await openHttpApp(after, { env });
     try {
-      const events = await recovered.database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE type = 'TemplateCreated'");
+      const events = await recovered.database.pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM events WHERE type = 'TemplateCreated'",
+      );
       expect(events.rows[0]?.n).toBe(acknowledged.length);
       const head = await recovered.services.store.lastPosition();
       if (head !== undefined) await recovered.services.waitFor(['templates'], head);

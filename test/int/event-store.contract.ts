@@ -54,7 +54,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
 
       it('appends anywhere with any, and stream_exists needs a stream', async () => {
         const id = stream();
-        await expect(store.append(id, [event()], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+        await expect(store.append(id, [event()], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
+          StreamRevisionConflictError,
+        );
         await store.append(id, [event()], { expectedRevision: 'any' });
         await store.append(id, [event()], { expectedRevision: 'any' });
         await store.append(id, [event()], { expectedRevision: 'stream_exists' });
@@ -75,7 +77,13 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         const written = event('Typed', { nested: { list: [1, 'two', null] }, flag: true });
         await store.append(id, [written], { expectedRevision: 'no_stream' });
         const [read] = await store.readStream(id);
-        expect(read).toMatchObject({ eventId: written.eventId, type: 'Typed', data: written.data, metadata: written.metadata, streamId: id });
+        expect(read).toMatchObject({
+          eventId: written.eventId,
+          type: 'Typed',
+          data: written.data,
+          metadata: written.metadata,
+          streamId: id,
+        });
         expect(read?.recordedAt).toBeInstanceOf(Date);
       });
     });
@@ -105,7 +113,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         const rare = `Rare${randomUUID().replaceAll('-', '')}`;
         const id = stream();
         // Pages of one: between and after the two rare events only other events follow.
-        await store.append(id, [event(rare, { n: 1 }), event(), event(), event(), event(rare, { n: 2 }), event(), event()], { expectedRevision: 'no_stream' });
+        await store.append(id, [event(rare, { n: 1 }), event(), event(), event(), event(rare, { n: 2 }), event(), event()], {
+          expectedRevision: 'no_stream',
+        });
         const pages: unknown[][] = [];
         let after = head;
         for (;;) {
@@ -133,9 +143,17 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       it('hands over the events of readAll one at a time, with the same after, limit and types', async () => {
         const head = await store.headPosition();
         const rare = `Rare${randomUUID().replaceAll('-', '')}`;
-        const { position } = await store.append(stream(), [event(rare, { n: 1 }), event(), event(rare, { n: 2 }), event(rare, { n: 3 }), event()], { expectedRevision: 'no_stream' });
+        const { position } = await store.append(
+          stream(),
+          [event(rare, { n: 1 }), event(), event(rare, { n: 2 }), event(rare, { n: 3 }), event()],
+          { expectedRevision: 'no_stream' },
+        );
         await readableUpTo(position);
-        for (const options of [{ after: head, limit: 4 }, { after: head, limit: 2, types: [rare] }, { after: head, limit: 10, types: [rare] }]) {
+        for (const options of [
+          { after: head, limit: 4 },
+          { after: head, limit: 2, types: [rare] },
+          { after: head, limit: 10, types: [rare] },
+        ]) {
           const handed: RecordedEvent[] = [];
           const count = await store.readAllEach(options, (e) => handed.push(e));
           expect(handed).toEqual(await store.readAll(options));
@@ -225,7 +243,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
             const finished = !writers.running;
             const page = await store.readAll({ after, limit: 100 });
             assertStrictlyIncreasing(page);
-            if (page.length > 0 && after !== undefined && (page[0]?.position ?? 0n) <= after) throw new Error(`the reader went back: ${page[0]?.position} after ${after}`);
+            if (page.length > 0 && after !== undefined && (page[0]?.position ?? 0n) <= after)
+              throw new Error(`the reader went back: ${page[0]?.position} after ${after}`);
             for (const e of page) if (e.data.tag === tag) seen.push(e);
             after = page.at(-1)?.position ?? after;
             if (finished && page.length === 0) return;
@@ -239,7 +258,12 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
                 // Every fifth append also adds to one stream all writers share, as `any` (reference records do).
                 const events = Array.from({ length: 1 + (i % 3) }, (_, k) => event('Counted', { tag, writer, i, k }));
                 const writes = [{ streamId: own, expectedRevision: i === 0 ? ('no_stream' as const) : ('stream_exists' as const), events }];
-                if (i % 5 === 0) writes.push({ streamId: shared, expectedRevision: 'any' as const, events: [event('Shared', { tag, writer, i })] } as never);
+                if (i % 5 === 0)
+                  writes.push({
+                    streamId: shared,
+                    expectedRevision: 'any' as const,
+                    events: [event('Shared', { tag, writer, i })],
+                  } as never);
                 await store.appendMany(writes);
               }
             }),
@@ -249,7 +273,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         }
         await reader;
         const all: RecordedEvent[] = [];
-        for (let after = start; ; ) {
+        for (let after = start; ;) {
           const page = await store.readAll({ after, limit: 1000 });
           if (page.length === 0) break;
           all.push(...page.filter((e) => e.data.tag === tag));

@@ -53,7 +53,9 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
           await blocker.query('BEGIN');
           await blocker.query('SELECT pg_current_xact_id()');
           const eventId = randomUUID();
-          const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+          const appended = await store.append(`held-${randomUUID()}`, [{ eventId, type: 'Held', data: {}, metadata: {} }], {
+            expectedRevision: 'no_stream',
+          });
           expect(await store.readAll({ after: head, limit: 10 })).toEqual([]);
           expect(await store.headPosition()).toBe(head);
           // The newest committed event is known all the same: waiting for it covers the append.
@@ -90,7 +92,9 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         await blocker.query('BEGIN');
         await blocker.query('SELECT pg_current_xact_id()');
         const eventId = randomUUID();
-        await store.append(`elsewhere-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        await store.append(`elsewhere-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], {
+          expectedRevision: 'no_stream',
+        });
         expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
         await blocker.query('COMMIT');
       } finally {
@@ -113,7 +117,9 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         await after.query('SELECT pg_current_xact_id()');
         await after.query(MARK_NOT_APPENDING);
         const eventId = randomUUID();
-        await store.append(`unheld-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        await store.append(`unheld-${randomUUID()}`, [{ eventId, type: 'NotHeld', data: {}, metadata: {} }], {
+          expectedRevision: 'no_stream',
+        });
         expect((await store.readAll({ after: head, limit: 10 })).map((e) => e.eventId)).toEqual([eventId]);
         await before.query('COMMIT');
         await after.query('COMMIT');
@@ -131,8 +137,11 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
         await marked.query(`BEGIN; ${MARK_NOT_APPENDING}`);
         // Waits for the unmarked transaction's id (a lock on it, not granted, under the marked one's virtual id).
         const waiting = marked.query('UPDATE lock_probe SET id = 1 WHERE id = 1');
-        for (let seen = false; !seen; ) {
-          const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted AND pid = $1", [backend[0]?.pid]);
+        for (let seen = false; !seen;) {
+          const { rows } = await db.pool.query<{ n: string }>(
+            "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted AND pid = $1",
+            [backend[0]?.pid],
+          );
           seen = Number(rows[0]?.n) > 0;
         }
         const eventId = randomUUID();

@@ -30,19 +30,34 @@ for (const target of databaseTargets()) {
       return response.json<{ id: string }>().id;
     };
     const newStorage = () =>
-      post('/api/storages', { name: `state-${++seq}`, storageProvider: 'aws', integrationId: awsIntegration, configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' } });
-    const newSecret = () => post('/api/secrets', { name: `secret-${++seq}`, secretProvider: 'custom', configuration: { secrets: [{ name: 'a', value: 'b' }] } });
+      post('/api/storages', {
+        name: `state-${++seq}`,
+        storageProvider: 'aws',
+        integrationId: awsIntegration,
+        configuration: { awsBucketName: 'tf-state', awsRegion: 'eu-west-1' },
+      });
+    const newSecret = () =>
+      post('/api/secrets', { name: `secret-${++seq}`, secretProvider: 'custom', configuration: { secrets: [{ name: 'a', value: 'b' }] } });
 
     beforeAll(async () => {
       h = await openHttpApp(target);
-      gitIntegration = await post('/api/integrations', { name: 'Git', integrationType: 'git', integrationProvider: 'github', configuration: {} });
+      gitIntegration = await post('/api/integrations', {
+        name: 'Git',
+        integrationType: 'git',
+        integrationProvider: 'github',
+        configuration: {},
+      });
       awsIntegration = await post('/api/integrations', {
         name: 'AWS',
         integrationType: 'cloud',
         integrationProvider: 'aws',
         configuration: { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 's', awsAccount: '1' },
       });
-      sourceCode = await post('/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/infra', sourceCodeProvider: 'github', integrationId: gitIntegration });
+      sourceCode = await post('/api/source_codes', {
+        sourceCodeUrl: 'https://github.com/acme/infra',
+        sourceCodeProvider: 'github',
+        integrationId: gitIntegration,
+      });
       storage = await newStorage();
       secret = await newSecret();
     });
@@ -51,13 +66,20 @@ for (const target of databaseTargets()) {
     const body = (overrides: Record<string, unknown> = {}) => ({ name: `executor-${++seq}`, sourceCodeId: sourceCode, ...overrides });
     const create = (payload: Record<string, unknown>, token?: string) =>
       h.inject({ method: 'POST', url: '/api/executors', payload, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
-    const act = (id: string, action: string, payload?: Record<string, unknown>) => h.inject({ method: 'POST', url: `/api/executors/${id}/actions/${action}`, payload: payload ?? {} });
+    const act = (id: string, action: string, payload?: Record<string, unknown>) =>
+      h.inject({ method: 'POST', url: `/api/executors/${id}/actions/${action}`, payload: payload ?? {} });
     const remove = (url: string) => h.inject({ method: 'DELETE', url });
 
     it('creates an executor with its relations, the lists in the order given, and the defaults filled in', async () => {
       const otherSecret = await newSecret();
       const created = await create(
-        body({ name: 'EU runner', storageId: storage, integrationIds: [awsIntegration, gitIntegration], secretIds: [otherSecret, secret], sourceCodeBranch: 'main' }),
+        body({
+          name: 'EU runner',
+          storageId: storage,
+          integrationIds: [awsIntegration, gitIntegration],
+          secretIds: [otherSecret, secret],
+          sourceCodeBranch: 'main',
+        }),
       );
       expect(created.statusCode, created.body).toBe(201);
       const view = created.json<View>();
@@ -81,20 +103,39 @@ for (const target of databaseTargets()) {
       const read = await h.inject({ method: 'GET', url: `/api/executors/${view.id}` });
       expect(read.json<View>()).toMatchObject({ integrationIds: [awsIntegration, gitIntegration], secretIds: [otherSecret, secret] });
 
-      const patched = await h.inject({ method: 'PATCH', url: `/api/executors/${view.id}`, payload: { integrationIds: [gitIntegration], runtime: 'terraform' } });
+      const patched = await h.inject({
+        method: 'PATCH',
+        url: `/api/executors/${view.id}`,
+        payload: { integrationIds: [gitIntegration], runtime: 'terraform' },
+      });
       expect(patched.statusCode, patched.body).toBe(200);
-      expect(patched.json<View>()).toMatchObject({ integrationIds: [gitIntegration], secretIds: [otherSecret, secret], runtime: 'terraform' });
+      expect(patched.json<View>()).toMatchObject({
+        integrationIds: [gitIntegration],
+        secretIds: [otherSecret, secret],
+        runtime: 'terraform',
+      });
     });
 
     it('lists executors by their link filters, runtime and storage', async () => {
       const linkedSecret = await newSecret();
-      const view = (await create(body({ runtime: 'terraform', storageId: storage, secretIds: [linkedSecret], integrationIds: [awsIntegration] }))).json<View>();
-      const list = (filter: Record<string, unknown>) => h.inject({ method: 'GET', url: `/api/executors?filter=${encodeURIComponent(JSON.stringify(filter))}` });
+      const view = (
+        await create(body({ runtime: 'terraform', storageId: storage, secretIds: [linkedSecret], integrationIds: [awsIntegration] }))
+      ).json<View>();
+      const list = (filter: Record<string, unknown>) =>
+        h.inject({ method: 'GET', url: `/api/executors?filter=${encodeURIComponent(JSON.stringify(filter))}` });
       const bySecret = await list({ secretId: linkedSecret });
       expect(bySecret.statusCode, bySecret.body).toBe(200);
       expect(bySecret.json<View[]>().map((e) => e.id)).toEqual([view.id]);
       expect(bySecret.headers['content-range']).toBe('executors 0-0/1');
-      const byAll = await list({ integrationId: awsIntegration, runtime: 'terraform', storageId: storage, sourceCodeId: sourceCode, state: 'provision', status: 'ready', name: view.name });
+      const byAll = await list({
+        integrationId: awsIntegration,
+        runtime: 'terraform',
+        storageId: storage,
+        sourceCodeId: sourceCode,
+        state: 'provision',
+        status: 'ready',
+        name: view.name,
+      });
       expect(byAll.json<View[]>().map((e) => e.id)).toEqual([view.id]);
       expect((await list({ secretId: MISSING })).json<View[]>()).toEqual([]);
       expect((await list({ runtime: 'ansible' })).statusCode).toBe(400);
@@ -103,7 +144,9 @@ for (const target of databaseTargets()) {
     it('refuses a missing list entry with 422 naming its index', async () => {
       const refused = await create(body({ integrationIds: [awsIntegration, MISSING] }));
       expect(refused.statusCode).toBe(422);
-      expect(refused.json<{ errors: unknown[] }>().errors).toEqual([{ field: 'integrationIds[1]', message: `integration ${MISSING} does not exist` }]);
+      expect(refused.json<{ errors: unknown[] }>().errors).toEqual([
+        { field: 'integrationIds[1]', message: `integration ${MISSING} does not exist` },
+      ]);
     });
 
     it('refuses a tag together with a branch with 422 naming both, and a folder that climbs out with 400', async () => {
@@ -168,7 +211,11 @@ for (const target of databaseTargets()) {
 
     it('can be referenced by a template, and is not deleted while the template points at it', async () => {
       const view = (await create(body({ name: 'template-executor' }))).json<View>();
-      const template = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: `Web app ${++seq}`, template: `web_app_${seq}`, executorIds: [view.id] } });
+      const template = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: `Web app ${++seq}`, template: `web_app_${seq}`, executorIds: [view.id] },
+      });
       expect(template.statusCode, template.body).toBe(201);
       const templateId = template.json<{ id: string }>().id;
       const refused = await remove(`/api/executors/${view.id}`);
@@ -182,7 +229,9 @@ for (const target of databaseTargets()) {
       expect((await create(body({ name: 'Shared Runner' }))).statusCode).toBe(201);
       const duplicate = await create(body({ name: 'shared runner' }));
       expect(duplicate.statusCode).toBe(409);
-      expect(duplicate.json<{ errors: unknown[] }>().errors).toEqual([{ field: 'name', message: 'an executor named "shared runner" already exists' }]);
+      expect(duplicate.json<{ errors: unknown[] }>().errors).toEqual([
+        { field: 'name', message: 'an executor named "shared runner" already exists' },
+      ]);
     });
 
     it('lets a default caller read executors but not write them', async () => {
@@ -193,8 +242,12 @@ for (const target of databaseTargets()) {
       const refused = await create(body(), reader);
       expect(refused.statusCode).toBe(403);
       expect(refused.json<{ detail: string }>().detail).toBe('missing permission executor:write');
-      expect((await h.inject({ method: 'PATCH', url: `/api/executors/${view.id}`, payload: { commandArgs: '-x' }, headers })).statusCode).toBe(403);
-      expect((await h.inject({ method: 'POST', url: `/api/executors/${view.id}/actions/execute`, payload: {}, headers })).statusCode).toBe(403);
+      expect(
+        (await h.inject({ method: 'PATCH', url: `/api/executors/${view.id}`, payload: { commandArgs: '-x' }, headers })).statusCode,
+      ).toBe(403);
+      expect((await h.inject({ method: 'POST', url: `/api/executors/${view.id}/actions/execute`, payload: {}, headers })).statusCode).toBe(
+        403,
+      );
       expect((await h.inject({ method: 'DELETE', url: `/api/executors/${view.id}`, headers })).statusCode).toBe(403);
     });
   });

@@ -25,7 +25,10 @@ if (postgres)
     afterAll(async () => harness.close());
 
     /** The statement a request ran to read a template by id (or, given `pattern`, the one matching it), and its parameters. */
-    const readById = async (request: () => Promise<unknown>, pattern = /"templates"\."id" = \$\d/): Promise<{ text: string; parameters: readonly unknown[] }> => {
+    const readById = async (
+      request: () => Promise<unknown>,
+      pattern = /"templates"\."id" = \$\d/,
+    ): Promise<{ text: string; parameters: readonly unknown[] }> => {
       statements.length = 0;
       await request();
       // The last such statement: a relation's lookup comes with (or after) its root's.
@@ -39,7 +42,11 @@ if (postgres)
      * on an empty table), lets `fill` grow the table, and answers each statement's kept plan with
      * the plan's lines that scan `table`.
      */
-    const plansAfterGrowth = async (statements: readonly { text: string; parameters: readonly unknown[] }[], fill: string, table: string) => {
+    const plansAfterGrowth = async (
+      statements: readonly { text: string; parameters: readonly unknown[] }[],
+      fill: string,
+      table: string,
+    ) => {
       const client = new pg.Client({ connectionString: harness.database.url });
       await client.connect();
       try {
@@ -58,7 +65,9 @@ if (postgres)
           const lines = plan.split('\n');
           const scans = lines.flatMap((line, i) => {
             if (!new RegExp(`Scan.* on ${table}\\b`).test(line)) return [];
-            const bitmap = line.includes('Bitmap Heap Scan') ? lines.slice(i + 1).find((next) => next.includes('Bitmap Index Scan')) : undefined;
+            const bitmap = line.includes('Bitmap Heap Scan')
+              ? lines.slice(i + 1).find((next) => next.includes('Bitmap Index Scan'))
+              : undefined;
             return [bitmap === undefined ? line : `${line} ${bitmap.trim()}`];
           });
           plans.push({ text, plan, scans });
@@ -73,12 +82,25 @@ if (postgres)
       const missing = randomUUID();
       const texts = [
         await readById(() => harness.inject({ method: 'GET', url: `/api/templates/${missing}` })),
-        await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id name } }` } })),
+        await readById(() =>
+          harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id name } }` } }),
+        ),
         // Relations looked up by id inside a query: the parents, through their link table.
-        await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id parents { id name } } }` } })),
+        await readById(() =>
+          harness.inject({
+            method: 'POST',
+            url: '/api/graphql',
+            payload: { query: `{ template(id: "${missing}") { id parents { id name } } }` },
+          }),
+        ),
         // A to-one relation: a resource's template, looked up by the resource row's template_id.
         await readById(
-          () => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ resource(id: "${missing}") { id template { id name } } }` } }),
+          () =>
+            harness.inject({
+              method: 'POST',
+              url: '/api/graphql',
+              payload: { query: `{ resource(id: "${missing}") { id template { id name } } }` },
+            }),
           /from "resources"[\s\S]*"templates"/i,
         ),
       ];
@@ -99,8 +121,30 @@ if (postgres)
       const missing = randomUUID();
       const versionsOf = /from "source_code_versions"/i;
       const cases = [
-        { index: 'source_code_versions_template_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ template(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
-        { index: 'source_code_versions_source_code_key_idx', ...(await readById(() => harness.inject({ method: 'POST', url: '/api/graphql', payload: { query: `{ sourceCode(id: "${missing}") { id sourceCodeVersions { id } } }` } }), versionsOf)) },
+        {
+          index: 'source_code_versions_template_key_idx',
+          ...(await readById(
+            () =>
+              harness.inject({
+                method: 'POST',
+                url: '/api/graphql',
+                payload: { query: `{ template(id: "${missing}") { id sourceCodeVersions { id } } }` },
+              }),
+            versionsOf,
+          )),
+        },
+        {
+          index: 'source_code_versions_source_code_key_idx',
+          ...(await readById(
+            () =>
+              harness.inject({
+                method: 'POST',
+                url: '/api/graphql',
+                payload: { query: `{ sourceCode(id: "${missing}") { id sourceCodeVersions { id } } }` },
+              }),
+            versionsOf,
+          )),
+        },
       ];
       // 3,000 versions of 300 templates and 300 source codes.
       const plans = await plansAfterGrowth(

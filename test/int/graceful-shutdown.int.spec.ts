@@ -10,7 +10,11 @@ import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 const log = createLogger({ level: 'silent' });
 
 /** A raw HTTP request whose body is sent in two parts, so it is in flight for as long as the test wants. */
-async function startSlowWrite(port: number, token: string, body: string): Promise<{ socket: Socket; finish: () => void; response: Promise<string> }> {
+async function startSlowWrite(
+  port: number,
+  token: string,
+  body: string,
+): Promise<{ socket: Socket; finish: () => void; response: Promise<string> }> {
   const socket = connect(port, '127.0.0.1');
   await once(socket, 'connect');
   let received = '';
@@ -57,7 +61,10 @@ for (const target of databaseTargets()) {
       const closed = new Promise<number>((resolve) => (closedWith = resolve));
       const client = wsClient(baseUrl, h.adminToken, { lazy: false, onClose: (code) => closedWith(code) });
       const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
-      client.subscribe({ query: 'subscription { changes { entityType } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      client.subscribe(
+        { query: 'subscription { changes { entityType } }' },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
       await connected;
       const arrived = once(h.app.server, 'request');
       const write = await startSlowWrite(address.port, h.adminToken, JSON.stringify({ name: 'Drained', template: 'drained' }));
@@ -75,7 +82,9 @@ for (const target of databaseTargets()) {
 
       expect(await shutdown).toEqual({ drained: true });
       // Nothing half-applied: the templates projection committed up to the drained write before the runners stopped.
-      const { rows } = await h.database.pool.query<{ position: string }>("SELECT position FROM projection_checkpoints WHERE name = 'templates'");
+      const { rows } = await h.database.pool.query<{ position: string }>(
+        "SELECT position FROM projection_checkpoints WHERE name = 'templates'",
+      );
       expect(BigInt(rows[0]?.position ?? '0')).toBeGreaterThanOrEqual(BigInt(position ?? '0'));
     });
 

@@ -55,7 +55,8 @@ describe('GraphiQL at GET /api/graphql', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const openPage = (app: FastifyInstance, url = '/api/graphql'): Promise<LightMyRequestResponse> => app.inject({ method: 'GET', url, headers: { accept: BROWSER_ACCEPT } });
+  const openPage = (app: FastifyInstance, url = '/api/graphql'): Promise<LightMyRequestResponse> =>
+    app.inject({ method: 'GET', url, headers: { accept: BROWSER_ACCEPT } });
 
   describe('when a browser opens it', () => {
     it('serves the built page without a token, uncached, under a same-origin-only CSP', async () => {
@@ -88,7 +89,11 @@ describe('GraphiQL at GET /api/graphql', () => {
     });
 
     it('ignores a bad token: the page is public', async () => {
-      const response = await built.inject({ method: 'GET', url: '/api/graphql', headers: { accept: BROWSER_ACCEPT, authorization: 'Bearer nonsense' } });
+      const response = await built.inject({
+        method: 'GET',
+        url: '/api/graphql',
+        headers: { accept: BROWSER_ACCEPT, authorization: 'Bearer nonsense' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.body).toBe(PAGE);
     });
@@ -105,7 +110,12 @@ describe('GraphiQL at GET /api/graphql', () => {
     });
 
     it('answers 404 for an unknown asset, for index.html under assets/ and for paths escaping the directory', async () => {
-      for (const url of ['/api/graphql/assets/index-Zz99.js', '/api/graphql/assets/index.html', '/api/graphql/assets/../index.html', '/api/graphql/assets/%2e%2e/index.html']) {
+      for (const url of [
+        '/api/graphql/assets/index-Zz99.js',
+        '/api/graphql/assets/index.html',
+        '/api/graphql/assets/../index.html',
+        '/api/graphql/assets/%2e%2e/index.html',
+      ]) {
         const response = await built.inject({ method: 'GET', url });
         expect(response.statusCode, url).toBe(404);
       }
@@ -123,7 +133,12 @@ describe('GraphiQL at GET /api/graphql', () => {
     });
 
     it('answers a POST as GraphQL, even with Accept: text/html', async () => {
-      const response = await built.inject({ method: 'POST', url: '/api/graphql', headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+      const response = await built.inject({
+        method: 'POST',
+        url: '/api/graphql',
+        headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' },
+        payload: { query: '{ __typename }' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ data: { __typename: 'Query' } });
     });
@@ -147,7 +162,11 @@ describe('GraphiQL at GET /api/graphql', () => {
 
     it('has no assets, and GraphQL over GET and POST still works', async () => {
       expect((await missing.inject({ method: 'GET', url: `/api/graphql/assets/${SCRIPT}` })).statusCode).toBe(404);
-      const get = await missing.inject({ method: 'GET', url: '/api/graphql?query=%7B__typename%7D', headers: { accept: 'application/json' } });
+      const get = await missing.inject({
+        method: 'GET',
+        url: '/api/graphql?query=%7B__typename%7D',
+        headers: { accept: 'application/json' },
+      });
       expect(get.json()).toEqual({ data: { __typename: 'Query' } });
       const post = await missing.inject({ method: 'POST', url: '/api/graphql', payload: { query: '{ __typename }' } });
       expect(post.json()).toEqual({ data: { __typename: 'Query' } });
@@ -172,7 +191,11 @@ describe('GraphiQL at GET /api/graphql', () => {
     });
 
     it('still answers GET ?query= with Accept: application/json as GraphQL', async () => {
-      const response = await harness.app.inject({ method: 'GET', url: '/api/graphql?query=%7B__typename%7D', headers: { accept: 'application/json' } });
+      const response = await harness.app.inject({
+        method: 'GET',
+        url: '/api/graphql?query=%7B__typename%7D',
+        headers: { accept: 'application/json' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ data: { __typename: 'Query' } });
     });

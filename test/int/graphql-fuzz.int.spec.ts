@@ -25,12 +25,20 @@ const variableValue = fc.oneof(
   fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }),
   fc.array(fc.integer({ min: -5, max: 2_000_000_000 }), { maxLength: 3 }),
   fc.uuid(),
-  fc.dictionary(fc.constantFrom('name', 'state', 'name__like', 'createdAt__gt', 'id__in', 'nope', '__proto__', 'q'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+  fc.dictionary(
+    fc.constantFrom('name', 'state', 'name__like', 'createdAt__gt', 'id__in', 'nope', '__proto__', 'q'),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 3 },
+  ),
 );
 
 const request = fc.record({
   query: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...DOCUMENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 60 }) }),
-  variables: fc.oneof(fc.constant(undefined), fc.constant(null), fc.dictionary(fc.constantFrom('s', 'f', 'r', 'id', 'n', 'x'), variableValue, { maxKeys: 4 })),
+  variables: fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.dictionary(fc.constantFrom('s', 'f', 'r', 'id', 'n', 'x'), variableValue, { maxKeys: 4 }),
+  ),
 });
 
 for (const target of databaseTargets()) {

@@ -21,7 +21,9 @@ for (const target of databaseTargets()) {
     it('passes every audit, MUST, SHOULD and MAY', async () => {
       const results = await auditServer({ url });
       expect(results.length).toBeGreaterThan(50);
-      const failed = results.filter((result) => result.status !== 'ok').map((result) => `${result.id} ${result.status}: ${result.name}${'reason' in result ? ` (${result.reason})` : ''}`);
+      const failed = results
+        .filter((result) => result.status !== 'ok')
+        .map((result) => `${result.id} ${result.status}: ${result.name}${'reason' in result ? ` (${result.reason})` : ''}`);
       expect(failed).toEqual([]);
     });
   });

@@ -212,25 +212,73 @@ for (const target of databaseTargets()) {
       });
 
       it('every kind takes an action and is deleted through its own mutations', async () => {
-        expect((await data('mutation ($id: UUID!) { executorAction(id: $id, action: execute) { status } }', { id: ids.Executor })).executorAction).toEqual({ status: 'queued' });
+        expect(
+          (await data('mutation ($id: UUID!) { executorAction(id: $id, action: execute) { status } }', { id: ids.Executor }))
+            .executorAction,
+        ).toEqual({ status: 'queued' });
         const fresh: Record<string, string> = {};
         const make = async (type: string, input: Json) => (fresh[type] = (await create(type, input)).id as string);
-        await make('Integration', { name: 'gql doomed git', integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_doomeddoomed' } });
+        await make('Integration', {
+          name: 'gql doomed git',
+          integrationType: 'git',
+          integrationProvider: 'github',
+          configuration: { token: 'ghp_doomeddoomed' },
+        });
         await make('Template', { name: 'gql doomed template', template: 'gql_doomed' });
-        await make('SourceCode', { sourceCodeUrl: 'https://github.com/acme/gql-doomed.git', sourceCodeProvider: 'github', integrationId: fresh.Integration });
-        await make('SourceCodeVersion', { sourceCodeVersion: 'v9.9.9', sourceCodeFolder: 'modules/doomed', templateId: fresh.Template, sourceCodeId: fresh.SourceCode });
-        await make('Secret', { name: 'gql doomed secret', secretProvider: 'aws', configuration: { name: 'gql/doomed', awsRegion: 'eu-west-1' }, integrationId: ids.aws });
-        await make('Storage', { name: 'gql doomed storage', storageProvider: 'aws', configuration: { awsBucketName: 'gql-doomed', awsRegion: 'eu-west-1' }, integrationId: ids.aws });
+        await make('SourceCode', {
+          sourceCodeUrl: 'https://github.com/acme/gql-doomed.git',
+          sourceCodeProvider: 'github',
+          integrationId: fresh.Integration,
+        });
+        await make('SourceCodeVersion', {
+          sourceCodeVersion: 'v9.9.9',
+          sourceCodeFolder: 'modules/doomed',
+          templateId: fresh.Template,
+          sourceCodeId: fresh.SourceCode,
+        });
+        await make('Secret', {
+          name: 'gql doomed secret',
+          secretProvider: 'aws',
+          configuration: { name: 'gql/doomed', awsRegion: 'eu-west-1' },
+          integrationId: ids.aws,
+        });
+        await make('Storage', {
+          name: 'gql doomed storage',
+          storageProvider: 'aws',
+          configuration: { awsBucketName: 'gql-doomed', awsRegion: 'eu-west-1' },
+          integrationId: ids.aws,
+        });
         await make('Executor', { name: 'gql doomed executor', sourceCodeId: fresh.SourceCode });
-        await make('Workspace', { name: 'gql doomed workspace', workspaceProvider: 'github', configuration: { url: 'https://github.com/acme/doomed' }, integrationId: fresh.Integration });
+        await make('Workspace', {
+          name: 'gql doomed workspace',
+          workspaceProvider: 'github',
+          configuration: { url: 'https://github.com/acme/doomed' },
+          integrationId: fresh.Integration,
+        });
         await make('Resource', { name: 'gql doomed resource', templateId: fresh.Template, sourceCodeVersionId: fresh.SourceCodeVersion });
         for (const type of ['Integration', 'Template', 'SourceCode', 'SourceCodeVersion', 'Secret', 'Workspace']) {
           const action = `${type.charAt(0).toLowerCase()}${type.slice(1)}Action`;
-          expect((await data(`mutation ($id: UUID!) { ${action}(id: $id, action: disable) { status } }`, { id: fresh[type] }))[action], type).toEqual({ status: 'disabled' });
+          expect(
+            (await data(`mutation ($id: UUID!) { ${action}(id: $id, action: disable) { status } }`, { id: fresh[type] }))[action],
+            type,
+          ).toEqual({ status: 'disabled' });
         }
-        expect((await data('mutation ($id: UUID!) { resourceAction(id: $id, action: reject) { status } }', { id: fresh.Resource })).resourceAction).toEqual({ status: 'rejected' });
+        expect(
+          (await data('mutation ($id: UUID!) { resourceAction(id: $id, action: reject) { status } }', { id: fresh.Resource }))
+            .resourceAction,
+        ).toEqual({ status: 'rejected' });
         // Referrers first: each delete must leave nothing pointing at the next.
-        for (const type of ['Resource', 'SourceCodeVersion', 'Executor', 'Storage', 'Workspace', 'SourceCode', 'Template', 'Secret', 'Integration']) {
+        for (const type of [
+          'Resource',
+          'SourceCodeVersion',
+          'Executor',
+          'Storage',
+          'Workspace',
+          'SourceCode',
+          'Template',
+          'Secret',
+          'Integration',
+        ]) {
           expect((await data(`mutation ($id: UUID!) { delete${type}(id: $id) }`, { id: fresh[type] }))[`delete${type}`], type).toBe(true);
           const single = `${type.charAt(0).toLowerCase()}${type.slice(1)}`;
           expect((await data(`query ($id: UUID) { ${single}(id: $id) { id } }`, { id: fresh[type] }))[single], type).toBeNull();

@@ -70,7 +70,12 @@ for (const target of databaseTargets()) {
     const logged: string[] = [];
     const logSink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        logged.push(...chunk.toString().split('\n').filter((line) => line !== ''));
+        logged.push(
+          ...chunk
+            .toString()
+            .split('\n')
+            .filter((line) => line !== ''),
+        );
         done();
       },
     });
@@ -218,7 +223,10 @@ for (const target of databaseTargets()) {
       const [ended] = await refused.waitFor(1);
       expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
       expect(JSON.stringify(ended)).toContain('query uses 2500 aliases; the maximum is 30 (GRAPHQL_MAX_ALIASES)');
-      const costly = collect(client, `subscription { changes { ${Array.from({ length: 25 }, (_, i) => `a${i}: actor { id identifier name }`).join(' ')} } }`);
+      const costly = collect(
+        client,
+        `subscription { changes { ${Array.from({ length: 25 }, (_, i) => `a${i}: actor { id identifier name }`).join(' ')} } }`,
+      );
       const [tooCostly] = await costly.waitFor(1);
       expect(JSON.stringify(tooCostly)).toContain('per change exceeds the maximum of 100 (SUBSCRIPTION_MAX_COST)');
       // Nothing was started for either.
@@ -231,7 +239,10 @@ for (const target of databaseTargets()) {
       for (const [document, message] of [
         ['subscription { changes { position secret } }', 'Cannot query field \\"secret\\" on type \\"Change\\".'],
         ['subscription { changes(after: $after) { position } }', 'Variable \\"$after\\" is not defined.'],
-        ['subscription { changes { position } runLog(runId: "00000000-0000-4000-8000-000000000000") { sequence } }', 'must select only one top level field'],
+        [
+          'subscription { changes { position } runLog(runId: "00000000-0000-4000-8000-000000000000") { sequence } }',
+          'must select only one top level field',
+        ],
       ] as const) {
         const [ended] = await collect(client, document).waitFor(1);
         expect(JSON.stringify(ended)).toContain('BAD_USER_INPUT');
@@ -248,7 +259,9 @@ for (const target of databaseTargets()) {
       expect(JSON.stringify(ended)).toContain('after 9000000000000000000 is beyond the newest position of the event log');
       await client.dispose();
       // A client's mistake is not the service's error: nothing at level error (50) or above, no key "0".
-      const errors = logged.map((line) => JSON.parse(line) as { level: number; [key: string]: unknown }).filter((entry) => entry.level >= 50);
+      const errors = logged
+        .map((line) => JSON.parse(line) as { level: number; [key: string]: unknown })
+        .filter((entry) => entry.level >= 50);
       expect(errors).toEqual([]);
     });
 
@@ -299,9 +312,22 @@ for (const target of databaseTargets()) {
 
     it('closes a socket whose message the input gate refuses (4400), before the document is parsed', async () => {
       for (const [message, reason] of [
-        [{ id: 'deep', type: 'subscribe', payload: { query: `subscription { changes(entityTypes: ${'['.repeat(2000)}"a"${']'.repeat(2000)}) { position } }` } }, 'query: is nested more than 64 levels deep'],
-        [{ id: 'nul', type: 'subscribe', payload: { query: 'subscription { changes(entityTypes: ["a\u0000"]) { position } }' } }, 'must not contain the NUL character'],
-        [{ id: 'big', type: 'subscribe', payload: { query: `subscription { changes { position } } # ${'x'.repeat(60_000)}` } }, 'GRAPHQL_MAX_DOCUMENT_BYTES'],
+        [
+          {
+            id: 'deep',
+            type: 'subscribe',
+            payload: { query: `subscription { changes(entityTypes: ${'['.repeat(2000)}"a"${']'.repeat(2000)}) { position } }` },
+          },
+          'query: is nested more than 64 levels deep',
+        ],
+        [
+          { id: 'nul', type: 'subscribe', payload: { query: 'subscription { changes(entityTypes: ["a\u0000"]) { position } }' } },
+          'must not contain the NUL character',
+        ],
+        [
+          { id: 'big', type: 'subscribe', payload: { query: `subscription { changes { position } } # ${'x'.repeat(60_000)}` } },
+          'GRAPHQL_MAX_DOCUMENT_BYTES',
+        ],
       ] as const) {
         const socket = await rawSocket(baseUrl);
         socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${harness.adminToken}` } });

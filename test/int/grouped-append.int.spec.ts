@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StreamRevisionConflictError, type AppendResult, type EventStore, type NewEvent, type StreamWrite } from '../../src/events/store/port.js';
+import {
+  StreamRevisionConflictError,
+  type AppendResult,
+  type EventStore,
+  type NewEvent,
+  type StreamWrite,
+} from '../../src/events/store/port.js';
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import type { SqlPool } from '../../src/storage/pool.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';

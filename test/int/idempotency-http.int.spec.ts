@@ -18,7 +18,12 @@ for (const target of databaseTargets()) {
     afterAll(async () => h.close());
 
     const post = (key: string, payload: Record<string, unknown>, token?: string): Promise<LightMyRequestResponse> =>
-      h.inject({ method: 'POST', url: '/api/templates', payload, headers: { 'idempotency-key': key, ...(token && { authorization: `Bearer ${token}` }) } });
+      h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload,
+        headers: { 'idempotency-key': key, ...(token && { authorization: `Bearer ${token}` }) },
+      });
     const templateBody = () => {
       const n = next();
       return { name: `Idem ${n}`, template: `idem_${n}` };
@@ -53,7 +58,10 @@ for (const target of databaseTargets()) {
       await post('reuse-1', templateBody());
       const other = await post('reuse-1', templateBody());
       expect(other.statusCode).toBe(422);
-      expect(other.json()).toMatchObject({ code: 'UNPROCESSABLE', detail: 'this Idempotency-Key was already used for a different request (method, path or body)' });
+      expect(other.json()).toMatchObject({
+        code: 'UNPROCESSABLE',
+        detail: 'this Idempotency-Key was already used for a different request (method, path or body)',
+      });
     });
 
     it('replays a PATCH with its original answer even after the entity changed again', async () => {
@@ -96,7 +104,10 @@ for (const target of databaseTargets()) {
         const body = templateBody();
         const first = await post('crash-after-commit', body);
         // What a kill between commit and answer leaves: the claim, without an answer, for a while.
-        await h.database.pool.query("UPDATE idempotency_keys SET status = NULL, body = NULL, created_at = $1 WHERE key = 'crash-after-commit'", [hoursAgo(1)]);
+        await h.database.pool.query(
+          "UPDATE idempotency_keys SET status = NULL, body = NULL, created_at = $1 WHERE key = 'crash-after-commit'",
+          [hoursAgo(1)],
+        );
         const retry = await post('crash-after-commit', body);
         expect(retry.statusCode, retry.body).toBe(201);
         expect(retry.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
@@ -112,9 +123,16 @@ for (const target of databaseTargets()) {
         const planted = idempotentCorrelationId(caller, 'victim-key');
         const attacker = await h.serviceAccount(`idem-attacker-${next()}`, ['infra']);
         // The derived prefix is the service's: a client's header with it is ignored.
-        const plantedWrite = await h.app.inject({ method: 'POST', url: '/api/templates', payload: templateBody(), headers: { authorization: `Bearer ${attacker}`, 'x-correlation-id': planted } });
+        const plantedWrite = await h.app.inject({
+          method: 'POST',
+          url: '/api/templates',
+          payload: templateBody(),
+          headers: { authorization: `Bearer ${attacker}`, 'x-correlation-id': planted },
+        });
         expect(plantedWrite.statusCode).toBe(201);
-        const { rows } = await h.database.pool.query<{ n: string }>('SELECT count(*) AS n FROM audit_log WHERE correlation_id = $1', [planted]);
+        const { rows } = await h.database.pool.query<{ n: string }>('SELECT count(*) AS n FROM audit_log WHERE correlation_id = $1', [
+          planted,
+        ]);
         expect(Number(rows[0]?.n)).toBe(0);
         // The victim's interrupted request then runs its own command.
         expect((await claimOnly('victim-key', body, new Date(hoursAgo(1)))).kind).toBe('claimed');
@@ -135,10 +153,19 @@ for (const target of databaseTargets()) {
     });
 
     it('keeps no answer that carried a secret: a retried personal access token creation is a 409', async () => {
-      await h.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: `PAT ${next()}`, type: 'personal_access_token', configuration: {} } });
+      await h.inject({
+        method: 'POST',
+        url: '/api/auth_providers',
+        payload: { name: `PAT ${next()}`, type: 'personal_access_token', configuration: {} },
+      });
       const user = await h.serviceAccount(`pat-user-${next()}`, ['default']);
       const create = () =>
-        h.inject({ method: 'POST', url: '/api/personal_access_tokens', payload: { name: 'ci', expiresInDays: 7 }, headers: { authorization: `Bearer ${user}`, 'idempotency-key': 'pat-1' } });
+        h.inject({
+          method: 'POST',
+          url: '/api/personal_access_tokens',
+          payload: { name: 'ci', expiresInDays: 7 },
+          headers: { authorization: `Bearer ${user}`, 'idempotency-key': 'pat-1' },
+        });
       const first = await create();
       const retry = await create();
       expect(first.statusCode, first.body).toBe(201);
@@ -151,7 +178,12 @@ for (const target of databaseTargets()) {
     it('refuses a malformed key, and a key on a sign-in', async () => {
       const bad = await post('with space', templateBody());
       expect(bad.statusCode).toBe(400);
-      const signIn = await h.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'admin', password: 'x' }, headers: { authorization: '', 'idempotency-key': 'k' } });
+      const signIn = await h.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'admin', password: 'x' },
+        headers: { authorization: '', 'idempotency-key': 'k' },
+      });
       expect(signIn.statusCode).toBe(400);
     });
 

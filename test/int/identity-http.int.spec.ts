@@ -392,7 +392,9 @@ for (const target of databaseTargets()) {
       });
 
       it('refuses a token typed JWT instead of at+jwt, signed with the service key with valid claims', async () => {
-        const typedJwt = await new SignJWT(adminClaims()).setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' }).sign(signingKey.privateKey);
+        const typedJwt = await new SignJWT(adminClaims())
+          .setProtectedHeader({ alg: 'EdDSA', kid: signingKey.kid, typ: 'JWT' })
+          .sign(signingKey.privateKey);
         expectUnauthenticated(await withHeader(`Bearer ${typedJwt}`), 'token type not accepted: an access token says typ at+jwt');
       });
 
@@ -822,9 +824,16 @@ for (const target of databaseTargets()) {
           ['Password123!', /^is a common password with a few changes/],
           ['welcome12345', /^is a common password with a few changes/],
         ] as const) {
-          const response = await asAdmin({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier: 'weak-bot', password } });
+          const response = await asAdmin({
+            method: 'POST',
+            url: '/api/users',
+            payload: { kind: 'service_account', identifier: 'weak-bot', password },
+          });
           const problem = expectProblem(response, 'VALIDATION', /^invalid body: /);
-          expect(problem.errors?.map((e) => e.field), password).toEqual(['password']);
+          expect(
+            problem.errors?.map((e) => e.field),
+            password,
+          ).toEqual(['password']);
           expect(problem.errors?.[0]?.message, password).toMatch(why);
         }
       });
@@ -906,7 +915,13 @@ for (const target of databaseTargets()) {
         const entries = await auditLog(adminToken, { entityType: 'user', entityId: user.id });
         const byAction = new Map(entries.map((e) => [e.action, e]));
         // Deactivation also revokes the user's sessions (so reactivation cannot revive old tokens).
-        expect([...byAction.keys()].sort()).toEqual(['UserCreated', 'UserDeactivated', 'UserPasswordChanged', 'UserSessionsRevoked', 'UserUpdated']);
+        expect([...byAction.keys()].sort()).toEqual([
+          'UserCreated',
+          'UserDeactivated',
+          'UserPasswordChanged',
+          'UserSessionsRevoked',
+          'UserUpdated',
+        ]);
         for (const entry of entries) expect(entry.actorId, entry.action).toBe(admin.id);
         expect(byAction.get('UserCreated')?.changes).toMatchObject({
           identifier: 'audited-bot',

@@ -18,12 +18,40 @@ const VALID: Readonly<Record<string, Json>> = {
 };
 
 /** The nine kinds with a create, and a field of each kind's body that takes text or JSON. */
-const KINDS = ['templates', 'integrations', 'secrets', 'workspaces', 'source_codes', 'source_code_versions', 'storages', 'executors', 'resources'] as const;
-const FIELDS = ['name', 'description', 'template', 'configuration', 'labels', 'variables', 'sourceCodeUrl', 'integrationProvider', 'storageProvider', 'templateId', 'q'];
+const KINDS = [
+  'templates',
+  'integrations',
+  'secrets',
+  'workspaces',
+  'source_codes',
+  'source_code_versions',
+  'storages',
+  'executors',
+  'resources',
+] as const;
+const FIELDS = [
+  'name',
+  'description',
+  'template',
+  'configuration',
+  'labels',
+  'variables',
+  'sourceCodeUrl',
+  'integrationProvider',
+  'storageProvider',
+  'templateId',
+  'q',
+];
 
 /** Text with what breaks storage mixed into ordinary characters: NUL, lone surrogates of both halves, emoji. */
 const hostileText = fc
-  .array(fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 3 }) }, fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d\ude00', '"', '\\', '\u202e')), { maxLength: 8 })
+  .array(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.string({ maxLength: 3 }) },
+      fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d\ude00', '"', '\\', '\u202e'),
+    ),
+    { maxLength: 8 },
+  )
   .map((parts) => parts.join(''));
 const hostileJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -56,7 +84,9 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       h = await openHttpApp(target);
-      templateId = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Gate', template: 'gate' } })).json<{ id: string }>().id;
+      templateId = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Gate', template: 'gate' } })).json<{
+        id: string;
+      }>().id;
     });
     afterAll(async () => h.close());
 
@@ -72,29 +102,44 @@ for (const target of databaseTargets()) {
         const graphql = await h.inject({
           method: 'POST',
           url: '/api/graphql',
-          payload: { query: 'mutation ($i: TemplateCreateInput!) { createTemplate(input: $i) { id } }', variables: { i: { name: 'T', template: 't5', configuration: { a: 'a\u0000b' } } } },
+          payload: {
+            query: 'mutation ($i: TemplateCreateInput!) { createTemplate(input: $i) { id } }',
+            variables: { i: { name: 'T', template: 't5', configuration: { a: 'a\u0000b' } } },
+          },
         });
         // A request error: 200 under application/json (GraphQL over HTTP), with the field named.
         expect(graphql.json()).toEqual({
           errors: [
             {
               message: 'invalid variables.i.configuration.a: must not contain the NUL character (U+0000)',
-              extensions: { code: 'BAD_USER_INPUT', errors: [{ field: 'variables.i.configuration.a', message: 'must not contain the NUL character (U+0000)' }] },
+              extensions: {
+                code: 'BAD_USER_INPUT',
+                errors: [{ field: 'variables.i.configuration.a', message: 'must not contain the NUL character (U+0000)' }],
+              },
             },
           ],
         });
-        const inline = await h.inject({ method: 'POST', url: '/api/graphql', payload: { query: 'mutation { createTemplate(input: {name: "T", template: "t6", description: "a\\u0000b"}) { id } }' } });
+        const inline = await h.inject({
+          method: 'POST',
+          url: '/api/graphql',
+          payload: { query: 'mutation { createTemplate(input: {name: "T", template: "t6", description: "a\\u0000b"}) { id } }' },
+        });
         expect(inline.body).toContain('must not contain the NUL character (U+0000), escaped or not');
         expect(inline.body).not.toContain('INTERNAL_SERVER_ERROR');
       });
 
       it('3: NUL in a text field', async () => {
         expect(problem(await post('/api/workspaces', '{"name":"a\\u0000b","workspaceProvider":"github"}')).errors[0]?.field).toBe('name');
-        expect(problem(await post('/api/templates', '{"name":"T","template":"t7","description":"x\\u0000"}')).errors[0]?.field).toBe('description');
+        expect(problem(await post('/api/templates', '{"name":"T","template":"t7","description":"x\\u0000"}')).errors[0]?.field).toBe(
+          'description',
+        );
       });
 
       it('4: a GraphQL document nested 2,000 deep, in an argument or in selections, is refused before it is parsed', async () => {
-        for (const query of [`{ templates(sort: ${'['.repeat(2000)}"name"${']'.repeat(2000)}) { id } }`, `{ templates { ${'executors { '.repeat(2000)}id${' }'.repeat(2000)} } }`]) {
+        for (const query of [
+          `{ templates(sort: ${'['.repeat(2000)}"name"${']'.repeat(2000)}) { id } }`,
+          `{ templates { ${'executors { '.repeat(2000)}id${' }'.repeat(2000)} } }`,
+        ]) {
           const answer = await h.inject({ method: 'POST', url: '/api/graphql', payload: { query } });
           expect(answer.body).toContain(`query: is nested more than ${MAX_INPUT_DEPTH} levels deep`);
           expect(answer.body).not.toContain('INTERNAL_SERVER_ERROR');
@@ -102,7 +147,11 @@ for (const target of databaseTargets()) {
       });
 
       it('5: an Idempotency-Key with a body nested 10,000 deep', async () => {
-        const refused = problem(await post('/api/templates', `{"name":"T","template":"t8","configuration":${nestedObjects(10_000)}}`, { 'idempotency-key': 'deep-1' }));
+        const refused = problem(
+          await post('/api/templates', `{"name":"T","template":"t8","configuration":${nestedObjects(10_000)}}`, {
+            'idempotency-key': 'deep-1',
+          }),
+        );
         expect(refused.errors).toEqual([{ field: 'body', message: `is nested more than ${MAX_INPUT_DEPTH} levels deep` }]);
       });
 
@@ -110,24 +159,38 @@ for (const target of databaseTargets()) {
         for (const depth of [10_000, 3_000, MAX_INPUT_DEPTH + 1]) {
           problem(await post('/api/templates', `{"name":"T","template":"t9","configuration":{"a":${nestedArrays(depth)}}}`));
         }
-        const accepted = await post('/api/templates', `{"name":"T","template":"t9","configuration":{"a":${nestedArrays(MAX_INPUT_DEPTH - 2)}}}`);
+        const accepted = await post(
+          '/api/templates',
+          `{"name":"T","template":"t9","configuration":{"a":${nestedArrays(MAX_INPUT_DEPTH - 2)}}}`,
+        );
         expect(accepted.statusCode, accepted.body).toBe(201);
       });
 
       it('7: GraphQL over GET with variables that are not a JSON object is a 400', async () => {
         for (const variables of ['"x"', '[1]', '1', nestedArrays(5_000), '{"a":"\\u0000"}']) {
-          const answer = await h.inject({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent('{ templatesCount }')}&variables=${encodeURIComponent(variables)}` });
+          const answer = await h.inject({
+            method: 'GET',
+            url: `/api/graphql?query=${encodeURIComponent('{ templatesCount }')}&variables=${encodeURIComponent(variables)}`,
+          });
           expect(answer.statusCode, `${variables.slice(0, 20)}: ${answer.body}`).toBe(400);
           expect(answer.body).not.toContain('INTERNAL_SERVER_ERROR');
         }
-        const fine = await h.inject({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent('{ templatesCount }')}&variables=${encodeURIComponent('{}')}` });
+        const fine = await h.inject({
+          method: 'GET',
+          url: `/api/graphql?query=${encodeURIComponent('{ templatesCount }')}&variables=${encodeURIComponent('{}')}`,
+        });
         expect(fine.statusCode, fine.body).toBe(200);
       });
 
       it('query parameters: NUL, lone surrogates and deep JSON in list parameters are 400s naming the parameter', async () => {
         expect(problem(await h.inject({ method: 'GET', url: '/api/templates?q=a%00b' })).errors[0]?.field).toBe('q');
-        expect(problem(await h.inject({ method: 'GET', url: `/api/templates?filter=${encodeURIComponent('{"name":"\\ud800"}')}` })).errors[0]?.field).toBe('filter.name');
-        expect(problem(await h.inject({ method: 'GET', url: `/api/templates?sort=${encodeURIComponent(nestedArrays(5_000))}` })).errors[0]).toEqual({
+        expect(
+          problem(await h.inject({ method: 'GET', url: `/api/templates?filter=${encodeURIComponent('{"name":"\\ud800"}')}` })).errors[0]
+            ?.field,
+        ).toBe('filter.name');
+        expect(
+          problem(await h.inject({ method: 'GET', url: `/api/templates?sort=${encodeURIComponent(nestedArrays(5_000))}` })).errors[0],
+        ).toEqual({
           field: 'sort',
           message: `is nested more than ${MAX_INPUT_DEPTH} levels deep`,
         });
@@ -140,15 +203,27 @@ for (const target of databaseTargets()) {
         method: fc.constantFrom('POST', 'POST', 'PATCH', 'GET'),
         body: fc.dictionary(fc.constantFrom(...FIELDS), hostileJson, { maxKeys: 3 }),
         valid: fc.boolean(),
-        query: fc.dictionary(fc.constantFrom('filter', 'sort', 'range', 'q'), fc.oneof(hostileText, hostileJson.map((value) => JSON.stringify(value))), { maxKeys: 2 }),
+        query: fc.dictionary(
+          fc.constantFrom('filter', 'sort', 'range', 'q'),
+          fc.oneof(
+            hostileText,
+            hostileJson.map((value) => JSON.stringify(value)),
+          ),
+          { maxKeys: 2 },
+        ),
       });
       await fc.assert(
         fc.asyncProperty(request, async ({ kind, method, body: fields, query, valid }) => {
           // Half the bodies start from one the kind accepts, so a bad value is what stands between it and storage.
           const body = { ...(valid ? VALID[kind] : {}), ...fields };
           const search = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, value]));
-          const url = method === 'PATCH' ? `/api/templates/${templateId}` : `/api/${kind}${method === 'GET' ? `?${search.toString()}` : ''}`;
-          const answer = await h.inject({ method, url, ...(method === 'GET' ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+          const url =
+            method === 'PATCH' ? `/api/templates/${templateId}` : `/api/${kind}${method === 'GET' ? `?${search.toString()}` : ''}`;
+          const answer = await h.inject({
+            method,
+            url,
+            ...(method === 'GET' ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          });
           expect(answer.statusCode, `${method} ${url} ${JSON.stringify(body)}: ${answer.body}`).toBeLessThan(500);
         }),
         { numRuns: 2000, seed: 20261127 },
@@ -165,20 +240,29 @@ for (const target of databaseTargets()) {
         'query ($id: UUID!) { template(id: $id) { id } }',
       ];
       const request = fc.record({
-        query: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...DOCUMENTS) }, hostileText.map((text) => `{ templates(filter: {name: "${text}"}) { id } }`)),
+        query: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...DOCUMENTS) },
+          hostileText.map((text) => `{ templates(filter: {name: "${text}"}) { id } }`),
+        ),
         variables: fc.oneof(
           fc.dictionary(fc.constantFrom('i', 'f', 's', 'id'), hostileJson, { maxKeys: 3 }),
           // A create input the schema accepts but for one generated field.
-          fc.dictionary(fc.constantFrom('name', 'description', 'configuration', 'labels'), hostileJson, { maxKeys: 1 }).map((fields) => ({ i: { name: 'G', template: 'g', ...fields } })),
+          fc
+            .dictionary(fc.constantFrom('name', 'description', 'configuration', 'labels'), hostileJson, { maxKeys: 1 })
+            .map((fields) => ({ i: { name: 'G', template: 'g', ...fields } })),
         ),
         get: fc.boolean(),
       });
       await fc.assert(
         fc.asyncProperty(request, async ({ query, variables, get }) => {
           // A URL cannot carry a lone surrogate (encodeURIComponent refuses it): those go by POST.
-          const answer = get && query.isWellFormed()
-            ? await h.inject({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}` })
-            : await h.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } });
+          const answer =
+            get && query.isWellFormed()
+              ? await h.inject({
+                  method: 'GET',
+                  url: `/api/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`,
+                })
+              : await h.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } });
           expect(answer.statusCode, answer.body).toBeLessThan(500);
           expect(answer.body, `${query} ${JSON.stringify(variables)}`).not.toContain('INTERNAL_SERVER_ERROR');
         }),

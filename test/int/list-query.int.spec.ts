@@ -206,13 +206,23 @@ for (const target of databaseTargets()) {
       it.each<[string, ListInput, number | undefined, { ids: string[]; total: number; statements: number }]>([
         ['fewer matches than the cap: one statement', { sort: ASC, range: [0, 2] }, undefined, { ids: [T1, T2], total: 6, statements: 1 }],
         ['a later page, matches under the cap', { sort: ASC, range: [4, 2] }, 3, { ids: [T4, T5], total: 6, statements: 1 }],
-        ['a filter with fewer matches than the cap', { filter: { labels: 'eu' }, range: [0, 1] }, 4, { ids: [T5], total: 3, statements: 1 }],
+        [
+          'a filter with fewer matches than the cap',
+          { filter: { labels: 'eu' }, range: [0, 1] },
+          4,
+          { ids: [T5], total: 3, statements: 1 },
+        ],
         ['no match at all', { filter: { name__like: 'nobody' } }, undefined, { ids: [], total: 0, statements: 1 }],
         ['more matches than the cap: then a count', { sort: ASC, range: [0, 2] }, 3, { ids: [T1, T2], total: 6, statements: 2 }],
         ['exactly the cap: more may exist, so a count', { sort: ASC, range: [0, 2] }, 6, { ids: [T1, T2], total: 6, statements: 2 }],
         ['a page past the end: a count', { sort: ASC, range: [6, 10] }, undefined, { ids: [], total: 6, statements: 2 }],
         ['an empty range: a count', { sort: ASC, range: [0, 0] }, undefined, { ids: [], total: 6, statements: 2 }],
-        ['a __like filter over the cap', { filter: { name__like: 'A' }, sort: ['id', 'DESC'], range: [1, 2] }, 2, { ids: [T4, T3], total: 5, statements: 2 }],
+        [
+          'a __like filter over the cap',
+          { filter: { name__like: 'A' }, sort: ['id', 'DESC'], range: [1, 2] },
+          2,
+          { ids: [T4, T3], total: 5, statements: 2 },
+        ],
       ])('is exact with %s', async (_, input, cap, expected) => {
         expect(await counted(input, cap)).toEqual(expected);
       });

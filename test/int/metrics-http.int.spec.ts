@@ -24,7 +24,11 @@ for (const target of databaseTargets()) {
       const id = created.json<{ id: string }>().id;
       expect((await h.inject({ method: 'GET', url: `/api/templates/${id}` })).statusCode).toBe(200);
       expect((await h.inject({ method: 'GET', url: '/api/no-such-thing' })).statusCode).toBe(404);
-      const refused = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'admin', password: 'wrong-password-here' } });
+      const refused = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'admin', password: 'wrong-password-here' },
+      });
       expect(refused.statusCode).toBe(401);
       await h.serviceAccount('metrics-bot', ['default']);
       const query = await h.inject({ method: 'POST', url: '/api/graphql', payload: { query: '{ templates { id name } }' } });
@@ -53,8 +57,12 @@ for (const target of databaseTargets()) {
 
     it('observes HTTP requests by route pattern and status, never by the URL as sent', () => {
       expect(families.get('infraledger_http_request_duration_seconds')?.type).toBe('histogram');
-      expect(valueOf(families, 'infraledger_http_request_duration_seconds', { method: 'POST', route: '/api/templates', status_code: '201' })).toBe(1);
-      expect(valueOf(families, 'infraledger_http_request_duration_seconds', { method: 'GET', route: '/api/templates/:id', status_code: '200' })).toBe(1);
+      expect(
+        valueOf(families, 'infraledger_http_request_duration_seconds', { method: 'POST', route: '/api/templates', status_code: '201' }),
+      ).toBe(1);
+      expect(
+        valueOf(families, 'infraledger_http_request_duration_seconds', { method: 'GET', route: '/api/templates/:id', status_code: '200' }),
+      ).toBe(1);
       expect(valueOf(families, 'infraledger_http_request_duration_seconds', { route: 'unmatched', status_code: '404' })).toBe(1);
       expect(text).not.toContain('/api/no-such-thing');
     });
@@ -82,7 +90,9 @@ for (const target of databaseTargets()) {
     it('counts sign-ins by method and outcome, with the reason of a failure and never the identifier', () => {
       // admin (the harness) and metrics-bot succeeded; the wrong password failed.
       expect(valueOf(families, 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'succeeded' })).toBe(2);
-      expect(valueOf(families, 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' })).toBe(1);
+      expect(
+        valueOf(families, 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' }),
+      ).toBe(1);
       expect(text).not.toContain('metrics-bot');
       expect(text).not.toContain('wrong-password-here');
       expect(text).not.toContain(h.adminToken);
@@ -95,11 +105,25 @@ for (const target of databaseTargets()) {
       expect((await h.inject({ method: 'POST', url: `/api/users/${id}/actions/deactivate` })).statusCode).toBe(200);
       const scrapeFailures = async (): Promise<string> =>
         (await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
-      const before = valueOf(parseScrape(await scrapeFailures()), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' });
-      const refused = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'metrics-leaver', password: 'metrics-leaver-password-long' } });
+      const before = valueOf(parseScrape(await scrapeFailures()), 'infraledger_sign_ins_total', {
+        method: 'service_account',
+        outcome: 'failed',
+        reason: 'invalid_credentials',
+      });
+      const refused = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'metrics-leaver', password: 'metrics-leaver-password-long' },
+      });
       expect(refused.statusCode).toBe(401);
       const after = await scrapeFailures();
-      expect(valueOf(parseScrape(after), 'infraledger_sign_ins_total', { method: 'service_account', outcome: 'failed', reason: 'invalid_credentials' })).toBe((before ?? 0) + 1);
+      expect(
+        valueOf(parseScrape(after), 'infraledger_sign_ins_total', {
+          method: 'service_account',
+          outcome: 'failed',
+          reason: 'invalid_credentials',
+        }),
+      ).toBe((before ?? 0) + 1);
       expect(after).not.toContain('user_deactivated');
     });
 
@@ -113,7 +137,11 @@ for (const target of databaseTargets()) {
       // 30 attempts per minute per address: the 31st from the same address is refused.
       let refusedAt = 0;
       for (let attempt = 1; attempt <= 40 && refusedAt === 0; attempt++) {
-        const response = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: `nobody-${attempt}`, password: 'not-the-password' } });
+        const response = await h.app.inject({
+          method: 'POST',
+          url: '/api/auth/service_account/token',
+          payload: { identifier: `nobody-${attempt}`, password: 'not-the-password' },
+        });
         if (response.statusCode === 429) refusedAt = attempt;
       }
       expect(refusedAt).toBeGreaterThan(0);
@@ -127,7 +155,10 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   it('is off, saying how to turn it on; METRICS_PUBLIC=true opens it', async () => {
     const [target] = databaseTargets();
     if (!target) throw new Error('no database target');
-    for (const [env, status] of [[{}, 404], [{ METRICS_PUBLIC: 'true' }, 200]] as const) {
+    for (const [env, status] of [
+      [{}, 404],
+      [{ METRICS_PUBLIC: 'true' }, 200],
+    ] as const) {
       const h = await openHttpApp(target, { env });
       try {
         const response = await h.app.inject({ method: 'GET', url: '/metrics' });

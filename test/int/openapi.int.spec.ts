@@ -49,7 +49,8 @@ function operation(document: OpenApiDocument, path: string, method: Method): Ope
 }
 
 /** One response of an operation (undefined when not documented). */
-const responseOf = (document: OpenApiDocument, path: string, method: Method, status: string): unknown => operation(document, path, method).responses?.[status];
+const responseOf = (document: OpenApiDocument, path: string, method: Method, status: string): unknown =>
+  operation(document, path, method).responses?.[status];
 
 /** The JSON Schema of an operation's `application/json` request body (not a `$ref`). */
 function bodySchema(document: OpenApiDocument, path: string, method: Method): OpenAPIV3_1.SchemaObject {
@@ -101,7 +102,9 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
   });
 
   it('documents every route the app registered under /api, and nothing it did not', () => {
-    const routes = registeredRoutes(h.app.printRoutes({ commonPrefix: false })).filter((r) => r.path.startsWith('/api/') && !isDocsRoute(r.path) && !isGraphiqlAsset(r.path));
+    const routes = registeredRoutes(h.app.printRoutes({ commonPrefix: false })).filter(
+      (r) => r.path.startsWith('/api/') && !isDocsRoute(r.path) && !isGraphiqlAsset(r.path),
+    );
     expect(routes.length).toBeGreaterThan(30);
     const registered = new Set<string>();
     for (const route of routes) {
@@ -118,7 +121,7 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     expect([...documented].filter((d) => !registered.has(d))).toEqual([]);
   });
 
-  it('takes request bodies from the zod schemas the routes validate with (the declarations\' bodies)', () => {
+  it("takes request bodies from the zod schemas the routes validate with (the declarations' bodies)", () => {
     expect(propertiesOf(bodySchema(document, '/api/templates', 'post'))).toEqual(keysOf(createBodySchema(templateEntity)));
     expect(propertiesOf(bodySchema(document, '/api/templates/{id}', 'patch'))).toEqual(keysOf(patchBodySchema(templateEntity)));
     expect(propertiesOf(bodySchema(document, '/api/integrations', 'post'))).toEqual(keysOf(createBodySchema(integrationEntity)));
@@ -140,7 +143,11 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
 
     // Every create and update has a JSON body.
     for (const [path, item] of Object.entries(document.paths)) {
-      if (/^\/api\/(templates|integrations|secrets|workspaces|source_codes|source_code_versions|storages|executors|resources|users|auth_providers)$/.test(path)) {
+      if (
+        /^\/api\/(templates|integrations|secrets|workspaces|source_codes|source_code_versions|storages|executors|resources|users|auth_providers)$/.test(
+          path,
+        )
+      ) {
         expect(propertiesOf(bodySchema(document, path, 'post')).length, path).toBeGreaterThan(0);
         expect(item.post && responseOf(document, path, 'post', '201'), path).toBeDefined();
         expect(propertiesOf(bodySchema(document, `${path}/{id}`, 'patch')).length, path).toBeGreaterThan(0);
@@ -148,8 +155,20 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     }
   });
 
-  it("answers every entity with its own view schema, holding every key the API returns", async () => {
-    for (const plural of ['templates', 'integrations', 'secrets', 'workspaces', 'source_codes', 'source_code_versions', 'storages', 'executors', 'resources', 'users', 'auth_providers']) {
+  it('answers every entity with its own view schema, holding every key the API returns', async () => {
+    for (const plural of [
+      'templates',
+      'integrations',
+      'secrets',
+      'workspaces',
+      'source_codes',
+      'source_code_versions',
+      'storages',
+      'executors',
+      'resources',
+      'users',
+      'auth_providers',
+    ]) {
       const ok = responseOf(document, `/api/${plural}/{id}`, 'get', '200') as OpenAPIV3_1.ResponseObject;
       const schema = ok.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject;
       expect(schema.title, plural).toBeDefined();
@@ -160,15 +179,25 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     const me = await h.inject({ method: 'GET', url: `/api/users/${admin?.id ?? ''}` });
     expect(me.statusCode).toBe(200);
     const users = responseOf(document, '/api/users/{id}', 'get', '200') as OpenAPIV3_1.ResponseObject;
-    expect(Object.keys(me.json<object>()).sort()).toEqual(Object.keys((users.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject).properties ?? {}).sort());
+    expect(Object.keys(me.json<object>()).sort()).toEqual(
+      Object.keys((users.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject).properties ?? {}).sort(),
+    );
   });
 
   it('documents the docs/contract.md §3 list, get, patch, delete and action conventions', () => {
     const list = operation(document, '/api/storages', 'get');
-    expect(list.parameters).toEqual([{ $ref: '#/components/parameters/filter' }, { $ref: '#/components/parameters/sort' }, { $ref: '#/components/parameters/range' }]);
+    expect(list.parameters).toEqual([
+      { $ref: '#/components/parameters/filter' },
+      { $ref: '#/components/parameters/sort' },
+      { $ref: '#/components/parameters/range' },
+    ]);
     expect(list.responses?.['200']).toMatchObject({ headers: { 'Content-Range': { $ref: '#/components/headers/ContentRange' } } });
-    expect(responseOf(document, '/api/storages/{id}', 'get', '200')).toMatchObject({ headers: { ETag: { $ref: '#/components/headers/ETag' } } });
-    expect(responseOf(document, '/api/storages', 'post', '201')).toMatchObject({ headers: { Location: { $ref: '#/components/headers/Location' } } });
+    expect(responseOf(document, '/api/storages/{id}', 'get', '200')).toMatchObject({
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    });
+    expect(responseOf(document, '/api/storages', 'post', '201')).toMatchObject({
+      headers: { Location: { $ref: '#/components/headers/Location' } },
+    });
     const patch = operation(document, '/api/storages/{id}', 'patch');
     expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/ifMatch' });
     expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/idempotencyKey' });
@@ -178,7 +207,9 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     const actions = (path: string): unknown => document.paths[path]?.parameters?.find((p) => 'name' in p && p.name === 'action');
     expect(actions('/api/resources/{id}/actions/{action}')).toMatchObject({ schema: { enum: [...LIFECYCLE_ACTIONS] } });
     expect(actions('/api/templates/{id}/actions/{action}')).toMatchObject({ schema: { enum: ['enable', 'disable'] } });
-    expect(document.components?.responses?.BadRequest).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect(document.components?.responses?.BadRequest).toMatchObject({
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
   });
 
   it('marks the deprecated token endpoint and the public routes', () => {

@@ -28,26 +28,68 @@ for (const target of databaseTargets()) {
         [team, 'payments'],
         [other, 'search'],
       ] as const) {
-        await executeCommand(spine.deps, teamAggregate, id, { type: 'Create', data: { id, name, description: '', labels: [], memberIds: [], leadIds: [], groupReferences: ['group:default/' + name], status: 'enabled' } }, context());
+        await executeCommand(
+          spine.deps,
+          teamAggregate,
+          id,
+          {
+            type: 'Create',
+            data: {
+              id,
+              name,
+              description: '',
+              labels: [],
+              memberIds: [],
+              leadIds: [],
+              groupReferences: ['group:default/' + name],
+              status: 'enabled',
+            },
+          },
+          context(),
+        );
       }
-      await executeCommand(spine.deps, teamAggregate, team, { type: 'Update', data: { changes: { name: 'card payments', groupReferences: [] } } }, context());
+      await executeCommand(
+        spine.deps,
+        teamAggregate,
+        team,
+        { type: 'Update', data: { changes: { name: 'card payments', groupReferences: [] } } },
+        context(),
+      );
       const entity = randomUUID();
       const grant = (subjectId: string, level: 'read' | 'write' | 'admin') =>
-        executeCommand(spine.deps, accessAggregate, entity, { type: 'Grant', data: { entityKind: 'template', entityId: entity, subjectType: 'team', subjectId, level } }, context());
+        executeCommand(
+          spine.deps,
+          accessAggregate,
+          entity,
+          { type: 'Grant', data: { entityKind: 'template', entityId: entity, subjectType: 'team', subjectId, level } },
+          context(),
+        );
       await grant(team, 'read');
       await grant(team, 'admin');
       await grant(other, 'write');
-      await executeCommand(spine.deps, accessAggregate, entity, { type: 'Revoke', data: { entityKind: 'template', entityId: entity, subjectType: 'team', subjectId: other } }, context());
+      await executeCommand(
+        spine.deps,
+        accessAggregate,
+        entity,
+        { type: 'Revoke', data: { entityKind: 'template', entityId: entity, subjectType: 'team', subjectId: other } },
+        context(),
+      );
       await executeCommand(spine.deps, teamAggregate, other, { type: 'Delete' }, context());
 
       const events = await spine.store.readAll({ limit: 10_000 });
       const tables = [...teamsProjection.tables, ...entityGrantsProjection.tables];
-      for (const projection of [teamsProjection, entityGrantsProjection]) await withTransaction(spine.pool, (tx) => applyEvents(tx, projection, spine.codec, events));
+      for (const projection of [teamsProjection, entityGrantsProjection])
+        await withTransaction(spine.pool, (tx) => applyEvents(tx, projection, spine.codec, events));
       const once = await dumpTables(spine.pool, tables);
-      for (const projection of [teamsProjection, entityGrantsProjection]) await withTransaction(spine.pool, (tx) => applyEvents(tx, projection, spine.codec, events));
+      for (const projection of [teamsProjection, entityGrantsProjection])
+        await withTransaction(spine.pool, (tx) => applyEvents(tx, projection, spine.codec, events));
       expect(await dumpTables(spine.pool, tables)).toEqual(once);
-      expect(once.entity_grants).toEqual([expect.objectContaining({ entity_id: entity, subject_type: 'team', subject_id: team, level: 'admin' })]);
-      expect(((once.teams ?? []) as Record<string, unknown>[]).map((row) => [row.name, row.group_references, row.deleted_at === null])).toEqual(
+      expect(once.entity_grants).toEqual([
+        expect.objectContaining({ entity_id: entity, subject_type: 'team', subject_id: team, level: 'admin' }),
+      ]);
+      expect(
+        ((once.teams ?? []) as Record<string, unknown>[]).map((row) => [row.name, row.group_references, row.deleted_at === null]),
+      ).toEqual(
         expect.arrayContaining([
           ['card payments', [], true],
           ['search', ['group:default/search'], false],

@@ -48,14 +48,22 @@ for (const target of databaseTargets()) {
     });
 
     const run = (id: string, command: PersonalAccessTokenCommand, now = seconds(-DAY)) =>
-      executeCommand(spine.deps, personalAccessTokenAggregate, id, command, { actorId: null, correlationId: randomUUID(), causationId: null, now });
+      executeCommand(spine.deps, personalAccessTokenAggregate, id, command, {
+        actorId: null,
+        correlationId: randomUUID(),
+        causationId: null,
+        now,
+      });
 
     /** Creates a token that was issued a day ago and expires `expiresIn` seconds from NOW. */
     async function issue(expiresIn = 30 * DAY): Promise<Issued> {
       const id = randomUUID();
       const userId = randomUUID();
       const { token, hash } = generatePersonalAccessToken();
-      await run(id, { type: 'CreatePersonalAccessToken', data: { id, userId, name: 'ci deploys', tokenHash: hash, expiresAt: seconds(expiresIn).toISOString() } });
+      await run(id, {
+        type: 'CreatePersonalAccessToken',
+        data: { id, userId, name: 'ci deploys', tokenHash: hash, expiresAt: seconds(expiresIn).toISOString() },
+      });
       return { id, userId, token, hash };
     }
 
@@ -67,7 +75,10 @@ for (const target of databaseTargets()) {
 
     async function usage(id: string): Promise<{ lastUsedAt: string | null; version: string }> {
       // xmin changes with every new row version: an unchanged xmin proves no UPDATE touched the row.
-      const { rows } = await spine.pool.query<{ last_used_at: Date | null; version: string }>('SELECT last_used_at, xmin::text AS version FROM personal_access_tokens WHERE id = $1', [id]);
+      const { rows } = await spine.pool.query<{ last_used_at: Date | null; version: string }>(
+        'SELECT last_used_at, xmin::text AS version FROM personal_access_tokens WHERE id = $1',
+        [id],
+      );
       const row = rows[0];
       if (!row) throw new Error(`no row for ${id}`);
       return { lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(), version: row.version };
@@ -77,7 +88,11 @@ for (const target of databaseTargets()) {
       it('resolves to the token and its owner and records when it was used', async () => {
         const pat = await issue();
         await project();
-        expect(await verifyPersonalAccessToken(db, pat.token, NOW)).toEqual({ tokenId: pat.id, userId: pat.userId, createdAt: expect.any(Date) as unknown });
+        expect(await verifyPersonalAccessToken(db, pat.token, NOW)).toEqual({
+          tokenId: pat.id,
+          userId: pat.userId,
+          createdAt: expect.any(Date) as unknown,
+        });
         expect((await usage(pat.id)).lastUsedAt).toBe(NOW.toISOString());
       });
 
@@ -104,26 +119,42 @@ for (const target of databaseTargets()) {
         const pat = await issue();
         await run(pat.id, { type: 'RevokePersonalAccessToken', data: { reason: 'revoked by its owner' } });
         await project();
-        expect(await refusal(verifyPersonalAccessToken(db, pat.token, NOW))).toEqual({ code: 'UNAUTHENTICATED', message: 'personal access token revoked' });
+        expect(await refusal(verifyPersonalAccessToken(db, pat.token, NOW))).toEqual({
+          code: 'UNAUTHENTICATED',
+          message: 'personal access token revoked',
+        });
         expect((await usage(pat.id)).lastUsedAt).toBeNull();
       });
 
       it('says a token is expired from the moment its expiry is reached', async () => {
         const pat = await issue(60);
         await project();
-        expect(await verifyPersonalAccessToken(db, pat.token, seconds(59))).toEqual({ tokenId: pat.id, userId: pat.userId, createdAt: expect.any(Date) as unknown });
-        expect(await refusal(verifyPersonalAccessToken(db, pat.token, seconds(60)))).toEqual({ code: 'UNAUTHENTICATED', message: 'personal access token expired' });
+        expect(await verifyPersonalAccessToken(db, pat.token, seconds(59))).toEqual({
+          tokenId: pat.id,
+          userId: pat.userId,
+          createdAt: expect.any(Date) as unknown,
+        });
+        expect(await refusal(verifyPersonalAccessToken(db, pat.token, seconds(60)))).toEqual({
+          code: 'UNAUTHENTICATED',
+          message: 'personal access token expired',
+        });
       });
 
       it('says a well-formed token that was never issued is unknown', async () => {
         await issue();
         await project();
         const { token } = generatePersonalAccessToken();
-        expect(await refusal(verifyPersonalAccessToken(db, token, NOW))).toEqual({ code: 'UNAUTHENTICATED', message: 'unknown personal access token' });
+        expect(await refusal(verifyPersonalAccessToken(db, token, NOW))).toEqual({
+          code: 'UNAUTHENTICATED',
+          message: 'unknown personal access token',
+        });
       });
 
       it('says a token of the wrong shape is malformed', async () => {
-        expect(await refusal(verifyPersonalAccessToken(db, 'ilpat_short', NOW))).toEqual({ code: 'UNAUTHENTICATED', message: 'malformed personal access token' });
+        expect(await refusal(verifyPersonalAccessToken(db, 'ilpat_short', NOW))).toEqual({
+          code: 'UNAUTHENTICATED',
+          message: 'malformed personal access token',
+        });
       });
 
       it('says a token with a typo is malformed, without reading the database', async () => {
@@ -132,7 +163,10 @@ for (const target of databaseTargets()) {
         const typo = pat.token.slice(0, -1) + (pat.token.endsWith('a') ? 'b' : 'a');
         const queries: string[] = [];
         const watched = createDb(spine.pool, { onQuery: (text) => queries.push(text) });
-        expect(await refusal(verifyPersonalAccessToken(watched, typo, NOW))).toEqual({ code: 'UNAUTHENTICATED', message: 'malformed personal access token' });
+        expect(await refusal(verifyPersonalAccessToken(watched, typo, NOW))).toEqual({
+          code: 'UNAUTHENTICATED',
+          message: 'malformed personal access token',
+        });
         expect(queries).toEqual([]);
         // The same watcher does see the lookup of the real token.
         await verifyPersonalAccessToken(watched, pat.token, NOW);
@@ -151,7 +185,14 @@ for (const target of databaseTargets()) {
         await project();
         expect(await dumpTables(spine.pool, personalAccessTokensProjection.tables)).toEqual(once);
         expect(once.personal_access_tokens).toEqual([
-          expect.objectContaining({ id: pat.id, user_id: pat.userId, token_hash: pat.hash, revoked_at: seconds(10), last_used_at: NOW, revision: 2 }),
+          expect.objectContaining({
+            id: pat.id,
+            user_id: pat.userId,
+            token_hash: pat.hash,
+            revoked_at: seconds(10),
+            last_used_at: NOW,
+            revision: 2,
+          }),
         ]);
       });
 

@@ -43,19 +43,33 @@ for (const target of databaseTargets()) {
     afterEach(async () => spine.close());
 
     const hubOn = (pool: SqlPool, batchSize = 7) =>
-      new ProjectionHub(allProjections, { pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize, retryDelayMs: 10, idleFlushMs: 10 });
+      new ProjectionHub(allProjections, {
+        pool,
+        store: spine.store,
+        codec: spine.codec,
+        log: spine.log,
+        batchSize,
+        retryDelayMs: 10,
+        idleFlushMs: 10,
+      });
 
     /** Templates and integrations (two projections plus the audit log), interleaved. */
     async function writeMixedHistory(): Promise<bigint> {
       let last = await writeHistory(spine, 12);
       for (const [i, fields] of integrationFixtures(`hub-${randomUUID().slice(0, 6)}`).entries()) {
         const id = randomUUID();
-        const result = await executeCommand(spine.deps, integrationAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } }, {
-          actorId: null,
-          correlationId: randomUUID(),
-          causationId: null,
-          now: new Date(FIXED_START + i * 1000),
-        });
+        const result = await executeCommand(
+          spine.deps,
+          integrationAggregate,
+          id,
+          { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+          {
+            actorId: null,
+            correlationId: randomUUID(),
+            causationId: null,
+            now: new Date(FIXED_START + i * 1000),
+          },
+        );
         last = result.position ?? last;
       }
       await writeHistory(spine, 12, 'second');
@@ -73,7 +87,9 @@ for (const target of databaseTargets()) {
         doomed.start();
         await death;
         await doomed.stop();
-        const { rows } = await spine.pool.query<{ position: string | null }>("SELECT position FROM projection_checkpoints WHERE name = 'templates'");
+        const { rows } = await spine.pool.query<{ position: string | null }>(
+          "SELECT position FROM projection_checkpoints WHERE name = 'templates'",
+        );
         expect(BigInt(rows[0]?.position ?? '0')).toBeLessThan(head);
 
         const restarted = hubOn(spine.pool);
@@ -124,9 +140,26 @@ for (const target of databaseTargets()) {
         const head = await writeHistory(spine, 3);
         await allReached(hub.projections, head);
         // A poison event (written around the codec) stops templates and the audit log; users and sessions go on.
-        await spine.store.append(`template-${randomUUID()}`, [{ eventId: randomUUID(), type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
-          expectedRevision: 'no_stream',
-        });
+        await spine.store.append(
+          `template-${randomUUID()}`,
+          [
+            {
+              eventId: randomUUID(),
+              type: 'TemplateCreated',
+              data: { name: 42 },
+              metadata: {
+                actorId: null,
+                correlationId: 'c',
+                causationId: null,
+                occurredAt: new Date(FIXED_START).toISOString(),
+                schemaVersion: 1,
+              },
+            },
+          ],
+          {
+            expectedRevision: 'no_stream',
+          },
+        );
         const more = await writeHistory(spine, 2, 'later');
         const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
         await waitFor(['users', 'sessions'], more);
@@ -153,7 +186,10 @@ for (const target of databaseTargets()) {
         await spine.pool.query("UPDATE projection_checkpoints SET position = NULL WHERE name = 'templates'");
         const later = await writeHistory(spine, 2, 'later');
         const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 10_000 });
-        await waitFor(allProjections.map((p) => p.name), later);
+        await waitFor(
+          allProjections.map((p) => p.name),
+          later,
+        );
         const { rows } = await spine.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM templates WHERE name LIKE 'later%'");
         expect(rows[0]?.n).toBe(2);
         await hub.stop();
@@ -167,7 +203,11 @@ for (const target of databaseTargets()) {
           const pool = withClientHook(spine.pool, async (text) => {
             // The batch transaction's first statement has locked its checkpoints: it holds a transaction id.
             if (readable !== undefined || !text.startsWith('BEGIN') || !text.includes('FOR UPDATE OF c')) return;
-            const appended = await spine.store.append(`probe-${randomUUID()}`, [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+            const appended = await spine.store.append(
+              `probe-${randomUUID()}`,
+              [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }],
+              { expectedRevision: 'no_stream' },
+            );
             const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
             readable = seen[0]?.position === appended.position;
           });
@@ -193,7 +233,9 @@ for (const target of databaseTargets()) {
         // One batch of everything: at most one transaction (plus none per idle projection).
         expect(events).toBeGreaterThan(10);
         expect(counting.transactions()).toBe(1);
-        const { rows } = await spine.pool.query<{ name: string; position: string | null }>('SELECT name, position FROM projection_checkpoints ORDER BY name');
+        const { rows } = await spine.pool.query<{ name: string; position: string | null }>(
+          'SELECT name, position FROM projection_checkpoints ORDER BY name',
+        );
         expect(rows.map((r) => r.name)).toEqual(allProjections.map((p) => p.name).sort());
         for (const row of rows) expect(row.position).toBe(String(head));
       });
@@ -205,10 +247,15 @@ for (const target of databaseTargets()) {
         const head = await writeHistory(spine, 2);
         await allReached(hub.projections, head);
         const before = counting.transactions();
-        const { position } = await spine.store.append(`nothing-${randomUUID()}`, [{ eventId: randomUUID(), type: 'NothingToProject', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+        const { position } = await spine.store.append(
+          `nothing-${randomUUID()}`,
+          [{ eventId: randomUUID(), type: 'NothingToProject', data: {}, metadata: {} }],
+          { expectedRevision: 'no_stream' },
+        );
         await allReached(hub.projections, position);
         // The checkpoints follow without a transaction (one UPDATE a moment later).
-        const checkpoints = async () => (await spine.pool.query<{ position: string }>('SELECT position FROM projection_checkpoints')).rows.map((r) => r.position);
+        const checkpoints = async () =>
+          (await spine.pool.query<{ position: string }>('SELECT position FROM projection_checkpoints')).rows.map((r) => r.position);
         while ((await checkpoints()).some((p) => p !== String(position))) await new Promise((resolve) => setImmediate(resolve));
         expect(counting.transactions()).toBe(before);
         await hub.stop();

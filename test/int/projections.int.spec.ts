@@ -59,9 +59,19 @@ for (const target of databaseTargets()) {
     afterEach(async () => spine.close());
 
     const runnerOn = (pool: SqlPool, batchSize = 7) =>
-      new ProjectionRunner(templatesProjection, { pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize, retryDelayMs: 10 });
+      new ProjectionRunner(templatesProjection, {
+        pool,
+        store: spine.store,
+        codec: spine.codec,
+        log: spine.log,
+        batchSize,
+        retryDelayMs: 10,
+      });
     const rebuild = (options: Partial<RebuildDeps> = {}) =>
-      rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50, ...options }, templatesProjection);
+      rebuildProjection(
+        { pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50, ...options },
+        templatesProjection,
+      );
 
     describe('when the same events are applied twice', () => {
       it('leaves the tables as one application does', async () => {
@@ -77,7 +87,9 @@ for (const target of databaseTargets()) {
 
     describe('when a rebuild was killed before its swap', () => {
       const shadowSchemas = async (): Promise<string[]> =>
-        (await spine.pool.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY 1")).rows.map((r) => r.name);
+        (
+          await spine.pool.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%' ORDER BY 1")
+        ).rows.map((r) => r.name);
 
       it('drops its shadow schema at the next start, and the next rebuild still works', async () => {
         // What a rebuild of sessions leaves when killed mid-replay: its shadow schema with a table.
@@ -113,7 +125,10 @@ for (const target of databaseTargets()) {
       it.each([
         { what: 'gives identical tables', options: {} },
         // A row is written out after 3 events without a change, so most rows are, and many come back.
-        { what: 'gives identical tables when rows are written out early and their events continue afterwards', options: { batchSize: 5, replayTuning: { quietEvents: 3 } } },
+        {
+          what: 'gives identical tables when rows are written out early and their events continue afterwards',
+          options: { batchSize: 5, replayTuning: { quietEvents: 3 } },
+        },
       ])('$what', async ({ options }) => {
         const runner = runnerOn(spine.pool);
         runner.start();
@@ -132,14 +147,25 @@ for (const target of databaseTargets()) {
         const { rows } = await spine.pool.query<{ description: string; labels: string[]; configuration: unknown }>(
           "SELECT description, labels, configuration FROM templates WHERE template = 'first_template_1'",
         );
-        expect(rows).toEqual([{ description: `number 1: ${AWKWARD}`, labels: ['group-1', AWKWARD, 'NULL', '"'], configuration: { size: 1, note: AWKWARD, nested: { list: [AWKWARD, null] } } }]);
+        expect(rows).toEqual([
+          {
+            description: `number 1: ${AWKWARD}`,
+            labels: ['group-1', AWKWARD, 'NULL', '"'],
+            configuration: { size: 1, note: AWKWARD, nested: { list: [AWKWARD, null] } },
+          },
+        ]);
       });
 
       it('reads only its own events, and ends at the head of a log whose last events are of other kinds', async () => {
         const runner = runnerOn(spine.pool);
         runner.start();
         await writeHistory(spine, 10);
-        const others = Array.from({ length: 5 }, () => ({ eventId: randomUUID(), type: 'SomethingElseHappened', data: {}, metadata: { correlationId: randomUUID() } }));
+        const others = Array.from({ length: 5 }, () => ({
+          eventId: randomUUID(),
+          type: 'SomethingElseHappened',
+          data: {},
+          metadata: { correlationId: randomUUID() },
+        }));
         const head = (await spine.store.append(`elsewhere-${randomUUID()}`, others, { expectedRevision: 'no_stream' })).position;
         await catchUp(runner, head);
         const incremental = await dumpTables(spine.pool, TABLES);
@@ -171,7 +197,11 @@ for (const target of databaseTargets()) {
           // held readers back would make the read come back empty.
           const readable: Record<string, boolean> = {};
           const probe = async (during: string): Promise<void> => {
-            const appended = await spine.store.append(`probe-${randomUUID()}`, [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+            const appended = await spine.store.append(
+              `probe-${randomUUID()}`,
+              [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }],
+              { expectedRevision: 'no_stream' },
+            );
             const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
             readable[during] = seen[0]?.position === appended.position;
           };
@@ -204,7 +234,9 @@ for (const target of databaseTargets()) {
         doomed.start();
         await death;
         await doomed.stop();
-        const { rows } = await spine.pool.query<{ position: string }>("SELECT position FROM projection_checkpoints WHERE name = 'templates'");
+        const { rows } = await spine.pool.query<{ position: string }>(
+          "SELECT position FROM projection_checkpoints WHERE name = 'templates'",
+        );
         expect(BigInt(rows[0]?.position ?? '0')).toBeLessThan(head);
 
         const restarted = runnerOn(spine.pool);
@@ -246,9 +278,26 @@ for (const target of databaseTargets()) {
         const head = await writeHistory(spine, 3);
         const poisonId = randomUUID();
         // Written around the codec: a TemplateCreated that breaks its own schema.
-        await spine.store.append(`template-${randomUUID()}`, [{ eventId: poisonId, type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
-          expectedRevision: 'no_stream',
-        });
+        await spine.store.append(
+          `template-${randomUUID()}`,
+          [
+            {
+              eventId: poisonId,
+              type: 'TemplateCreated',
+              data: { name: 42 },
+              metadata: {
+                actorId: null,
+                correlationId: 'c',
+                causationId: null,
+                occurredAt: new Date(FIXED_START).toISOString(),
+                schemaVersion: 1,
+              },
+            },
+          ],
+          {
+            expectedRevision: 'no_stream',
+          },
+        );
         const runner = runnerOn(spine.pool);
         const failed = new Promise<void>((resolve) => runner.progress.once('failed', () => resolve()));
         runner.start();
@@ -275,9 +324,26 @@ for (const target of databaseTargets()) {
         await runner.stop();
         const before = await dumpTables(spine.pool, TABLES);
         const poisonId = randomUUID();
-        const poison = await spine.store.append(`template-${randomUUID()}`, [{ eventId: poisonId, type: 'TemplateCreated', data: { name: 42 }, metadata: { actorId: null, correlationId: 'c', causationId: null, occurredAt: new Date(FIXED_START).toISOString(), schemaVersion: 1 } }], {
-          expectedRevision: 'no_stream',
-        });
+        const poison = await spine.store.append(
+          `template-${randomUUID()}`,
+          [
+            {
+              eventId: poisonId,
+              type: 'TemplateCreated',
+              data: { name: 42 },
+              metadata: {
+                actorId: null,
+                correlationId: 'c',
+                causationId: null,
+                occurredAt: new Date(FIXED_START).toISOString(),
+                schemaVersion: 1,
+              },
+            },
+          ],
+          {
+            expectedRevision: 'no_stream',
+          },
+        );
         await writeHistory(spine, 2, 'later');
         // The rebuild reads the projection's own events: the one before the poison is the last template event before it.
         const own = await spine.store.readAll({ limit: 10_000, types: [...templatesProjection.handles] });

@@ -33,7 +33,8 @@ for (const target of databaseTargets()) {
       return response.json<{ id: string }>().id;
     };
     const as = (token: string | undefined) => (token ? { headers: { authorization: `Bearer ${token}` } } : {});
-    const create = (payload: Record<string, unknown>, token?: string) => h.inject({ method: 'POST', url: '/api/resources', payload, ...as(token) });
+    const create = (payload: Record<string, unknown>, token?: string) =>
+      h.inject({ method: 'POST', url: '/api/resources', payload, ...as(token) });
     const act = (id: string, action: string, token?: string, payload: Record<string, unknown> = {}) =>
       h.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload, ...as(token) });
     const body = (overrides: Record<string, unknown> = {}) => ({ name: `resource-${++seq}`, templateId: template, ...overrides });
@@ -58,7 +59,13 @@ for (const target of databaseTargets()) {
       const requested = await create(body({ name: 'parent', variables: [{ name: 'region', value: 'eu-west-1' }] }), requester);
       expect(requested.statusCode, requested.body).toBe(201);
       const parent = requested.json<View>();
-      expect(parent).toMatchObject({ state: 'provision', status: 'approval_pending', abstract: true, creatorId: requesterId, outputs: null });
+      expect(parent).toMatchObject({
+        state: 'provision',
+        status: 'approval_pending',
+        abstract: true,
+        creatorId: requesterId,
+        outputs: null,
+      });
       await expectAt(act(parent.id, 'approve', infra), 'provision', 'ready');
       await expectAt(act(parent.id, 'execute', requester), 'provision', 'queued');
       await expectAt(act(parent.id, 'start', infra), 'provision', 'in_progress');
@@ -73,10 +80,23 @@ for (const target of databaseTargets()) {
         detail: 'cannot destroy a resource while its children are not destroyed: "child" (provision/approval_pending)',
         children: [{ id: child.id, name: 'child', state: 'provision', status: 'approval_pending' }],
       });
-      for (const [action, token] of [['approve', infra], ['execute', requester], ['start', infra], ['succeed', infra], ['destroy', requester], ['approve', infra], ['execute', requester], ['start', infra], ['succeed', infra]] as const) {
+      for (const [action, token] of [
+        ['approve', infra],
+        ['execute', requester],
+        ['start', infra],
+        ['succeed', infra],
+        ['destroy', requester],
+        ['approve', infra],
+        ['execute', requester],
+        ['start', infra],
+        ['succeed', infra],
+      ] as const) {
         expect((await act(child.id, action, token)).statusCode).toBe(200);
       }
-      expect((await h.inject({ method: 'GET', url: `/api/resources/${child.id}` })).json<View>()).toMatchObject({ state: 'destroyed', status: 'done' });
+      expect((await h.inject({ method: 'GET', url: `/api/resources/${child.id}` })).json<View>()).toMatchObject({
+        state: 'destroyed',
+        status: 'done',
+      });
 
       await expectAt(act(parent.id, 'destroy', requester), 'destroy', 'approval_pending');
       await expectAt(act(parent.id, 'approve', infra), 'destroy', 'ready');
@@ -89,7 +109,8 @@ for (const target of databaseTargets()) {
     });
 
     it('takes a change to what was approved as a new request: ready or provisioned, back to approval, execute refused until approved', async () => {
-      const patch = (id: string, payload: Record<string, unknown>) => h.inject({ method: 'PATCH', url: `/api/resources/${id}`, payload, ...as(requester) });
+      const patch = (id: string, payload: Record<string, unknown>) =>
+        h.inject({ method: 'PATCH', url: `/api/resources/${id}`, payload, ...as(requester) });
       const view = (await create(body({ variables: [{ name: 'size', value: 's' }] }), requester)).json<View>();
       await expectAt(act(view.id, 'approve', infra), 'provision', 'ready');
       // Metadata deploys nothing: it stays approved.
@@ -97,15 +118,33 @@ for (const target of databaseTargets()) {
       await expectAt(patch(view.id, { variables: [{ name: 'size', value: 'xxl' }] }), 'provision', 'approval_pending');
       const refused = await act(view.id, 'execute', requester);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toMatchObject({ currentState: 'provision', currentStatus: 'approval_pending', allowedActions: ['approve', 'reject', 'delete'] });
+      expect(refused.json()).toMatchObject({
+        currentState: 'provision',
+        currentStatus: 'approval_pending',
+        allowedActions: ['approve', 'reject', 'delete'],
+      });
       // The approver sees what changed since the approval, before → after, and why it waits again.
-      const history = await h.inject({ method: 'GET', url: `/api/audit_log?filter=${encodeURIComponent(JSON.stringify({ entityId: view.id }))}&sort=["position","ASC"]` });
+      const history = await h.inject({
+        method: 'GET',
+        url: `/api/audit_log?filter=${encodeURIComponent(JSON.stringify({ entityId: view.id }))}&sort=["position","ASC"]`,
+      });
       const entries = history.json<{ verb: string; diff: { field: string; before?: unknown; after?: unknown }[] }[]>();
       expect(entries.map((entry) => entry.verb)).toEqual(['created', 'approved', 'updated', 'updated', 'approval_requested_again']);
-      expect(entries[3]?.diff).toEqual([{ field: 'variables', before: [{ name: 'size', value: 's', sensitive: false }], after: [{ name: 'size', value: 'xxl', sensitive: false }] }]);
+      expect(entries[3]?.diff).toEqual([
+        {
+          field: 'variables',
+          before: [{ name: 'size', value: 's', sensitive: false }],
+          after: [{ name: 'size', value: 'xxl', sensitive: false }],
+        },
+      ]);
       expect(entries[4]?.diff).toEqual([{ field: 'status', before: 'ready', after: 'approval_pending' }]);
 
-      for (const [action, token] of [['approve', infra], ['execute', requester], ['start', infra], ['succeed', infra]] as const) {
+      for (const [action, token] of [
+        ['approve', infra],
+        ['execute', requester],
+        ['start', infra],
+        ['succeed', infra],
+      ] as const) {
         expect((await act(view.id, action, token)).statusCode).toBe(200);
       }
       await expectAt(patch(view.id, { storagePath: 'states/web.tfstate' }), 'provisioned', 'approval_pending');
@@ -136,9 +175,18 @@ for (const target of databaseTargets()) {
       const foreign = await act(view.id, 'delete', stranger);
       expect(foreign.statusCode).toBe(403);
       expect(foreign.json<{ detail: string }>().detail).toBe('only the creator of a resource or holders of resource:write may delete it');
-      const patch = await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { description: 'mine now' }, ...as(stranger) });
+      const patch = await h.inject({
+        method: 'PATCH',
+        url: `/api/resources/${view.id}`,
+        payload: { description: 'mine now' },
+        ...as(stranger),
+      });
       expect(patch.statusCode).toBe(403);
-      expect((await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { description: 'still mine' }, ...as(requester) })).json()).toMatchObject({ description: 'still mine' });
+      expect(
+        (
+          await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { description: 'still mine' }, ...as(requester) })
+        ).json(),
+      ).toMatchObject({ description: 'still mine' });
       await act(view.id, 'approve', infra);
       await act(view.id, 'execute', requester);
       const start = await act(view.id, 'start', requester);
@@ -171,13 +219,26 @@ for (const target of databaseTargets()) {
         { name: 'password', value: '********', sensitive: true },
         { name: 'region', value: 'eu-west-1', sensitive: false },
       ]);
-      const patched = await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { variables: [...view.variables, { name: 'size', value: 3, sensitive: false }] } });
+      const patched = await h.inject({
+        method: 'PATCH',
+        url: `/api/resources/${view.id}`,
+        payload: { variables: [...view.variables, { name: 'size', value: 3, sensitive: false }] },
+      });
       expect(patched.statusCode, patched.body).toBe(200);
-      const responses = [created.body, patched.body, (await h.inject({ method: 'GET', url: `/api/resources/${view.id}` })).body, (await h.inject({ method: 'GET', url: '/api/resources' })).body];
+      const responses = [
+        created.body,
+        patched.body,
+        (await h.inject({ method: 'GET', url: `/api/resources/${view.id}` })).body,
+        (await h.inject({ method: 'GET', url: '/api/resources' })).body,
+      ];
       for (const text of responses) expect(text).not.toContain(SECRET);
       const { rows } = await h.database.pool.query<{ data: unknown }>('SELECT data FROM events');
       expect(JSON.stringify(rows)).not.toContain(SECRET);
-      const unknownMask = await h.inject({ method: 'PATCH', url: `/api/resources/${view.id}`, payload: { variables: [{ name: 'token', value: '********', sensitive: true }] } });
+      const unknownMask = await h.inject({
+        method: 'PATCH',
+        url: `/api/resources/${view.id}`,
+        payload: { variables: [{ name: 'token', value: '********', sensitive: true }] },
+      });
       expect(unknownMask.statusCode).toBe(400);
       // On create nothing is stored yet: a masked value can stand for nothing.
       const maskedOnCreate = await create(body({ variables: [{ name: 'password', value: '********', sensitive: true }] }), requester);
@@ -214,8 +275,12 @@ for (const target of databaseTargets()) {
     afterAll(async () => h.close());
 
     it('start ready, and destroys go straight to ready', async () => {
-      const template = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Queue', template: 'queue', abstract: true } })).json<{ id: string }>().id;
-      const view = (await h.inject({ method: 'POST', url: '/api/resources', payload: { name: 'jobs', templateId: template } })).json<View>();
+      const template = (
+        await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Queue', template: 'queue', abstract: true } })
+      ).json<{ id: string }>().id;
+      const view = (
+        await h.inject({ method: 'POST', url: '/api/resources', payload: { name: 'jobs', templateId: template } })
+      ).json<View>();
       expect(view).toMatchObject({ state: 'provision', status: 'ready' });
       for (const action of ['execute', 'start', 'succeed']) {
         expect((await h.inject({ method: 'POST', url: `/api/resources/${view.id}/actions/${action}`, payload: {} })).statusCode).toBe(200);
@@ -228,7 +293,9 @@ for (const target of databaseTargets()) {
       let template: string;
       let seq = 0;
       beforeAll(async () => {
-        template = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Lineage', template: 'lineage', abstract: true } })).json<{ id: string }>().id;
+        template = (
+          await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Lineage', template: 'lineage', abstract: true } })
+        ).json<{ id: string }>().id;
       });
       const act = (id: string, action: string) => h.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload: {} });
       const run = async (id: string, ...actions: string[]) => {
@@ -238,7 +305,11 @@ for (const target of databaseTargets()) {
         }
       };
       const request = async (parentIds: string[] = []) => {
-        const response = await h.inject({ method: 'POST', url: '/api/resources', payload: { name: `r-${++seq}`, templateId: template, parentIds } });
+        const response = await h.inject({
+          method: 'POST',
+          url: '/api/resources',
+          payload: { name: `r-${++seq}`, templateId: template, parentIds },
+        });
         return response;
       };
       const provisioned = async (parentIds: string[] = []): Promise<string> => {
@@ -254,11 +325,15 @@ for (const target of databaseTargets()) {
         await run(parent, 'destroy');
         const destroying = await request([parent]);
         expect(destroying.statusCode).toBe(422);
-        expect(destroying.json<{ errors: unknown }>().errors).toEqual([{ field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is being destroyed$/) as unknown }]);
+        expect(destroying.json<{ errors: unknown }>().errors).toEqual([
+          { field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is being destroyed$/) as unknown },
+        ]);
         await run(parent, 'execute', 'start', 'succeed');
         const destroyed = await request([parent]);
         expect(destroyed.statusCode).toBe(422);
-        expect(destroyed.json<{ errors: unknown }>().errors).toEqual([{ field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is destroyed$/) as unknown }]);
+        expect(destroyed.json<{ errors: unknown }>().errors).toEqual([
+          { field: 'parentIds[0]', message: expect.stringMatching(/^parent "r-\d+" is destroyed$/) as unknown },
+        ]);
       });
 
       it('refuses to recreate a child whose parent was destroyed after it', async () => {
@@ -268,8 +343,13 @@ for (const target of databaseTargets()) {
         await run(parent, 'destroy', 'execute', 'start', 'succeed');
         const recreated = await act(child, 'recreate');
         expect(recreated.statusCode).toBe(409);
-        expect(recreated.json<{ detail: string }>().detail).toMatch(/^cannot recreate a resource under a destroyed or destroying parent: "r-\d+" \(destroyed\/done\)$/);
-        expect((await h.inject({ method: 'GET', url: `/api/resources/${child}` })).json<View>()).toMatchObject({ state: 'destroyed', status: 'done' });
+        expect(recreated.json<{ detail: string }>().detail).toMatch(
+          /^cannot recreate a resource under a destroyed or destroying parent: "r-\d+" \(destroyed\/done\)$/,
+        );
+        expect((await h.inject({ method: 'GET', url: `/api/resources/${child}` })).json<View>()).toMatchObject({
+          state: 'destroyed',
+          status: 'done',
+        });
       });
 
       it('never lets a parent destroy and a child recreate both through when they race', async () => {
@@ -288,7 +368,10 @@ for (const target of databaseTargets()) {
           const [destroy, child] = await Promise.all([act(parent, 'destroy'), request([parent])]);
           const outcomes = [destroy.statusCode, child.statusCode];
           expect(outcomes, `round ${round}: ${destroy.body} ${child.body}`).not.toEqual([200, 201]);
-          expect([[200, 422], [409, 201]]).toContainEqual(outcomes);
+          expect([
+            [200, 422],
+            [409, 201],
+          ]).toContainEqual(outcomes);
         }
       });
     });

@@ -64,7 +64,7 @@ for (const target of databaseTargets()) {
 
     const as = (token: string) => ({ authorization: `Bearer ${token}` });
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the body it expects
-    const ok = <T,>(response: LightMyRequestResponse, status = 200): T => {
+    const ok = <T>(response: LightMyRequestResponse, status = 200): T => {
       expect(response.statusCode, response.body).toBe(status);
       return response.json<T>();
     };
@@ -77,7 +77,12 @@ for (const target of databaseTargets()) {
       ok<LogPage>(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}/logs${query}` }));
     const gql = async (query: string, variables: Json = {}, token = h.adminToken) =>
       ok<{ data: Json | null; errors?: { message: string; extensions: Json }[] }>(
-        await h.app.inject({ method: 'POST', url: '/api/graphql', headers: { ...as(token), 'content-type': 'application/json' }, payload: { query, variables } }),
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/graphql',
+          headers: { ...as(token), 'content-type': 'application/json' },
+          payload: { query, variables },
+        }),
       );
 
     /** A requested, approved resource with the secrets wired in; executed and started when asked. */
@@ -110,10 +115,18 @@ for (const target of databaseTargets()) {
       baseUrl = await h.app.listen({ host: '127.0.0.1', port: 0 });
       requester = await h.serviceAccount('run-requester', ['default']);
       runner = await h.serviceAccount('run-runner', ['infra']);
-      requesterId = ok<{ id: string }[]>(await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"run-requester"}' }))[0]?.id ?? '';
-      templateId = ok<{ id: string }>(await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Runs', template: 'runs', abstract: true } }), 201).id;
+      requesterId =
+        ok<{ id: string }[]>(await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"run-requester"}' }))[0]?.id ?? '';
+      templateId = ok<{ id: string }>(
+        await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Runs', template: 'runs', abstract: true } }),
+        201,
+      ).id;
       secretId = ok<{ id: string }>(
-        await h.inject({ method: 'POST', url: '/api/secrets', payload: { name: 'db', secretProvider: 'custom', configuration: { secrets: [{ name: 'token', value: CUSTOM_SECRET }] } } }),
+        await h.inject({
+          method: 'POST',
+          url: '/api/secrets',
+          payload: { name: 'db', secretProvider: 'custom', configuration: { secrets: [{ name: 'token', value: CUSTOM_SECRET }] } },
+        }),
         201,
       ).id;
       integrationId = ok<{ id: string }>(
@@ -136,9 +149,20 @@ for (const target of databaseTargets()) {
       const { id, runId } = await resource('queued');
       const queued = await runsOf(id);
       expect(queued).toHaveLength(1);
-      expect(queued[0]).toMatchObject({ id: runId, resourceId: id, action: 'apply', status: 'queued', actorId: requesterId, startedAt: null, finishedAt: null });
+      expect(queued[0]).toMatchObject({
+        id: runId,
+        resourceId: id,
+        action: 'apply',
+        status: 'queued',
+        actorId: requesterId,
+        startedAt: null,
+        finishedAt: null,
+      });
       ok(await act(id, 'start', runner));
-      expect(ok<Run>(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}` }))).toMatchObject({ status: 'in_progress', startedAt: expect.any(String) as unknown });
+      expect(ok<Run>(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}` }))).toMatchObject({
+        status: 'in_progress',
+        startedAt: expect.any(String) as unknown,
+      });
       ok(await act(id, 'succeed', runner, { outputs: { endpoint: 'db.internal:5432' } }));
       const done = ok<Run>(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}` }));
       expect(done).toMatchObject({ status: 'succeeded', outputs: { endpoint: 'db.internal:5432' }, error: null });
@@ -156,18 +180,32 @@ for (const target of databaseTargets()) {
       ]);
       const filtered = await h.inject({ method: 'GET', url: `/api/resources/${id}/runs?filter={"status":"failed"}` });
       expect(filtered.headers['content-range']).toBe('runs 0-0/1');
-      expect(ok(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs?filter={"colour":"red"}` }), 400)).toMatchObject({ code: 'VALIDATION' });
+      expect(ok(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs?filter={"colour":"red"}` }), 400)).toMatchObject({
+        code: 'VALIDATION',
+      });
     });
 
     it('answers runs and run over GraphQL, for readers of resources', async () => {
       const { id, runId } = await resource('in_progress');
-      const answer = await gql('query ($f: JSON, $id: UUID) { runs(filter: $f) { id action status actor { name } resource { name } } runsCount(filter: $f) run(id: $id) { id status startedAt } }', {
-        f: { resourceId: id },
-        id: runId,
-      }, requester);
+      const answer = await gql(
+        'query ($f: JSON, $id: UUID) { runs(filter: $f) { id action status actor { name } resource { name } } runsCount(filter: $f) run(id: $id) { id status startedAt } }',
+        {
+          f: { resourceId: id },
+          id: runId,
+        },
+        requester,
+      );
       expect(answer.errors).toBeUndefined();
       expect(answer.data).toMatchObject({
-        runs: [{ id: runId, action: 'apply', status: 'in_progress', actor: { name: 'run-requester' }, resource: { name: expect.stringMatching(/^run-/) as unknown } }],
+        runs: [
+          {
+            id: runId,
+            action: 'apply',
+            status: 'in_progress',
+            actor: { name: 'run-requester' },
+            resource: { name: expect.stringMatching(/^run-/) as unknown },
+          },
+        ],
         runsCount: 1,
         run: { id: runId, status: 'in_progress' },
       });
@@ -194,8 +232,17 @@ for (const target of databaseTargets()) {
       );
       expect(appended.errors).toBeUndefined();
       expect(appended.data?.appendRunLog).toEqual({ runId, seq: 1, acceptedBytes: 17, bytes: 17, truncated: false });
-      const read = await gql('query ($run: UUID!) { runLog(runId: $run) { status bytes truncated chunks { seq content } } }', { run: runId }, requester);
-      expect(read.data?.runLog).toEqual({ status: 'in_progress', bytes: 17, truncated: false, chunks: [{ seq: 1, content: 'aws key ********\n' }] });
+      const read = await gql(
+        'query ($run: UUID!) { runLog(runId: $run) { status bytes truncated chunks { seq content } } }',
+        { run: runId },
+        requester,
+      );
+      expect(read.data?.runLog).toEqual({
+        status: 'in_progress',
+        bytes: 17,
+        truncated: false,
+        chunks: [{ seq: 1, content: 'aws key ********\n' }],
+      });
     });
 
     it('keeps at most RUN_LOG_MAX_BYTES per run, ends the log with a marker and drops what follows', async () => {
@@ -204,20 +251,31 @@ for (const target of databaseTargets()) {
       expect(ok<Appended>(await append(id, runId, line))).toMatchObject({ seq: 1, acceptedBytes: 80, bytes: 80, truncated: false });
       expect(ok<Appended>(await append(id, runId, line))).toMatchObject({ seq: 2, bytes: 160, truncated: false });
       // A multi-byte character is never cut in half: 40 bytes are left, "é" takes two.
-      expect(ok<Appended>(await append(id, runId, 'é'.repeat(30)))).toMatchObject({ seq: 3, acceptedBytes: 40, bytes: 200, truncated: true });
+      expect(ok<Appended>(await append(id, runId, 'é'.repeat(30)))).toMatchObject({
+        seq: 3,
+        acceptedBytes: 40,
+        bytes: 200,
+        truncated: true,
+      });
       expect(ok<Appended>(await append(id, runId, 'more\n'))).toEqual({ runId, seq: null, acceptedBytes: 0, bytes: 200, truncated: true });
       const page = await logOf(id, runId);
       expect(page).toMatchObject({ bytes: 200, truncated: true });
       expect(page.chunks.map((c) => c.seq)).toEqual([1, 2, 3]);
-      expect(page.chunks[2]?.content).toBe(`${'é'.repeat(20)}\n[infraledger: this run's log reached ${MAX_BYTES} bytes and was truncated; later output was dropped]\n`);
+      expect(page.chunks[2]?.content).toBe(
+        `${'é'.repeat(20)}\n[infraledger: this run's log reached ${MAX_BYTES} bytes and was truncated; later output was dropped]\n`,
+      );
       // Paging: after a sequence number, at most `limit` chunks.
       expect((await logOf(id, runId, '?after=1&limit=1')).chunks.map((c) => c.seq)).toEqual([2]);
-      expect(ok(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}/logs?after=-1` }), 400)).toMatchObject({ code: 'VALIDATION' });
+      expect(ok(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}/logs?after=-1` }), 400)).toMatchObject({
+        code: 'VALIDATION',
+      });
     });
 
     it('numbers concurrent appends consecutively and never exceeds the bound', async () => {
       const { id, runId } = await resource('in_progress');
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => append(id, runId, `line ${String(i).padStart(2, '0')} ${'y'.repeat(20)}\n`)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => append(id, runId, `line ${String(i).padStart(2, '0')} ${'y'.repeat(20)}\n`)),
+      );
       const appended = answers.map((answer) => ok<Appended>(answer));
       const stored = appended.filter((a) => a.seq !== null).map((a) => a.seq);
       expect([...stored].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(Array.from({ length: stored.length }, (_, i) => i + 1));
@@ -233,7 +291,17 @@ for (const target of databaseTargets()) {
       expect(ok(await append(id, runId, 'x', requester), 403)).toMatchObject({ detail: 'missing permission resource:write' });
       const other = await resource('ready');
       expect(ok(await append(other.id, runId, 'x'), 404)).toMatchObject({ detail: 'run not found' });
-      expect(ok(await h.inject({ method: 'POST', url: `/api/resources/${id}/runs/${runId}/logs`, payload: { content: '', extra: 1 }, headers: as(runner) }), 400)).toMatchObject({
+      expect(
+        ok(
+          await h.inject({
+            method: 'POST',
+            url: `/api/resources/${id}/runs/${runId}/logs`,
+            payload: { content: '', extra: 1 },
+            headers: as(runner),
+          }),
+          400,
+        ),
+      ).toMatchObject({
         errors: [
           { field: 'content', message: 'must not be empty' },
           { field: 'extra', message: 'unknown field' },
@@ -241,7 +309,9 @@ for (const target of databaseTargets()) {
       });
       ok(await act(id, 'start', runner));
       ok(await act(id, 'succeed', runner));
-      expect(ok(await append(id, runId, 'late\n'), 409)).toMatchObject({ detail: `run ${runId} has ended (succeeded): its log takes no more output` });
+      expect(ok(await append(id, runId, 'late\n'), 409)).toMatchObject({
+        detail: `run ${runId} has ended (succeeded): its log takes no more output`,
+      });
     });
 
     it("tails a run's log live over the GraphQL subscription until the run ends", async () => {
@@ -287,7 +357,8 @@ for (const target of databaseTargets()) {
     it('deletes logs that last grew before the retention cut-off, and nothing newer', async () => {
       const { id, runId } = await resource('in_progress');
       ok(await append(id, runId, 'kept for now\n'));
-      const heads = async () => Number((await h.database.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM run_log_heads')).rows[0]?.n);
+      const heads = async () =>
+        Number((await h.database.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM run_log_heads')).rows[0]?.n);
       const before = await heads();
       expect(await deleteRunLogsBefore(h.database.pool, new Date('2000-01-01T00:00:00Z'))).toBe(0);
       expect(await heads()).toBe(before);

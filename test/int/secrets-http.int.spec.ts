@@ -25,7 +25,11 @@ interface Problem {
 }
 
 const integrationBodies = {
-  aws: { integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } },
+  aws: {
+    integrationType: 'cloud',
+    integrationProvider: 'aws',
+    configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' },
+  },
   gcp: { integrationType: 'cloud', integrationProvider: 'gcp', configuration: { gcpProjectId: 'acme', gcpServiceAccountKey: '{"k":1}' } },
   github: { integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } },
 } as const;
@@ -47,18 +51,45 @@ for (const target of databaseTargets()) {
     };
     const create = (body: Record<string, unknown>) => h.inject({ method: 'POST', url: '/api/secrets', payload: body });
     const patch = (id: string, body: Record<string, unknown>) => h.inject({ method: 'PATCH', url: `/api/secrets/${id}`, payload: body });
-    const awsSecret = (name: string, integrationId: string | undefined) => ({ name, secretProvider: 'aws', integrationId, configuration: { name: 'prod/db', awsRegion: 'eu-west-1' } });
-    const customSecret = (name: string) => ({ name, secretProvider: 'custom', configuration: { secrets: [{ name: 'A', value: VALUE_A }, { name: 'B', value: VALUE_B }] } });
+    const awsSecret = (name: string, integrationId: string | undefined) => ({
+      name,
+      secretProvider: 'aws',
+      integrationId,
+      configuration: { name: 'prod/db', awsRegion: 'eu-west-1' },
+    });
+    const customSecret = (name: string) => ({
+      name,
+      secretProvider: 'custom',
+      configuration: {
+        secrets: [
+          { name: 'A', value: VALUE_A },
+          { name: 'B', value: VALUE_B },
+        ],
+      },
+    });
 
     it('creates an aws secret on an aws integration, and finds it by provider and integration', async () => {
       const integrationId = await createIntegration('AWS for secrets', 'aws');
       const response = await create(awsSecret('Database password', integrationId));
       expect(response.statusCode, response.body).toBe(201);
       const view = response.json<View>();
-      expect(view).toMatchObject({ name: 'Database password', secretProvider: 'aws', secretType: 'tofu', integrationId, status: 'enabled', revision: 1, description: '', labels: [] });
+      expect(view).toMatchObject({
+        name: 'Database password',
+        secretProvider: 'aws',
+        secretType: 'tofu',
+        integrationId,
+        status: 'enabled',
+        revision: 1,
+        description: '',
+        labels: [],
+      });
       expect(view.configuration).toEqual({ name: 'prod/db', awsRegion: 'eu-west-1' });
       expect((await h.inject({ method: 'GET', url: `/api/secrets/${view.id}` })).json<View>()).toEqual(view);
-      const listed = await h.inject({ method: 'GET', url: '/api/secrets', query: { filter: JSON.stringify({ secretProvider: 'aws', integrationId }), sort: JSON.stringify(['name', 'ASC']) } });
+      const listed = await h.inject({
+        method: 'GET',
+        url: '/api/secrets',
+        query: { filter: JSON.stringify({ secretProvider: 'aws', integrationId }), sort: JSON.stringify(['name', 'ASC']) },
+      });
       expect(listed.headers['content-range']).toBe('secrets 0-0/1');
       expect(listed.json<View[]>().map((s) => s.id)).toEqual([view.id]);
     });
@@ -68,13 +99,25 @@ for (const target of databaseTargets()) {
       expect(response.statusCode, response.body).toBe(201);
       const view = response.json<View>();
       expect(view).toMatchObject({ secretProvider: 'custom', integrationId: null });
-      expect(view.configuration).toEqual({ secrets: [{ name: 'A', value: '********' }, { name: 'B', value: '********' }] });
+      expect(view.configuration).toEqual({
+        secrets: [
+          { name: 'A', value: '********' },
+          { name: 'B', value: '********' },
+        ],
+      });
       const read = await h.inject({ method: 'GET', url: `/api/secrets/${view.id}` });
       const listed = await h.inject({ method: 'GET', url: '/api/secrets' });
       const audit = await h.inject({ method: 'GET', url: '/api/audit_log', query: { filter: JSON.stringify({ entityType: 'secret' }) } });
       for (const r of [read, listed, audit]) expect(r.statusCode).toBe(200);
       expect(audit.json<{ changes: unknown }[]>().map((entry) => entry.changes)).toContainEqual(
-        expect.objectContaining({ configuration: { secrets: [{ name: 'A', value: '********' }, { name: 'B', value: '********' }] } }),
+        expect.objectContaining({
+          configuration: {
+            secrets: [
+              { name: 'A', value: '********' },
+              { name: 'B', value: '********' },
+            ],
+          },
+        }),
       );
       for (const r of [response, read, listed, audit]) {
         expect(r.body).not.toContain(VALUE_A);
@@ -83,24 +126,64 @@ for (const target of databaseTargets()) {
       const raw = await h.services.pool.query<{ data: unknown }>("SELECT data FROM events WHERE type = 'SecretCreated'");
       expect(JSON.stringify(raw.rows)).not.toContain(VALUE_A);
       const { state } = await loadAggregate(h.services.signIn, secretAggregate, view.id);
-      expect(state.status === 'active' && state.fields.configuration).toEqual({ secrets: [{ name: 'A', value: VALUE_A }, { name: 'B', value: VALUE_B }] });
+      expect(state.status === 'active' && state.fields.configuration).toEqual({
+        secrets: [
+          { name: 'A', value: VALUE_A },
+          { name: 'B', value: VALUE_B },
+        ],
+      });
     });
 
     it('keeps a stored value sent back as "********" for a known name, and refuses it for an unknown one', async () => {
       const view = (await create(customSecret('Rotating tokens'))).json<View>();
-      const patched = await patch(view.id, { configuration: { secrets: [{ name: 'A', value: '********' }, { name: 'C', value: 'new-value-c' }] } });
+      const patched = await patch(view.id, {
+        configuration: {
+          secrets: [
+            { name: 'A', value: '********' },
+            { name: 'C', value: 'new-value-c' },
+          ],
+        },
+      });
       expect(patched.statusCode, patched.body).toBe(200);
-      expect(patched.json<View>()).toMatchObject({ revision: 2, configuration: { secrets: [{ name: 'A', value: '********' }, { name: 'C', value: '********' }] } });
+      expect(patched.json<View>()).toMatchObject({
+        revision: 2,
+        configuration: {
+          secrets: [
+            { name: 'A', value: '********' },
+            { name: 'C', value: '********' },
+          ],
+        },
+      });
       expect(patched.body).not.toContain('new-value-c');
       const { state } = await loadAggregate(h.services.signIn, secretAggregate, view.id);
-      expect(state.status === 'active' && state.fields.configuration).toEqual({ secrets: [{ name: 'A', value: VALUE_A }, { name: 'C', value: 'new-value-c' }] });
+      expect(state.status === 'active' && state.fields.configuration).toEqual({
+        secrets: [
+          { name: 'A', value: VALUE_A },
+          { name: 'C', value: 'new-value-c' },
+        ],
+      });
       const raw = await h.services.pool.query<{ data: unknown }>("SELECT data FROM events WHERE type = 'SecretUpdated'");
       expect(JSON.stringify(raw.rows)).not.toContain('new-value-c');
 
-      const unknown = await patch(view.id, { configuration: { secrets: [{ name: 'A', value: '********' }, { name: 'Z', value: '********' }] } });
+      const unknown = await patch(view.id, {
+        configuration: {
+          secrets: [
+            { name: 'A', value: '********' },
+            { name: 'Z', value: '********' },
+          ],
+        },
+      });
       expect(unknown.statusCode).toBe(400);
-      expect(unknown.json<Problem>().errors).toEqual([{ field: 'configuration.secrets[1].value', message: 'is write-only: send the secret itself, not ******** (no stored secret has this name)' }]);
-      const onCreate = await create({ ...customSecret('Masked on create'), configuration: { secrets: [{ name: 'A', value: '********' }] } });
+      expect(unknown.json<Problem>().errors).toEqual([
+        {
+          field: 'configuration.secrets[1].value',
+          message: 'is write-only: send the secret itself, not ******** (no stored secret has this name)',
+        },
+      ]);
+      const onCreate = await create({
+        ...customSecret('Masked on create'),
+        configuration: { secrets: [{ name: 'A', value: '********' }] },
+      });
       expect(onCreate.statusCode).toBe(400);
       expect(fields(onCreate)).toEqual(['configuration.secrets[0].value']);
     });
@@ -110,9 +193,21 @@ for (const target of databaseTargets()) {
       const empty = await create({ name: 'Bad', secretProvider: 'aws', integrationId });
       expect(empty.statusCode).toBe(400);
       expect(fields(empty).sort()).toEqual(['configuration.awsRegion', 'configuration.name']);
-      const unknownKey = await create({ ...awsSecret('Bad', integrationId), configuration: { name: 'x', awsRegion: 'eu-west-1', gcpRegion: 'x' } });
+      const unknownKey = await create({
+        ...awsSecret('Bad', integrationId),
+        configuration: { name: 'x', awsRegion: 'eu-west-1', gcpRegion: 'x' },
+      });
       expect(unknownKey.json<Problem>().errors).toEqual([{ field: 'configuration.gcpRegion', message: 'unknown field' }]);
-      const duplicate = await create({ name: 'Bad', secretProvider: 'custom', configuration: { secrets: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }] } });
+      const duplicate = await create({
+        name: 'Bad',
+        secretProvider: 'custom',
+        configuration: {
+          secrets: [
+            { name: 'A', value: '1' },
+            { name: 'A', value: '2' },
+          ],
+        },
+      });
       expect(duplicate.json<Problem>().errors).toEqual([{ field: 'configuration.secrets[1].name', message: 'duplicate secret name "A"' }]);
       const body = await create({ name: '', secretProvider: 'azure', integrationId: 'nope' });
       expect(fields(body).sort()).toEqual(['integrationId', 'name', 'secretProvider']);
@@ -126,7 +221,10 @@ for (const target of databaseTargets()) {
         expect(response.statusCode, response.body).toBe(422);
         expect(response.json<Problem>().errors).toEqual([{ field: 'integrationId', message }]);
       };
-      expect422(await create(awsSecret('No integration', undefined)), 'integrationId is required for aws secrets (only custom secrets may go without)');
+      expect422(
+        await create(awsSecret('No integration', undefined)),
+        'integrationId is required for aws secrets (only custom secrets may go without)',
+      );
       expect422(await create(awsSecret('Unknown integration', MISSING_ID)), `integration ${MISSING_ID} does not exist`);
       expect422(
         await create(awsSecret('On git', github)),
@@ -138,7 +236,10 @@ for (const target of databaseTargets()) {
       );
       const onGcp = await create({ name: 'GCP secret', secretProvider: 'gcp', integrationId: gcp, configuration: { name: 'db' } });
       expect(onGcp.statusCode, onGcp.body).toBe(201);
-      expect422(await patch(onGcp.json<View>().id, { integrationId: aws }), `integration ${aws} is a cloud integration of provider aws; gcp secrets need a cloud integration of provider gcp`);
+      expect422(
+        await patch(onGcp.json<View>().id, { integrationId: aws }),
+        `integration ${aws} is a cloud integration of provider aws; gcp secrets need a cloud integration of provider gcp`,
+      );
       await h.inject({ method: 'POST', url: `/api/integrations/${aws}/actions/disable` });
       expect422(await create(awsSecret('On disabled', aws)), `integration ${aws} is disabled and cannot be newly referenced`);
     });
@@ -161,7 +262,12 @@ for (const target of databaseTargets()) {
       const change = await patch(view.id, { secretProvider: 'aws' });
       expect(change.statusCode).toBe(422);
       expect(fields(change)).toEqual(['secretProvider']);
-      const stale = await h.inject({ method: 'PATCH', url: `/api/secrets/${view.id}`, headers: { 'if-match': '"7"' }, payload: { description: 'x' } });
+      const stale = await h.inject({
+        method: 'PATCH',
+        url: `/api/secrets/${view.id}`,
+        headers: { 'if-match': '"7"' },
+        payload: { description: 'x' },
+      });
       expect(stale.statusCode).toBe(412);
     });
 

@@ -49,14 +49,19 @@ for (const target of databaseTargets()) {
 
     const as = (token: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse> =>
       h.app.inject({ ...options, headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...options.headers } });
-    const signIn = (identifier: string, password: string) => as(undefined, { method: 'POST', url: '/api/auth/service_account/token', payload: { identifier, password } });
+    const signIn = (identifier: string, password: string) =>
+      as(undefined, { method: 'POST', url: '/api/auth/service_account/token', payload: { identifier, password } });
     async function tokenFor(identifier: string, password: string): Promise<string> {
       const response = await signIn(identifier, password);
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{ token: string }>().token;
     }
     async function createUser(identifier: string, password: string): Promise<string> {
-      const response = await h.inject({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier, password, roles: ['default'] } });
+      const response = await h.inject({
+        method: 'POST',
+        url: '/api/users',
+        payload: { kind: 'service_account', identifier, password, roles: ['default'] },
+      });
       expect(response.statusCode, response.body).toBe(201);
       return response.json<{ id: string }>().id;
     }
@@ -90,7 +95,18 @@ for (const target of databaseTargets()) {
           id,
           {
             type: 'CreateUser',
-            data: { id, kind: 'service_account', identifier: 'legacy-bot', email: null, displayName: null, provider: 'svc_service_account', subject: null, roles: ['default'], grants: [], passwordHash: legacyHash(password) },
+            data: {
+              id,
+              kind: 'service_account',
+              identifier: 'legacy-bot',
+              email: null,
+              displayName: null,
+              provider: 'svc_service_account',
+              subject: null,
+              roles: ['default'],
+              grants: [],
+              passwordHash: legacyHash(password),
+            },
           },
           context,
         );
@@ -112,11 +128,16 @@ for (const target of databaseTargets()) {
     });
 
     describe('L2: common passwords and short ones are refused with a clear error', () => {
-      const common = 'is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words';
+      const common =
+        'is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words';
 
       it('refuses a common password on creation, whatever its case', async () => {
         for (const password of ['password1234', 'PassWord1234', 'qwertyuiop123', '123456789012']) {
-          const response = await h.inject({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier: 'common-bot', password } });
+          const response = await h.inject({
+            method: 'POST',
+            url: '/api/users',
+            payload: { kind: 'service_account', identifier: 'common-bot', password },
+          });
           expect(response.statusCode, password).toBe(400);
           expect(response.json<Problem>().errors).toEqual([{ field: 'password', message: common }]);
         }
@@ -146,11 +167,19 @@ for (const target of databaseTargets()) {
         for (const response of [right, wrong, unknown]) {
           expect(response.statusCode).toBe(401);
           const { requestId: _ignored, ...rest } = response.json<Problem>();
-          expect(rest).toEqual({ type: 'urn:infraledger:problem:unauthenticated', title: 'Not authenticated', status: 401, detail: INVALID, code: 'UNAUTHENTICATED' });
+          expect(rest).toEqual({
+            type: 'urn:infraledger:problem:unauthenticated',
+            title: 'Not authenticated',
+            status: 401,
+            detail: INVALID,
+            code: 'UNAUTHENTICATED',
+          });
           expect(response.headers['www-authenticate']).toBe(wrong.headers['www-authenticate']);
         }
         const failures = await auditLog(h, { action: 'SignInFailed' });
-        const reasons = failures.filter((e) => (e.changes as { identifier?: string }).identifier === 'dormant-bot').map((e) => (e.changes as { reason?: string }).reason);
+        const reasons = failures
+          .filter((e) => (e.changes as { identifier?: string }).identifier === 'dormant-bot')
+          .map((e) => (e.changes as { reason?: string }).reason);
         // The operator, who can act on it, reads the true reason.
         expect(reasons).toEqual(['user_deactivated', 'invalid_credentials']);
       });
@@ -183,7 +212,8 @@ for (const target of databaseTargets()) {
         const id = me.json<{ id: string }>().id;
 
         expect((await h.inject({ method: 'POST', url: `/api/users/${id}/actions/revoke_sessions` })).statusCode).toBe(200);
-        const revoked = "Backstage token revoked: the user's sessions were revoked after it was issued; sign in at the developer portal again";
+        const revoked =
+          "Backstage token revoked: the user's sessions were revoked after it was issued; sign in at the developer portal again";
         expect(detailOf(await as(before, { method: 'GET', url: '/api/auth/me' }))).toBe(revoked);
         expect(detailOf(await as(before, { method: 'POST', url: '/api/auth/backstage/token' }))).toBe(revoked);
 

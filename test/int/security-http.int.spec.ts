@@ -21,15 +21,28 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       h = await openHttpApp(target, { env: { BASE_URL } });
-      const provider = await h.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: 'PATs', type: 'personal_access_token', configuration: {} } });
+      const provider = await h.inject({
+        method: 'POST',
+        url: '/api/auth_providers',
+        payload: { name: 'PATs', type: 'personal_access_token', configuration: {} },
+      });
       expect(provider.statusCode, provider.body).toBe(201);
-      const guest = await h.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: 'Guests', type: 'guest', configuration: {} } });
+      const guest = await h.inject({
+        method: 'POST',
+        url: '/api/auth_providers',
+        payload: { name: 'Guests', type: 'guest', configuration: {} },
+      });
       expect(guest.statusCode, guest.body).toBe(201);
     });
     afterAll(async () => h.close());
 
     const graphql = (query: string, variables: Record<string, unknown> = {}, authorization: string | null = `Bearer ${h.adminToken}`) =>
-      h.app.inject({ method: 'POST', url: '/api/graphql', headers: authorization === null ? {} : { authorization }, payload: { query, variables } });
+      h.app.inject({
+        method: 'POST',
+        url: '/api/graphql',
+        headers: authorization === null ? {} : { authorization },
+        payload: { query, variables },
+      });
 
     describe('L4: every answer carries nosniff, and HSTS when BASE_URL is https', () => {
       it('sets both on JSON, problem, GraphQL, docs, health and unknown-route answers, signed in or not', async () => {
@@ -80,7 +93,11 @@ for (const target of databaseTargets()) {
 
     describe('L4: no answer carrying a token may be cached', () => {
       it('REST: the service-account token, guest sign-in, refresh and a new personal access token answer no-store', async () => {
-        const signIn = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'admin', password: ADMIN_PASSWORD } });
+        const signIn = await h.app.inject({
+          method: 'POST',
+          url: '/api/auth/service_account/token',
+          payload: { identifier: 'admin', password: ADMIN_PASSWORD },
+        });
         expect(signIn.statusCode, signIn.body).toBe(200);
         expect(signIn.headers['cache-control']).toBe('no-store');
 
@@ -120,7 +137,11 @@ for (const target of databaseTargets()) {
       let position: string;
 
       beforeAll(async () => {
-        const created = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Min position', template: 'min_position' } });
+        const created = await h.inject({
+          method: 'POST',
+          url: '/api/templates',
+          payload: { name: 'Min position', template: 'min_position' },
+        });
         expect(created.statusCode, created.body).toBe(201);
         templateId = created.json<{ id: string }>().id;
         position = String(created.headers['x-position']);
@@ -159,7 +180,9 @@ for (const target of databaseTargets()) {
         const body = response.json<GraphBody>();
         expect(body).not.toHaveProperty('data');
         expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', head: await head() });
-        expect(body.errors?.[0]?.message).toMatch(/^X-Min-Position 9999999999999999999 is beyond the newest position of the event log \(\d+\)/);
+        expect(body.errors?.[0]?.message).toMatch(
+          /^X-Min-Position 9999999999999999999 is beyond the newest position of the event log \(\d+\)/,
+        );
       });
 
       if (target.name === 'postgres') {
@@ -170,12 +193,19 @@ for (const target of databaseTargets()) {
             await blocker.query('SELECT pg_current_xact_id()');
             // Committed after the blocker began: gap-free readers may not pass it until the blocker ends.
             const event = h.services.codec.encode(
-              { type: 'SignInFailed', data: { userId: null, method: 'service_account', provider: null, identifier: 'held-back', reason: 'invalid_credentials' } },
+              {
+                type: 'SignInFailed',
+                data: { userId: null, method: 'service_account', provider: null, identifier: 'held-back', reason: 'invalid_credentials' },
+              },
               { actorId: null, correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
               randomUUID(),
             );
             const appended = await h.services.store.append(`signin-held-${templateId}`, [event], { expectedRevision: 'no_stream' });
-            const read = h.inject({ method: 'GET', url: `/api/templates/${templateId}`, headers: { 'x-min-position': String(appended.position) } });
+            const read = h.inject({
+              method: 'GET',
+              url: `/api/templates/${templateId}`,
+              headers: { 'x-min-position': String(appended.position) },
+            });
             await new Promise((resolve) => setTimeout(resolve, 200));
             await blocker.query('COMMIT');
             const response = await read;

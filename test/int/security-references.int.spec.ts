@@ -38,7 +38,8 @@ for (const target of databaseTargets()) {
     const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
     const request = (token: string, fields: Record<string, unknown> = {}) =>
       h.app.inject({ method: 'POST', url: '/api/resources', payload: { name: `m1-${++seq}`, templateId, ...fields }, ...as(token) });
-    const patch = (token: string, id: string, fields: Record<string, unknown>) => h.app.inject({ method: 'PATCH', url: `/api/resources/${id}`, payload: fields, ...as(token) });
+    const patch = (token: string, id: string, fields: Record<string, unknown>) =>
+      h.app.inject({ method: 'PATCH', url: `/api/resources/${id}`, payload: fields, ...as(token) });
     const act = (token: string, id: string, action: string, payload: Record<string, unknown> = {}) =>
       h.app.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload, ...as(token) });
     const created = (response: LightMyRequestResponse): View => {
@@ -56,16 +57,29 @@ for (const target of databaseTargets()) {
         else expect(problem.errors?.[i]?.message).toMatch(expected.message);
       }
     }
-    const notYours = (id: string): string => `resource ${id} is not yours: a parent must be a resource you may act on (yours, or any with resource:write)`;
+    const notYours = (id: string): string =>
+      `resource ${id} is not yours: a parent must be a resource you may act on (yours, or any with resource:write)`;
 
     beforeAll(async () => {
       h = await openHttpApp(target);
-      const template = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'M1 stack', template: 'm1_stack', abstract: true } });
+      const template = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'M1 stack', template: 'm1_stack', abstract: true },
+      });
       templateId = template.json<{ id: string }>().id;
-      const secret = await h.inject({ method: 'POST', url: '/api/secrets', payload: { name: 'm1-secret', secretProvider: 'custom', configuration: { secrets: [{ name: 'k', value: 'v' }] } } });
+      const secret = await h.inject({
+        method: 'POST',
+        url: '/api/secrets',
+        payload: { name: 'm1-secret', secretProvider: 'custom', configuration: { secrets: [{ name: 'k', value: 'v' }] } },
+      });
       expect(secret.statusCode, secret.body).toBe(201);
       secretId = secret.json<{ id: string }>().id;
-      const integration = await h.inject({ method: 'POST', url: '/api/integrations', payload: { name: 'm1-git', integrationType: 'git', integrationProvider: 'git_public', configuration: {} } });
+      const integration = await h.inject({
+        method: 'POST',
+        url: '/api/integrations',
+        payload: { name: 'm1-git', integrationType: 'git', integrationProvider: 'git_public', configuration: {} },
+      });
       expect(integration.statusCode, integration.body).toBe(201);
       integrationId = integration.json<{ id: string }>().id;
       owner = await h.serviceAccount('m1-owner', ['default']);
@@ -74,7 +88,12 @@ for (const target of databaseTargets()) {
       narrow = await h.serviceAccount('m1-narrow', [], ['resource:read', 'template:read']);
 
       parent = created(await request(owner));
-      for (const [token, action] of [[infra, 'approve'], [owner, 'execute'], [infra, 'start'], [infra, 'succeed']] as const) {
+      for (const [token, action] of [
+        [infra, 'approve'],
+        [owner, 'execute'],
+        [infra, 'start'],
+        [infra, 'succeed'],
+      ] as const) {
         expect((await act(token, parent.id, action)).statusCode).toBe(200);
       }
     });
@@ -83,7 +102,10 @@ for (const target of databaseTargets()) {
     it("refuses a default user naming another's resource as parent (403 naming the field), and leaves its destroy free", async () => {
       const own = created(await request(other));
       expectForbidden(await request(other, { parentIds: [own.id, parent.id] }), [{ field: 'parentIds[1]', message: notYours(parent.id) }]);
-      const listed = await h.inject({ method: 'GET', url: `/api/resources?filter=${encodeURIComponent(JSON.stringify({ parentId: parent.id }))}` });
+      const listed = await h.inject({
+        method: 'GET',
+        url: `/api/resources?filter=${encodeURIComponent(JSON.stringify({ parentId: parent.id }))}`,
+      });
       expect(listed.json<View[]>()).toEqual([]);
     });
 
@@ -123,9 +145,15 @@ for (const target of databaseTargets()) {
         method: 'POST',
         url: '/api/graphql',
         ...as(other),
-        payload: { query: 'mutation ($input: ResourceCreateInput!) { createResource(input: $input) { id } }', variables: { input: { name: 'm1-graphql', templateId, parentIds: [parent.id] } } },
+        payload: {
+          query: 'mutation ($input: ResourceCreateInput!) { createResource(input: $input) { id } }',
+          variables: { input: { name: 'm1-graphql', templateId, parentIds: [parent.id] } },
+        },
       });
-      const body = response.json<{ data: unknown; errors: { message: string; extensions: { code: string; errors: { field: string }[] } }[] }>();
+      const body = response.json<{
+        data: unknown;
+        errors: { message: string; extensions: { code: string; errors: { field: string }[] } }[];
+      }>();
       expect(body.errors[0]?.extensions.code).toBe('FORBIDDEN');
       expect(body.errors[0]?.extensions.errors.map((e) => e.field)).toEqual(['parentIds[0]']);
     });
@@ -137,8 +165,12 @@ for (const target of databaseTargets()) {
       expect(refused.json<{ children: { id: string }[] }>().children.map((c) => c.id)).toContain(child.id);
       expect((await h.app.inject({ method: 'DELETE', url: `/api/resources/${child.id}`, ...as(infra) })).statusCode).toBe(204);
       // The owner's own child (from the test above) still blocks; the owner removes it, then destroys.
-      const own = await h.inject({ method: 'GET', url: `/api/resources?filter=${encodeURIComponent(JSON.stringify({ parentId: parent.id }))}` });
-      for (const remaining of own.json<View[]>()) expect((await h.app.inject({ method: 'DELETE', url: `/api/resources/${remaining.id}`, ...as(owner) })).statusCode).toBe(204);
+      const own = await h.inject({
+        method: 'GET',
+        url: `/api/resources?filter=${encodeURIComponent(JSON.stringify({ parentId: parent.id }))}`,
+      });
+      for (const remaining of own.json<View[]>())
+        expect((await h.app.inject({ method: 'DELETE', url: `/api/resources/${remaining.id}`, ...as(owner) })).statusCode).toBe(204);
       expect((await act(owner, parent.id, 'destroy')).statusCode).toBe(200);
     });
   });

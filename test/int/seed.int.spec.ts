@@ -12,10 +12,28 @@ import { openServices, type Services } from '../../src/services.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 import { TEST_PASSWORD_HASH_COST } from '../support/password-cost.js';
 
-const TABLES = ['integrations', 'secrets', 'storages', 'source_codes', 'executors', 'templates', 'source_code_versions', 'resources'] as const;
+const TABLES = [
+  'integrations',
+  'secrets',
+  'storages',
+  'source_codes',
+  'executors',
+  'templates',
+  'source_code_versions',
+  'resources',
+] as const;
 
 /** 6 templates: one abstract, five with a version each, and two of those (the 1st and 4th) a second one. */
-const EXPECTED = { integrations: 6, secrets: 3, storages: 3, source_codes: 20, executors: 3, templates: 6, source_code_versions: 7, resources: 60 };
+const EXPECTED = {
+  integrations: 6,
+  secrets: 3,
+  storages: 3,
+  source_codes: 20,
+  executors: 3,
+  templates: 6,
+  source_code_versions: 7,
+  resources: 60,
+};
 
 const small = (prefix: string): SeedOptions => ({ resources: 60, templates: 6, executors: 3, concurrency: 8, prefix });
 
@@ -30,12 +48,19 @@ for (const target of databaseTargets()) {
       const { rows: counted } = await services.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE deleted_at IS NULL`);
       return Number(counted[0]?.n);
     };
-    const counts = async (): Promise<Record<string, number>> => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await rows(t)] as const)));
+    const counts = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await rows(t)] as const)));
 
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'infraledger-seed-'));
       database = await target.create();
-      const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', INITIAL_ADMIN_PASSWORD: 'seed-admin-password-1', PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST });
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        SECRET_KEY: randomBytes(32).toString('base64'),
+        LOG_LEVEL: 'silent',
+        INITIAL_ADMIN_PASSWORD: 'seed-admin-password-1',
+        PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+      });
       services = await openServices(config, createLogger({ level: 'silent' }), { pool: database.pool, pollIntervalMs: 20 });
       // Analyses at 10, 20 and 40 resources, as a large seed does at 1,000, 2,000, 4,000, …
       first = await seedCatalog(services, small('seed-first'), { analyzeFrom: 10 });
@@ -49,7 +74,9 @@ for (const target of databaseTargets()) {
 
     it('analyses the database as its resources double, so the planner knows how large the log has grown', async () => {
       // reltuples is -1 until a table is first analysed (or vacuumed, which nothing here does).
-      const { rows: events } = await services.pool.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'events' AND relkind = 'r'");
+      const { rows: events } = await services.pool.query<{ reltuples: number }>(
+        "SELECT reltuples FROM pg_class WHERE relname = 'events' AND relkind = 'r'",
+      );
       expect(Number(events[0]?.reltuples)).toBeGreaterThan(100);
     });
 
@@ -75,7 +102,8 @@ for (const target of databaseTargets()) {
       const byPosition = new Map(positions.map((p) => [`${p.state}/${p.status}`, Number(p.n)]));
       expect(byPosition.size).toBeGreaterThanOrEqual(6);
       expect(byPosition.get('provisioned/done')).toBeGreaterThan(30);
-      for (const position of ['provision/approval_pending', 'provision/error', 'destroyed/done']) expect(byPosition.get(position), position).toBeGreaterThan(0);
+      for (const position of ['provision/approval_pending', 'provision/error', 'destroyed/done'])
+        expect(byPosition.get(position), position).toBeGreaterThan(0);
       expect(Object.fromEntries(first.positions)).toEqual(Object.fromEntries(byPosition));
     });
 
@@ -83,9 +111,13 @@ for (const target of databaseTargets()) {
       const { rows: parents } = await services.pool.query<{ n: string }>('SELECT count(*) AS n FROM resource_parents');
       expect(Number(parents[0]?.n)).toBe(2);
       const { rows: masked } = await services.pool.query<{ variables: { name: string; value: unknown; sensitive: boolean }[] }>(
-        "SELECT variables FROM resources WHERE variables @> '[{\"name\":\"admin_password\"}]' LIMIT 1",
+        'SELECT variables FROM resources WHERE variables @> \'[{"name":"admin_password"}]\' LIMIT 1',
       );
-      expect(masked[0]?.variables.find((v) => v.name === 'admin_password')).toEqual({ name: 'admin_password', value: '********', sensitive: true });
+      expect(masked[0]?.variables.find((v) => v.name === 'admin_password')).toEqual({
+        name: 'admin_password',
+        value: '********',
+        sensitive: true,
+      });
       const { rows: linked } = await services.pool.query<{ parents: string; executors: string }>(
         'SELECT (SELECT count(*) FROM template_parents) AS parents, (SELECT count(*) FROM template_executors) AS executors',
       );
@@ -101,7 +133,9 @@ for (const target of databaseTargets()) {
     });
 
     it('refuses a repeated prefix with the uniqueness conflict REST would answer', async () => {
-      await expect(seedCatalog(services, small('seed-first'))).rejects.toThrow(/^creating integration seed-first .*: CONFLICT: an integration named/);
+      await expect(seedCatalog(services, small('seed-first'))).rejects.toThrow(
+        /^creating integration seed-first .*: CONFLICT: an integration named/,
+      );
     });
   });
 }

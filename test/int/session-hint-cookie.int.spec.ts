@@ -12,7 +12,11 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       h = await openHttpApp(target);
-      const guest = await h.inject({ method: 'POST', url: '/api/auth_providers', payload: { name: 'Guest', type: 'guest', configuration: { role: 'default' } } });
+      const guest = await h.inject({
+        method: 'POST',
+        url: '/api/auth_providers',
+        payload: { name: 'Guest', type: 'guest', configuration: { role: 'default' } },
+      });
       expect(guest.statusCode, guest.body).toBe(201);
     });
     afterAll(async () => h.close());
@@ -33,7 +37,10 @@ for (const target of databaseTargets()) {
 
       const logout = await call('POST', '/api/auth/logout', cookies(refreshed)[0]?.split(';')[0]);
       expect(logout.statusCode).toBe(204);
-      expect(cookies(logout)).toEqual([expect.stringMatching(/^il_refresh=; .*Max-Age=0$/), 'il_session=; Path=/; SameSite=Strict; Max-Age=0']);
+      expect(cookies(logout)).toEqual([
+        expect.stringMatching(/^il_refresh=; .*Max-Age=0$/),
+        'il_session=; Path=/; SameSite=Strict; Max-Age=0',
+      ]);
     });
 
     it('is cleared by a refresh without a refresh cookie (a hint left behind)', async () => {

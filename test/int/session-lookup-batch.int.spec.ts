@@ -29,7 +29,9 @@ for (const target of databaseTargets()) {
       statements.length = 0;
       // Whether lookups share a turn depends on when each token's signature check resolves, so how
       // many statements ran is not fixed here; test/unit/id-batch.unit.spec.ts pins the batching.
-      const callers = await Promise.all(names.map((name) => harness.services.authenticator.authenticate(`Bearer ${tokens.get(name) ?? ''}`, now)));
+      const callers = await Promise.all(
+        names.map((name) => harness.services.authenticator.authenticate(`Bearer ${tokens.get(name) ?? ''}`, now)),
+      );
       expect(callers.map((caller) => caller.identifier)).toEqual(names);
       const lookups = statements.filter(isSessionLookup).length;
       expect(lookups).toBeGreaterThan(0);

@@ -105,7 +105,11 @@ for (const target of databaseTargets()) {
 
     it('backs off an identifier after 5 failures: 1 s, then 2 s, and a success forgets them', async () => {
       clock.set(START + 30 * MINUTE);
-      const created = await h.inject({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier: 'backoff-bot', password: 'backoff-bot-password-long' } });
+      const created = await h.inject({
+        method: 'POST',
+        url: '/api/users',
+        payload: { kind: 'service_account', identifier: 'backoff-bot', password: 'backoff-bot-password-long' },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const client = via('198.51.100.20');
       for (let i = 0; i < 5; i++) expect((await passwordAttempt(h.app, 'backoff-bot', `wrong-guess-${i}`, client)).statusCode).toBe(401);
@@ -135,7 +139,8 @@ for (const target of databaseTargets()) {
     it('prunes what can no longer refuse anything: address windows after two minutes, failures after the longest delay', async () => {
       clock.set(START + 50 * MINUTE);
       for (const client of ['198.51.100.41', '198.51.100.42', '198.51.100.43']) expectGuestRefused(await guestAttempt(h.app, via(client)));
-      const count = async (table: string): Promise<number> => Number((await h.services.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n);
+      const count = async (table: string): Promise<number> =>
+        Number((await h.services.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n);
       expect(await count('sign_in_address_windows')).toBeGreaterThanOrEqual(3);
       expect(await count('sign_in_failures')).toBeGreaterThan(100_000);
 
@@ -182,19 +187,24 @@ for (const target of databaseTargets()) {
       for (const [i, app] of [h.app, replica.app, h.app, replica.app, h.app].entries()) {
         expect((await passwordAttempt(app, 'shared-bot', `wrong-guess-${i}`)).statusCode).toBe(401);
       }
-      for (const app of replicas) expect(expectLimited(await passwordAttempt(app, 'shared-bot', 'wrong-guess-5'), 'for this identifier')).toBe(1);
+      for (const app of replicas)
+        expect(expectLimited(await passwordAttempt(app, 'shared-bot', 'wrong-guess-5'), 'for this identifier')).toBe(1);
     });
 
     it('shares the per-address window: 30 attempts split across the replicas leave none on either', async () => {
       clock.set(START + 10 * MINUTE);
-      for (let i = 0; i < 30; i++) expectGuestRefused(await guestAttempt(i % 2 === 0 ? h.app : replica.app, { remoteAddress: '198.51.100.99' }));
+      for (let i = 0; i < 30; i++)
+        expectGuestRefused(await guestAttempt(i % 2 === 0 ? h.app : replica.app, { remoteAddress: '198.51.100.99' }));
       expectLimited(await guestAttempt(h.app, { remoteAddress: '198.51.100.99' }), 'from this address');
       expectLimited(await guestAttempt(replica.app, { remoteAddress: '198.51.100.99' }), 'from this address');
     });
 
     it('ignores X-Forwarded-For without TRUSTED_PROXIES: the socket address is the client', async () => {
       clock.set(START + 10 * MINUTE + 30_000);
-      expectLimited(await guestAttempt(h.app, { remoteAddress: '198.51.100.99', headers: { 'x-forwarded-for': '192.0.2.1' } }), 'from this address');
+      expectLimited(
+        await guestAttempt(h.app, { remoteAddress: '198.51.100.99', headers: { 'x-forwarded-for': '192.0.2.1' } }),
+        'from this address',
+      );
     });
   });
 }

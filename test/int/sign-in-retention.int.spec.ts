@@ -18,9 +18,17 @@ for (const target of databaseTargets()) {
       h = await openHttpApp(target);
       // Sign-ins on the harness's day (2024-01-01): the admin's, two of a bot, and a failure.
       await h.serviceAccount('retention-bot', ['default']);
-      const again = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'retention-bot', password: 'retention-bot-password-long' } });
+      const again = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'retention-bot', password: 'retention-bot-password-long' },
+      });
       expect(again.statusCode).toBe(200);
-      const failed = await h.app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier: 'retention-bot', password: 'not-it-at-all' } });
+      const failed = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/service_account/token',
+        payload: { identifier: 'retention-bot', password: 'not-it-at-all' },
+      });
       expect(failed.statusCode).toBe(401);
       await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Kept', template: 'kept' } });
       // Every sign-in fact is in the read tables before any pruning.
@@ -34,7 +42,11 @@ for (const target of databaseTargets()) {
     it('keeps everything within the retention', async () => {
       const sessions = await count('SELECT count(*) AS n FROM sessions');
       expect(sessions).toBe(3);
-      const outcome = await pruneSignIns(h.services, { readTableDays: 90, signInStreamDays: 365 }, new Date(h.clock.peek().getTime() + 30 * DAY));
+      const outcome = await pruneSignIns(
+        h.services,
+        { readTableDays: 90, signInStreamDays: 365 },
+        new Date(h.clock.peek().getTime() + 30 * DAY),
+      );
       expect(outcome).toEqual({ sessions: 0, auditEntries: 0, signInStreams: 0 });
       expect(await count('SELECT count(*) AS n FROM sessions')).toBe(sessions);
     });
@@ -42,7 +54,11 @@ for (const target of databaseTargets()) {
     it('prunes expired sessions and sign-in audit entries from the read tables after the retention; the events stay', async () => {
       const signInEntries = await count("SELECT count(*) AS n FROM audit_log WHERE entity_type IN ('sign_in', 'session')");
       const events = await count('SELECT count(*) AS n FROM events');
-      const outcome = await pruneSignIns(h.services, { readTableDays: 90, signInStreamDays: 365 }, new Date(h.clock.peek().getTime() + 100 * DAY));
+      const outcome = await pruneSignIns(
+        h.services,
+        { readTableDays: 90, signInStreamDays: 365 },
+        new Date(h.clock.peek().getTime() + 100 * DAY),
+      );
       expect(outcome).toEqual({ sessions: 3, auditEntries: signInEntries, signInStreams: 0 });
       expect(await count('SELECT count(*) AS n FROM sessions')).toBe(0);
       expect(await count("SELECT count(*) AS n FROM audit_log WHERE entity_type IN ('sign_in', 'session', 'sso_login')")).toBe(0);
@@ -61,11 +77,17 @@ for (const target of databaseTargets()) {
       expect(await h.services.store.readStream(`signin-${day}`)).toEqual([]);
       expect(await count("SELECT count(*) AS n FROM events WHERE stream_id LIKE 'session-%'")).toBe(sessionEvents);
       // Where the last run stopped is kept: the next run visits no stream twice.
-      expect(await pruneSignIns(h.services, { readTableDays: 90, signInStreamDays: 365 }, later)).toEqual({ sessions: 0, auditEntries: 0, signInStreams: 0 });
+      expect(await pruneSignIns(h.services, { readTableDays: 90, signInStreamDays: 365 }, later)).toEqual({
+        sessions: 0,
+        auditEntries: 0,
+        signInStreams: 0,
+      });
     });
 
     it('keeps everything when the retentions are 0', async () => {
-      expect(await pruneSignIns(h.services, { readTableDays: 0, signInStreamDays: 0 }, new Date(h.clock.peek().getTime() + 5000 * DAY))).toEqual({
+      expect(
+        await pruneSignIns(h.services, { readTableDays: 0, signInStreamDays: 0 }, new Date(h.clock.peek().getTime() + 5000 * DAY)),
+      ).toEqual({
         sessions: 0,
         auditEntries: 0,
         signInStreams: 0,
@@ -87,7 +109,11 @@ for (const target of databaseTargets()) {
       const target = randomUUID();
       const streamId = referenceStreamId('template', target);
       const encode = (type: 'ReferenceAdded' | 'ReferenceRemoved', referrerId: string) =>
-        codec.encode({ type, data: { referrerKind: 'resource', referrerId, field: 'templateId' } }, { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() }, randomUUID());
+        codec.encode(
+          { type, data: { referrerKind: 'resource', referrerId, field: 'templateId' } },
+          { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() },
+          randomUUID(),
+        );
       const live = [randomUUID(), randomUUID()];
       for (const id of live) await store.append(streamId, [encode('ReferenceAdded', id)], { expectedRevision: 'any' });
       // Churn: referrers that came and went, past the threshold.
@@ -104,9 +130,12 @@ for (const target of databaseTargets()) {
       expect(after.map((e) => e.type)).toEqual(['ReferencesCompacted']);
       // Revisions go on from where the stream was: a guard on the old revision now conflicts.
       expect(first.revision).toBe(BigInt(before.length));
-      await expect(store.appendMany([{ streamId, expectedRevision: BigInt(before.length - 1), events: [] }, { streamId: `other-${target}`, expectedRevision: 'any', events: [encode('ReferenceAdded', target)] }])).rejects.toBeInstanceOf(
-        StreamRevisionConflictError,
-      );
+      await expect(
+        store.appendMany([
+          { streamId, expectedRevision: BigInt(before.length - 1), events: [] },
+          { streamId: `other-${target}`, expectedRevision: 'any', events: [encode('ReferenceAdded', target)] },
+        ]),
+      ).rejects.toBeInstanceOf(StreamRevisionConflictError);
 
       // Reading again folds from the snapshot, and later changes apply on top of it.
       await store.append(streamId, [encode('ReferenceRemoved', live[0] ?? '')], { expectedRevision: 'any' });

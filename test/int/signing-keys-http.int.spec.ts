@@ -5,7 +5,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenService, generateSigningJwk, importSigningKey, loadOrCreateEmbeddedSigningKey, readEmbeddedPreviousKeys } from '../../src/auth/tokens.js';
+import {
+  createTokenService,
+  generateSigningJwk,
+  importSigningKey,
+  loadOrCreateEmbeddedSigningKey,
+  readEmbeddedPreviousKeys,
+} from '../../src/auth/tokens.js';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
@@ -23,7 +29,9 @@ describe('signing-key rotation over HTTP', () => {
     oldJwk = await generateSigningJwk();
     newJwk = await generateSigningJwk();
     // The second phase of a rotation: the new key signs, the old one (given whole, private part and all) still verifies.
-    h = await openHttpApp(target, { env: { TOKEN_SIGNING_KEY: JSON.stringify(newJwk), TOKEN_SIGNING_KEYS_PREVIOUS: JSON.stringify([oldJwk]) } });
+    h = await openHttpApp(target, {
+      env: { TOKEN_SIGNING_KEY: JSON.stringify(newJwk), TOKEN_SIGNING_KEYS_PREVIOUS: JSON.stringify([oldJwk]) },
+    });
   });
 
   afterAll(async () => {
@@ -52,8 +60,12 @@ describe('signing-key rotation over HTTP', () => {
   });
 
   it('refuses a bad TOKEN_SIGNING_KEYS_PREVIOUS at start, naming it', async () => {
-    await expect(openHttpApp(target, { env: { TOKEN_SIGNING_KEYS_PREVIOUS: '{"kty":"OKP"}' } })).rejects.toThrow('TOKEN_SIGNING_KEYS_PREVIOUS');
-    await expect(openHttpApp(target, { env: { TOKEN_SIGNING_KEYS_PREVIOUS: '[{"kty":"RSA","n":"x","e":"AQAB"}]' } })).rejects.toThrow('TOKEN_SIGNING_KEYS_PREVIOUS must hold Ed25519 JWKs');
+    await expect(openHttpApp(target, { env: { TOKEN_SIGNING_KEYS_PREVIOUS: '{"kty":"OKP"}' } })).rejects.toThrow(
+      'TOKEN_SIGNING_KEYS_PREVIOUS',
+    );
+    await expect(openHttpApp(target, { env: { TOKEN_SIGNING_KEYS_PREVIOUS: '[{"kty":"RSA","n":"x","e":"AQAB"}]' } })).rejects.toThrow(
+      'TOKEN_SIGNING_KEYS_PREVIOUS must hold Ed25519 JWKs',
+    );
   });
 });
 
@@ -62,7 +74,10 @@ describe('npm run signing-key (embedded mode)', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'infraledger-cli-keys-'));
     try {
       const { key: first } = await loadOrCreateEmbeddedSigningKey(dataDir);
-      const cli = (args: string[]) => run('npx', ['tsx', 'src/cli/signing-key.ts', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir } });
+      const cli = (args: string[]) =>
+        run('npx', ['tsx', 'src/cli/signing-key.ts', ...args], {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
+        });
       const rotated = await cli(['rotate']);
       const { key: active } = await loadOrCreateEmbeddedSigningKey(dataDir);
       expect(rotated.stdout).toContain(`rotated: ${first.kid} → ${active.kid}`);
@@ -71,7 +86,9 @@ describe('npm run signing-key (embedded mode)', () => {
       expect(listed.stdout).toContain(`signing: ${active.kid}`);
       expect(listed.stdout).toContain(`verifying: ${first.kid}`);
       const given = JSON.stringify(await generateSigningJwk());
-      const refused = await run('npx', ['tsx', 'src/cli/signing-key.ts', 'rotate'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, TOKEN_SIGNING_KEY: given } }).then(
+      const refused = await run('npx', ['tsx', 'src/cli/signing-key.ts', 'rotate'], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, TOKEN_SIGNING_KEY: given },
+      }).then(
         () => undefined,
         (error: unknown) => error as { code: number; stderr: string },
       );

@@ -44,13 +44,24 @@ for (const target of databaseTargets()) {
 
     describe('with a provider holding the JWKS URL and the shared secret', () => {
       beforeAll(async () => {
-        provider = await createProvider(h, { name: 'Developer portal', type: 'backstage', configuration: { jwksUrl: portal.jwksUrl, privateKey: SHARED_SECRET } });
+        provider = await createProvider(h, {
+          name: 'Developer portal',
+          type: 'backstage',
+          configuration: { jwksUrl: portal.jwksUrl, privateKey: SHARED_SECRET },
+        });
       });
 
       it('accepts an ES256 user token and creates its user on first use with role default', async () => {
         const response = await call(await portal.sign({ sub: 'user:default/jane' }));
         expect(response.statusCode, response.body).toBe(200);
-        expect(response.json()).toMatchObject({ identifier: 'user:default/jane', displayName: 'jane', provider: 'backstage', roles: ['default'], method: 'backstage', sessionId: null });
+        expect(response.json()).toMatchObject({
+          identifier: 'user:default/jane',
+          displayName: 'jane',
+          provider: 'backstage',
+          roles: ['default'],
+          method: 'backstage',
+          sessionId: null,
+        });
         const again = await call(await portal.sign({ sub: 'user:default/jane' }));
         expect(again.json<{ id: string }>().id).toBe(response.json<{ id: string }>().id);
         const templates = await call(await portal.sign({ sub: 'user:default/jane' }), '/api/templates');
@@ -59,15 +70,28 @@ for (const target of databaseTargets()) {
 
       it('authenticates GraphQL with the same tokens, and names the reason when one is refused', async () => {
         const graphql = async (token: string) =>
-          (await h.app.inject({ method: 'POST', url: '/api/graphql', headers: { authorization: `Bearer ${token}` }, payload: { query: '{ me { identifier kind } templatesCount }' } })).json<{
+          (
+            await h.app.inject({
+              method: 'POST',
+              url: '/api/graphql',
+              headers: { authorization: `Bearer ${token}` },
+              payload: { query: '{ me { identifier kind } templatesCount }' },
+            })
+          ).json<{
             data: unknown;
             errors?: { message: string; extensions: { code: string } }[];
           }>();
-        expect(await graphql(await portal.sign({ sub: 'user:default/jane' }))).toEqual({ data: { me: { identifier: 'user:default/jane', kind: 'human' }, templatesCount: 0 } });
+        expect(await graphql(await portal.sign({ sub: 'user:default/jane' }))).toEqual({
+          data: { me: { identifier: 'user:default/jane', kind: 'human' }, templatesCount: 0 },
+        });
         const refused = await graphql(await portal.sign({ aud: 'someone-else' }));
         expect(refused.data).toBeNull();
         expect(refused.errors).toEqual([
-          { message: 'Not authenticated: Backstage token was not issued for the audience backstage. Please provide a valid bearer token in the Authorization header.', extensions: { code: 'UNAUTHENTICATED' } },
+          {
+            message:
+              'Not authenticated: Backstage token was not issued for the audience backstage. Please provide a valid bearer token in the Authorization header.',
+            extensions: { code: 'UNAUTHENTICATED' },
+          },
         ]);
       });
 
@@ -93,7 +117,10 @@ for (const target of databaseTargets()) {
       });
 
       it('refuses a subject that is not a user entity reference', async () => {
-        expect401(await call(await portal.sign({ sub: 'component:default/billing' })), 'invalid Backstage token: sub must be a user entity reference such as user:default/jane');
+        expect401(
+          await call(await portal.sign({ sub: 'component:default/billing' })),
+          'invalid Backstage token: sub must be a user entity reference such as user:default/jane',
+        );
       });
 
       it('accepts HS256 tokens signed with the shared secret, and refuses other secrets', async () => {
@@ -104,7 +131,11 @@ for (const target of databaseTargets()) {
       });
 
       it('exchanges a user token for a service session token at POST /api/auth/backstage/token', async () => {
-        const response = await h.app.inject({ method: 'POST', url: '/api/auth/backstage/token', headers: { authorization: `Bearer ${await portal.sign({ sub: 'user:default/jane' })}` } });
+        const response = await h.app.inject({
+          method: 'POST',
+          url: '/api/auth/backstage/token',
+          headers: { authorization: `Bearer ${await portal.sign({ sub: 'user:default/jane' })}` },
+        });
         expect(response.statusCode, response.body).toBe(200);
         expect(response.headers['cache-control']).toBe('no-store');
         const { token, expiresAt } = response.json<{ token: string; expiresAt: string }>();
@@ -125,9 +156,17 @@ for (const target of databaseTargets()) {
         });
         expect401(expired, 'Backstage token expired');
         const failed = await auditLog(h, { action: 'SignInFailed' });
-        expect(failed.map((e) => e.changes)).toContainEqual({ userId: null, method: 'backstage', provider: null, identifier: '', reason: 'invalid_token' });
+        expect(failed.map((e) => e.changes)).toContainEqual({
+          userId: null,
+          method: 'backstage',
+          provider: null,
+          identifier: '',
+          reason: 'invalid_token',
+        });
         const succeeded = await auditLog(h, { action: 'SignInSucceeded' });
-        expect(succeeded.map((e) => e.changes)).toContainEqual(expect.objectContaining({ method: 'backstage', provider: 'backstage', identifier: 'user:default/jane' }));
+        expect(succeeded.map((e) => e.changes)).toContainEqual(
+          expect.objectContaining({ method: 'backstage', provider: 'backstage', identifier: 'user:default/jane' }),
+        );
       });
 
       it("refuses a deactivated user's tokens", async () => {
@@ -138,7 +177,11 @@ for (const target of databaseTargets()) {
       });
 
       it('refuses every Backstage token, and the sessions exchanged for them, once the provider is disabled', async () => {
-        const exchanged = await h.app.inject({ method: 'POST', url: '/api/auth/backstage/token', headers: { authorization: `Bearer ${await portal.sign()}` } });
+        const exchanged = await h.app.inject({
+          method: 'POST',
+          url: '/api/auth/backstage/token',
+          headers: { authorization: `Bearer ${await portal.sign()}` },
+        });
         const { token } = exchanged.json<{ token: string }>();
         expect((await call(token)).statusCode).toBe(200);
         await providerAction(h, provider.id, 'disable');

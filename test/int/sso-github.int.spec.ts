@@ -34,13 +34,25 @@ for (const target of databaseTargets()) {
           { email: 'ceo@example.org', primary: true, verified: false },
         ],
       });
-      gh.accounts.set('outsider', { id: 1003, login: 'outsider', name: null, emails: [{ email: 'out@elsewhere.org', primary: true, verified: true }] });
+      gh.accounts.set('outsider', {
+        id: 1003,
+        login: 'outsider',
+        name: null,
+        emails: [{ email: 'out@elsewhere.org', primary: true, verified: true }],
+      });
       // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
       h = await openHttpApp(target, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
       await createProvider(h, {
         name: 'GitHub Enterprise',
         type: 'github',
-        configuration: { clientId: gh.clientId, clientSecret: gh.clientSecret, redirectUrl: REDIRECT, authorizeUrl: gh.authorizeUrl, tokenUrl: gh.tokenUrl, apiUrl: gh.apiUrl },
+        configuration: {
+          clientId: gh.clientId,
+          clientSecret: gh.clientSecret,
+          redirectUrl: REDIRECT,
+          authorizeUrl: gh.authorizeUrl,
+          tokenUrl: gh.tokenUrl,
+          apiUrl: gh.apiUrl,
+        },
         filterByDomain: ['example.org'],
       });
     });
@@ -65,7 +77,12 @@ for (const target of databaseTargets()) {
       const { location } = await new TestBrowser(h.app).startLogin(KEY);
       const url = new URL(location);
       expect(`${url.origin}${url.pathname}`).toBe(gh.authorizeUrl);
-      expect(Object.fromEntries(url.searchParams)).toMatchObject({ client_id: gh.clientId, redirect_uri: REDIRECT, scope: 'read:user user:email', code_challenge_method: 'S256' });
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({
+        client_id: gh.clientId,
+        redirect_uri: REDIRECT,
+        scope: 'read:user user:email',
+        code_challenge_method: 'S256',
+      });
       expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(url.searchParams.has('nonce')).toBe(false);
     });
@@ -74,14 +91,25 @@ for (const target of databaseTargets()) {
       const { browser, response } = await signIn('octo');
       expectSignedIn(response);
       const octo = await me(h, await tokenOf(browser));
-      expect(octo).toMatchObject({ identifier: 'octo@example.org', email: 'octo@example.org', displayName: 'Octo Cat', provider: KEY, roles: ['default'] });
+      expect(octo).toMatchObject({
+        identifier: 'octo@example.org',
+        email: 'octo@example.org',
+        displayName: 'Octo Cat',
+        provider: KEY,
+        roles: ['default'],
+      });
       const row = await h.services.db.selectFrom('users').select(['subject', 'kind']).where('id', '=', octo.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ subject: '1001', kind: 'human' });
     });
 
     it('keeps matching the user by id when the login and name change at GitHub', async () => {
       const before = await me(h, await tokenOf((await signIn('octo')).browser));
-      gh.accounts.set('octo', { id: 1001, login: 'octo-renamed', name: 'Octo Renamed', emails: [{ email: 'octo@example.org', primary: true, verified: true }] });
+      gh.accounts.set('octo', {
+        id: 1001,
+        login: 'octo-renamed',
+        name: 'Octo Renamed',
+        emails: [{ email: 'octo@example.org', primary: true, verified: true }],
+      });
       const after = await me(h, await tokenOf((await signIn('octo')).browser));
       expect(after.id).toBe(before.id);
       expect(after.displayName).toBe('Octo Renamed');
@@ -123,9 +151,22 @@ for (const target of databaseTargets()) {
     });
 
     it('records the successes and the refusals with their reasons', async () => {
-      expect(await refusals(h, KEY)).toEqual(['code_rejected', 'invalid_state', 'email_not_verified', 'domain_not_allowed', 'access_denied']);
-      const succeeded = (await auditLog(h, { action: 'SignInSucceeded' })).filter((e) => (e.changes as { provider?: string }).provider === KEY);
-      expect(succeeded.map((e) => (e.changes as { identifier?: string }).identifier)).toEqual(['octo@example.org', 'octo@example.org', 'octo@example.org', 'octo@example.org']);
+      expect(await refusals(h, KEY)).toEqual([
+        'code_rejected',
+        'invalid_state',
+        'email_not_verified',
+        'domain_not_allowed',
+        'access_denied',
+      ]);
+      const succeeded = (await auditLog(h, { action: 'SignInSucceeded' })).filter(
+        (e) => (e.changes as { provider?: string }).provider === KEY,
+      );
+      expect(succeeded.map((e) => (e.changes as { identifier?: string }).identifier)).toEqual([
+        'octo@example.org',
+        'octo@example.org',
+        'octo@example.org',
+        'octo@example.org',
+      ]);
     });
   });
 
@@ -135,7 +176,12 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       gh = await startGithubIdp();
-      gh.accounts.set('octo', { id: 1001, login: 'octo', name: null, emails: [{ email: 'octo@example.org', primary: true, verified: true }] });
+      gh.accounts.set('octo', {
+        id: 1001,
+        login: 'octo',
+        name: null,
+        emails: [{ email: 'octo@example.org', primary: true, verified: true }],
+      });
       h = await openHttpApp(target);
     });
     afterAll(async () => {
@@ -147,10 +193,24 @@ for (const target of databaseTargets()) {
       const refused = await h.inject({
         method: 'POST',
         url: '/api/auth_providers',
-        payload: { name: 'GitHub', key: 'gh-literal', type: 'github', configuration: { clientId: gh.clientId, clientSecret: gh.clientSecret, redirectUrl: callbackOf('gh-literal'), tokenUrl: gh.tokenUrl, apiUrl: gh.apiUrl } },
+        payload: {
+          name: 'GitHub',
+          key: 'gh-literal',
+          type: 'github',
+          configuration: {
+            clientId: gh.clientId,
+            clientSecret: gh.clientSecret,
+            redirectUrl: callbackOf('gh-literal'),
+            tokenUrl: gh.tokenUrl,
+            apiUrl: gh.apiUrl,
+          },
+        },
       });
       expect(refused.statusCode, refused.body).toBe(400);
-      expect(refused.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['configuration.tokenUrl', 'configuration.apiUrl']);
+      expect(refused.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual([
+        'configuration.tokenUrl',
+        'configuration.apiUrl',
+      ]);
     });
 
     it('never sends the client secret to a token URL whose name resolves to loopback: the sign-in fails, the provider is not reached', async () => {
@@ -158,7 +218,14 @@ for (const target of databaseTargets()) {
       await createProvider(h, {
         name: 'GitHub on a name',
         type: 'github',
-        configuration: { clientId: gh.clientId, clientSecret: gh.clientSecret, redirectUrl: REDIRECT, authorizeUrl: gh.authorizeUrl, tokenUrl: viaName(gh.tokenUrl), apiUrl: viaName(gh.apiUrl) },
+        configuration: {
+          clientId: gh.clientId,
+          clientSecret: gh.clientSecret,
+          redirectUrl: REDIRECT,
+          authorizeUrl: gh.authorizeUrl,
+          tokenUrl: viaName(gh.tokenUrl),
+          apiUrl: viaName(gh.apiUrl),
+        },
       });
       gh.nextLogin = 'octo';
       expectRefused(await new TestBrowser(h.app).signIn(KEY, REDIRECT), 'provider_error');

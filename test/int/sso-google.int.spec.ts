@@ -5,7 +5,16 @@ import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { TestBrowser } from '../support/idp/browser.js';
 import { startOidcIdp, type OidcIdp } from '../support/idp/oidc.js';
-import { auditLog, callbackOf, createProvider, expectRefused, expectSignedIn, me, providerAction, refusals } from '../support/idp/sso-harness.js';
+import {
+  auditLog,
+  callbackOf,
+  createProvider,
+  expectRefused,
+  expectSignedIn,
+  me,
+  providerAction,
+  refusals,
+} from '../support/idp/sso-harness.js';
 
 const KEY = 'google';
 const REDIRECT = callbackOf(KEY);
@@ -80,7 +89,9 @@ for (const target of databaseTargets()) {
         expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(q.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-        expect(response.headers['set-cookie']).toMatch(/^il_sso=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Path=\/api\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/);
+        expect(response.headers['set-cookie']).toMatch(
+          /^il_sso=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Path=\/api\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/,
+        );
         expect(response.headers['cache-control']).toBe('no-store');
       });
 
@@ -89,7 +100,14 @@ for (const target of databaseTargets()) {
         expectSignedIn(response);
         const token = await accessToken(browser);
         const alice = await me(h, token);
-        expect(alice).toMatchObject({ identifier: 'alice@example.com', email: 'alice@example.com', displayName: 'Alice Example', provider: KEY, roles: ['default'], method: 'session' });
+        expect(alice).toMatchObject({
+          identifier: 'alice@example.com',
+          email: 'alice@example.com',
+          displayName: 'Alice Example',
+          provider: KEY,
+          roles: ['default'],
+          method: 'session',
+        });
         // The token request carried the configured redirect URI and the PKCE verifier.
         const last = idp.tokenRequests.filter((form) => form.get('grant_type') === 'authorization_code').at(-1);
         expect(last?.get('redirect_uri')).toBe(REDIRECT);
@@ -151,7 +169,13 @@ for (const target of databaseTargets()) {
         const response = await fetch(`${idp.issuer}/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ grant_type: 'authorization_code', code: url.searchParams.get('code') ?? '', redirect_uri: REDIRECT, client_id: idp.clientId, client_secret: idp.clientSecret }),
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: url.searchParams.get('code') ?? '',
+            redirect_uri: REDIRECT,
+            client_id: idp.clientId,
+            client_secret: idp.clientSecret,
+          }),
         });
         expect(response.status).toBe(400);
         expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
@@ -232,9 +256,14 @@ for (const target of databaseTargets()) {
         try {
           const refused = await browser.refresh();
           expect(refused.statusCode).toBe(401);
-          expect(refused.json<{ detail: string }>().detail).toBe('the identity provider no longer accepts this account: the session has ended; sign in again');
+          expect(refused.json<{ detail: string }>().detail).toBe(
+            'the identity provider no longer accepts this account: the session has ended; sign in again',
+          );
           // The refresh cookie and the UI's session hint are both cleared.
-          expect([refused.headers['set-cookie']].flat()).toEqual([expect.stringMatching(/^il_refresh=; .*Max-Age=0/), expect.stringMatching(/^il_session=; Path=\/; SameSite=Strict; Max-Age=0/)]);
+          expect([refused.headers['set-cookie']].flat()).toEqual([
+            expect.stringMatching(/^il_refresh=; .*Max-Age=0/),
+            expect.stringMatching(/^il_session=; Path=\/; SameSite=Strict; Max-Age=0/),
+          ]);
           const after = await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
           expect(after.statusCode).toBe(401);
           expect(after.json<{ detail: string }>().detail).toBe('token revoked: the session has ended');
@@ -251,7 +280,9 @@ for (const target of databaseTargets()) {
         expect(unknown.json<{ detail: string }>().detail).toBe('no auth provider with the key nope');
         const other = await h.app.inject({ method: 'GET', url: '/api/auth/svc_service_account/callback?code=x&state=y' });
         expect(other.statusCode).toBe(404);
-        expect(other.json<{ detail: string }>().detail).toBe('auth provider svc_service_account (type svc_service_account) has no browser sign-in; only github, google, microsoft providers do');
+        expect(other.json<{ detail: string }>().detail).toBe(
+          'auth provider svc_service_account (type svc_service_account) has no browser sign-in; only github, google, microsoft providers do',
+        );
       });
     });
 
@@ -277,15 +308,36 @@ for (const target of databaseTargets()) {
 
     describe('the audit trail', () => {
       it('records each success with its session, and each refusal with its reason', async () => {
-        const succeeded = (await auditLog(h, { action: 'SignInSucceeded' })).filter((e) => (e.changes as { provider?: string }).provider === KEY);
+        const succeeded = (await auditLog(h, { action: 'SignInSucceeded' })).filter(
+          (e) => (e.changes as { provider?: string }).provider === KEY,
+        );
         expect(succeeded.length).toBeGreaterThan(0);
         expect(succeeded[0]?.changes).toMatchObject({ method: 'session', provider: KEY, identifier: 'alice@example.com' });
         const reasons = await refusals(h, KEY);
         expect(new Set(reasons)).toEqual(
-          new Set(['invalid_state', 'code_rejected', 'invalid_id_token', 'invalid_request', 'access_denied', 'domain_not_allowed', 'email_not_verified', 'no_refresh_token', 'user_deactivated', 'provider_disabled']),
+          new Set([
+            'invalid_state',
+            'code_rejected',
+            'invalid_id_token',
+            'invalid_request',
+            'access_denied',
+            'domain_not_allowed',
+            'email_not_verified',
+            'no_refresh_token',
+            'user_deactivated',
+            'provider_disabled',
+          ]),
         );
-        const domain = (await auditLog(h, { action: 'SignInFailed' })).find((e) => (e.changes as { reason?: string }).reason === 'domain_not_allowed');
-        expect(domain?.changes).toEqual({ userId: null, method: 'session', provider: KEY, identifier: 'mallory@evil.example.com', reason: 'domain_not_allowed' });
+        const domain = (await auditLog(h, { action: 'SignInFailed' })).find(
+          (e) => (e.changes as { reason?: string }).reason === 'domain_not_allowed',
+        );
+        expect(domain?.changes).toEqual({
+          userId: null,
+          method: 'session',
+          provider: KEY,
+          identifier: 'mallory@evil.example.com',
+          reason: 'domain_not_allowed',
+        });
         expect(domain?.actorId).toBeNull();
       });
     });

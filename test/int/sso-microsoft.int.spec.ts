@@ -20,19 +20,41 @@ for (const target of databaseTargets()) {
 
     beforeAll(async () => {
       // A tenant-shaped issuer, as Entra ID's v2.0 endpoint: {base}/{tenant}/v2.0.
-      idp = await startOidcIdp({ path: `/${TENANT}/v2.0`, redirectUris: [REDIRECT, OTHER_REDIRECT], extraClaims: ['tid', 'oid', 'xms_edov', 'groups'] });
+      idp = await startOidcIdp({
+        path: `/${TENANT}/v2.0`,
+        redirectUris: [REDIRECT, OTHER_REDIRECT],
+        extraClaims: ['tid', 'oid', 'xms_edov', 'groups'],
+      });
       const member = { tid: TENANT, name: 'Alice Contoso' };
-      idp.accounts.set('pairwise-alice', { ...member, oid: 'oid-alice', email: 'alice@contoso.com', preferred_username: 'alice@contoso.com' });
+      idp.accounts.set('pairwise-alice', {
+        ...member,
+        oid: 'oid-alice',
+        email: 'alice@contoso.com',
+        preferred_username: 'alice@contoso.com',
+      });
       idp.accounts.set('pairwise-upn', { ...member, oid: 'oid-upn', preferred_username: 'Upn.Only@Contoso.com', name: 'Upn Only' });
       idp.accounts.set('pairwise-guest', { tid: OTHER_TENANT, oid: 'oid-guest', email: 'guest@contoso.com', name: 'Guest' });
       idp.accounts.set('pairwise-fabrikam', { ...member, oid: 'oid-fab', email: 'someone@fabrikam.com' });
       idp.accounts.set('pairwise-unverified', { ...member, oid: 'oid-unverified', email: 'claimed@contoso.com', xms_edov: false });
       // The identity provider runs on 127.0.0.1, which only SSO_ALLOW_PRIVATE_ADDRESSES lets the service reach.
       h = await openHttpApp(target, { env: { SSO_ALLOW_PRIVATE_ADDRESSES: 'true' } });
-      const configuration = { clientId: idp.clientId, clientSecret: idp.clientSecret, redirectUrl: REDIRECT, tenantId: TENANT, issuer: idp.issuer };
-      providerId = (await createProvider(h, { name: 'Contoso', key: KEY, type: 'microsoft', configuration, filterByDomain: ['contoso.com'] })).id;
+      const configuration = {
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        redirectUrl: REDIRECT,
+        tenantId: TENANT,
+        issuer: idp.issuer,
+      };
+      providerId = (
+        await createProvider(h, { name: 'Contoso', key: KEY, type: 'microsoft', configuration, filterByDomain: ['contoso.com'] })
+      ).id;
       // Configured for another tenant, but pointed at this issuer: its tokens are the wrong tenant's.
-      await createProvider(h, { name: 'Other tenant', key: OTHER_KEY, type: 'microsoft', configuration: { ...configuration, redirectUrl: OTHER_REDIRECT, tenantId: OTHER_TENANT } });
+      await createProvider(h, {
+        name: 'Other tenant',
+        key: OTHER_KEY,
+        type: 'microsoft',
+        configuration: { ...configuration, redirectUrl: OTHER_REDIRECT, tenantId: OTHER_TENANT },
+      });
     });
     afterAll(async () => {
       await h.close();
@@ -58,13 +80,19 @@ for (const target of databaseTargets()) {
       expect(url.searchParams.get('state')).toBeTruthy();
     });
 
-    it("signs a member of the tenant in, known by the object id (oid), with role default", async () => {
+    it('signs a member of the tenant in, known by the object id (oid), with role default', async () => {
       const { browser, response } = await signIn('pairwise-alice');
       expectSignedIn(response);
       const refreshed = await browser.refresh();
       expect(refreshed.statusCode, refreshed.body).toBe(200);
       const alice = await me(h, refreshed.json<{ token: string }>().token);
-      expect(alice).toMatchObject({ identifier: 'alice@contoso.com', email: 'alice@contoso.com', provider: KEY, roles: ['default'], displayName: 'Alice Contoso' });
+      expect(alice).toMatchObject({
+        identifier: 'alice@contoso.com',
+        email: 'alice@contoso.com',
+        provider: KEY,
+        roles: ['default'],
+        displayName: 'Alice Contoso',
+      });
       expect(await subjectOf(alice.id)).toBe('oid-alice');
     });
 
@@ -75,7 +103,7 @@ for (const target of databaseTargets()) {
       expect(upn.email).toBe('upn.only@contoso.com');
     });
 
-    it("refuses a token of another tenant (tid), even with an address in the allowed domain", async () => {
+    it('refuses a token of another tenant (tid), even with an address in the allowed domain', async () => {
       expectRefused((await signIn('pairwise-guest')).response, 'wrong_tenant');
     });
 
@@ -96,22 +124,53 @@ for (const target of databaseTargets()) {
       expect(await refusals(h, OTHER_KEY)).toEqual(['wrong_tenant']);
     });
 
-    it("makes the user a member of the teams naming a value of the configured groups claim, at each sign-in", async () => {
-      const patched = await h.inject({ method: 'PATCH', url: `/api/auth_providers/${providerId}`, payload: { configuration: { clientId: idp.clientId, clientSecret: '********', redirectUrl: REDIRECT, tenantId: TENANT, issuer: idp.issuer, groupsClaim: 'groups' } } });
+    it('makes the user a member of the teams naming a value of the configured groups claim, at each sign-in', async () => {
+      const patched = await h.inject({
+        method: 'PATCH',
+        url: `/api/auth_providers/${providerId}`,
+        payload: {
+          configuration: {
+            clientId: idp.clientId,
+            clientSecret: '********',
+            redirectUrl: REDIRECT,
+            tenantId: TENANT,
+            issuer: idp.issuer,
+            groupsClaim: 'groups',
+          },
+        },
+      });
       expect(patched.statusCode, patched.body).toBe(200);
-      const team = await h.inject({ method: 'POST', url: '/api/teams', payload: { name: `payments-${target.name}`, groupReferences: ['Payments'] } });
+      const team = await h.inject({
+        method: 'POST',
+        url: '/api/teams',
+        payload: { name: `payments-${target.name}`, groupReferences: ['Payments'] },
+      });
       expect(team.statusCode, team.body).toBe(201);
       const teamId = team.json<{ id: string }>().id;
       const teamsOf = async (account: string) => {
         const { browser, response } = await signIn(account);
         expectSignedIn(response);
         const token = (await browser.refresh()).json<{ token: string }>().token;
-        return (await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).json<{ teams: { id: string; role: string }[] }>().teams;
+        return (await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).json<{
+          teams: { id: string; role: string }[];
+        }>().teams;
       };
-      idp.accounts.set('pairwise-grouped', { tid: TENANT, oid: 'oid-grouped', email: 'grouped@contoso.com', name: 'Grouped', groups: ['payments', 'Platform'] });
+      idp.accounts.set('pairwise-grouped', {
+        tid: TENANT,
+        oid: 'oid-grouped',
+        email: 'grouped@contoso.com',
+        name: 'Grouped',
+        groups: ['payments', 'Platform'],
+      });
       expect(await teamsOf('pairwise-grouped')).toEqual([{ id: teamId, name: `payments-${target.name}`, role: 'member' }]);
       // Out of the group at the identity provider: out of the team at the next sign-in.
-      idp.accounts.set('pairwise-grouped', { tid: TENANT, oid: 'oid-grouped', email: 'grouped@contoso.com', name: 'Grouped', groups: ['platform'] });
+      idp.accounts.set('pairwise-grouped', {
+        tid: TENANT,
+        oid: 'oid-grouped',
+        email: 'grouped@contoso.com',
+        name: 'Grouped',
+        groups: ['platform'],
+      });
       expect(await teamsOf('pairwise-grouped')).toEqual([]);
     });
   });

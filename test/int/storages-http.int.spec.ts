@@ -22,10 +22,19 @@ for (const target of databaseTargets()) {
       const aws = await h.inject({
         method: 'POST',
         url: '/api/integrations',
-        payload: { name: 'State AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 's', awsAccount: '1' } },
+        payload: {
+          name: 'State AWS',
+          integrationType: 'cloud',
+          integrationProvider: 'aws',
+          configuration: { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 's', awsAccount: '1' },
+        },
       });
       awsIntegration = aws.json<{ id: string }>().id;
-      const git = await h.inject({ method: 'POST', url: '/api/integrations', payload: { name: 'Git', integrationType: 'git', integrationProvider: 'github', configuration: {} } });
+      const git = await h.inject({
+        method: 'POST',
+        url: '/api/integrations',
+        payload: { name: 'Git', integrationType: 'git', integrationProvider: 'github', configuration: {} },
+      });
       gitIntegration = git.json<{ id: string }>().id;
     });
     afterAll(async () => h.close());
@@ -39,7 +48,12 @@ for (const target of databaseTargets()) {
     });
     const create = (payload: Record<string, unknown>) => h.inject({ method: 'POST', url: '/api/storages', payload });
     const act = (id: string, action: string, payload?: Record<string, unknown>, token?: string) =>
-      h.inject({ method: 'POST', url: `/api/storages/${id}/actions/${action}`, payload: payload ?? {}, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
+      h.inject({
+        method: 'POST',
+        url: `/api/storages/${id}/actions/${action}`,
+        payload: payload ?? {},
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      });
 
     it('goes through provision, run, destroy and delete, each transition visible at once', async () => {
       const created = await create(body());
@@ -96,7 +110,13 @@ for (const target of databaseTargets()) {
       const refused = await act(view.id, 'start', undefined, reader);
       expect(refused.statusCode).toBe(403);
       expect(refused.json<{ detail: string }>().detail).toBe('missing permission storage:write');
-      expect((await create({ ...body(), name: 'nope' }).then(() => h.inject({ method: 'POST', url: '/api/storages', payload: body(), headers: { authorization: `Bearer ${reader}` } }))).statusCode).toBe(403);
+      expect(
+        (
+          await create({ ...body(), name: 'nope' }).then(() =>
+            h.inject({ method: 'POST', url: '/api/storages', payload: body(), headers: { authorization: `Bearer ${reader}` } }),
+          )
+        ).statusCode,
+      ).toBe(403);
     });
 
     it('validates configuration and the integration it stores through', async () => {
@@ -106,7 +126,10 @@ for (const target of databaseTargets()) {
       const wrongKind = await create(body({ integrationId: gitIntegration }));
       expect(wrongKind.statusCode).toBe(422);
       expect(wrongKind.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
-        { field: 'integrationId', message: `integration ${gitIntegration} is a git integration of provider github; aws storages need a cloud integration of provider aws` },
+        {
+          field: 'integrationId',
+          message: `integration ${gitIntegration} is a git integration of provider github; aws storages need a cloud integration of provider aws`,
+        },
       ]);
       const missing = await create(body({ integrationId: '00000000-0000-4000-8000-000000000000' }));
       expect(missing.statusCode).toBe(422);
@@ -116,7 +139,12 @@ for (const target of databaseTargets()) {
       const integration = await h.inject({
         method: 'POST',
         url: '/api/integrations',
-        payload: { name: 'Busy AWS', integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 's', awsAccount: '1' } },
+        payload: {
+          name: 'Busy AWS',
+          integrationType: 'cloud',
+          integrationProvider: 'aws',
+          configuration: { awsAccessKeyId: 'AKIA', awsSecretAccessKey: 's', awsAccount: '1' },
+        },
       });
       const integrationId = integration.json<{ id: string }>().id;
       const storage = (await create(body({ integrationId, name: 'busy-state' }))).json<View>();

@@ -24,12 +24,20 @@ for (const target of databaseTargets()) {
 
     const create = async (extra: Body = {}): Promise<Body> => {
       const n = next();
-      const response = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: `Docs ${n}`, template: `docs_${n}`, ...extra } });
+      const response = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: `Docs ${n}`, template: `docs_${n}`, ...extra },
+      });
       expect(response.statusCode, response.body).toBe(201);
       return response.json<Body>();
     };
     const list = async (query: Record<string, unknown>): Promise<LightMyRequestResponse> =>
-      h.inject({ method: 'GET', url: '/api/templates', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)])) });
+      h.inject({
+        method: 'GET',
+        url: '/api/templates',
+        query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)])),
+      });
     const graphql = async (query: string): Promise<Body> => {
       const response = await h.inject({ method: 'POST', url: '/api/graphql', payload: { query } });
       expect(response.statusCode, response.body).toBe(200);
@@ -47,16 +55,30 @@ for (const target of databaseTargets()) {
       });
 
       it('is refused with a 400 naming it when it is not an http(s) URL', async () => {
-        const response = await h.inject({ method: 'POST', url: '/api/templates', payload: { name: `Bad ${next()}`, template: `bad_${next()}`, documentationUrl: 'ftp://x' } });
+        const response = await h.inject({
+          method: 'POST',
+          url: '/api/templates',
+          payload: { name: `Bad ${next()}`, template: `bad_${next()}`, documentationUrl: 'ftp://x' },
+        });
         expect(response.statusCode).toBe(400);
-        expect(response.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([{ field: 'documentationUrl', message: 'must be an http(s) URL' }]);
+        expect(response.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
+          { field: 'documentationUrl', message: 'must be an http(s) URL' },
+        ]);
       });
 
       it('changes and clears through PATCH', async () => {
         const template = await create();
-        const set = await h.inject({ method: 'PATCH', url: `/api/templates/${String(template.id)}`, payload: { documentationUrl: 'http://wiki/pg' } });
+        const set = await h.inject({
+          method: 'PATCH',
+          url: `/api/templates/${String(template.id)}`,
+          payload: { documentationUrl: 'http://wiki/pg' },
+        });
         expect(set.json<Body>().documentationUrl).toBe('http://wiki/pg');
-        const cleared = await h.inject({ method: 'PATCH', url: `/api/templates/${String(template.id)}`, payload: { documentationUrl: null } });
+        const cleared = await h.inject({
+          method: 'PATCH',
+          url: `/api/templates/${String(template.id)}`,
+          payload: { documentationUrl: null },
+        });
         expect(cleared.statusCode, cleared.body).toBe(200);
         expect(cleared.json<Body>().documentationUrl).toBeNull();
       });
@@ -76,7 +98,10 @@ for (const target of databaseTargets()) {
         expect(await ids({ filter: { documentationUrl: `https://a.example/${marker}` } })).toEqual([a.id]);
         expect(await ids({ filter: { labels: marker, documentationUrl: null } })).toEqual([none.id]);
         expect(await ids({ filter: { documentationUrl__like: `B.EXAMPLE/${marker}` } })).toEqual([b.id]);
-        expect(await ids({ filter: { labels: marker, documentationUrl__ne: null }, sort: ['documentationUrl', 'DESC'] })).toEqual([b.id, a.id]);
+        expect(await ids({ filter: { labels: marker, documentationUrl__ne: null }, sort: ['documentationUrl', 'DESC'] })).toEqual([
+          b.id,
+          a.id,
+        ]);
       });
     });
 
@@ -84,10 +109,13 @@ for (const target of databaseTargets()) {
       it('is a nullable String field that filters and sorts like REST', async () => {
         const marker = `g${next()}`;
         const a = await create({ documentationUrl: `https://a.example/${marker}` });
-        const answer = await graphql(`{ templates(filter: {documentationUrl__like: "${marker}"}, sort: ["documentationUrl", "ASC"]) { id documentationUrl } }`);
+        const answer = await graphql(
+          `{ templates(filter: {documentationUrl__like: "${marker}"}, sort: ["documentationUrl", "ASC"]) { id documentationUrl } }`,
+        );
         expect(answer).toEqual({ data: { templates: [{ id: a.id, documentationUrl: `https://a.example/${marker}` }] } });
         const type = await graphql('{ __type(name: "Template") { fields { name type { kind name } } } }');
-        const fields = (type as { data: { __type: { fields: { name: string; type: { kind: string; name: string } }[] } } }).data.__type.fields;
+        const fields = (type as { data: { __type: { fields: { name: string; type: { kind: string; name: string } }[] } } }).data.__type
+          .fields;
         expect(fields.find((f) => f.name === 'documentationUrl')?.type).toEqual({ kind: 'SCALAR', name: 'String' });
       });
     });
@@ -95,20 +123,38 @@ for (const target of databaseTargets()) {
     describe('when documented', () => {
       it('is in the OpenAPI request bodies and in the response schema', async () => {
         const document = (await h.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
-          paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Body } }> }; responses: Record<string, { content?: Record<string, { schema: { properties: Body } }> }> }>>;
+          paths: Record<
+            string,
+            Record<
+              string,
+              {
+                requestBody?: { content: Record<string, { schema: { properties: Body } }> };
+                responses: Record<string, { content?: Record<string, { schema: { properties: Body } }> }>;
+              }
+            >
+          >;
         }>();
         const post = document.paths['/api/templates']?.post;
         expect(post?.requestBody?.content['application/json']?.schema.properties).toHaveProperty('documentationUrl');
         const patch = document.paths['/api/templates/{id}']?.patch;
         expect(patch?.requestBody?.content['application/json']?.schema.properties).toHaveProperty('documentationUrl');
         const view = document.paths['/api/templates/{id}']?.get?.responses['200']?.content?.['application/json']?.schema.properties;
-        expect(view?.documentationUrl).toEqual({ type: ['string', 'null'], description: "Where the template's documentation lives (an http(s) URL), or null." });
+        expect(view?.documentationUrl).toEqual({
+          type: ['string', 'null'],
+          description: "Where the template's documentation lives (an http(s) URL), or null.",
+        });
       });
 
       it('documents exactly the fields a REST answer has', async () => {
         const template = await create({ documentationUrl: 'https://docs.example/x' });
         const document = (await h.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
-          paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties: Body; required: string[] } }> }> }>>;
+          paths: Record<
+            string,
+            Record<
+              string,
+              { responses: Record<string, { content?: Record<string, { schema: { properties: Body; required: string[] } }> }> }
+            >
+          >;
         }>();
         const schema = document.paths['/api/templates/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
         expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(Object.keys(template).sort());
@@ -119,7 +165,11 @@ for (const target of databaseTargets()) {
     describe('when audited', () => {
       it('appears in the changes of the audit log', async () => {
         const template = await create();
-        const patched = await h.inject({ method: 'PATCH', url: `/api/templates/${String(template.id)}`, payload: { documentationUrl: 'https://docs.example/audited' } });
+        const patched = await h.inject({
+          method: 'PATCH',
+          url: `/api/templates/${String(template.id)}`,
+          payload: { documentationUrl: 'https://docs.example/audited' },
+        });
         expect(patched.statusCode).toBe(200);
         const position = patched.headers['x-position'];
         const response = await h.inject({

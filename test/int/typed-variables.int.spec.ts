@@ -35,7 +35,8 @@ for (const target of databaseTargets()) {
     let seq = 0;
 
     const as = (token: string) => ({ authorization: `Bearer ${token}` });
-    const post = (url: string, payload: Json, token?: string) => h.inject({ method: 'POST', url, payload, ...(token ? { headers: as(token) } : {}) });
+    const post = (url: string, payload: Json, token?: string) =>
+      h.inject({ method: 'POST', url, payload, ...(token ? { headers: as(token) } : {}) });
     const problem = (response: LightMyRequestResponse, status: number): Problem => {
       expect(response.statusCode, response.body).toBe(status);
       return response.json<Problem>();
@@ -57,9 +58,18 @@ for (const target of databaseTargets()) {
       h = await openHttpApp(target);
       developer = await h.serviceAccount('typed-developer', ['default']);
       templateId = ok<{ id: string }>(await post('/api/templates', { name: 'Typed', template: 'typed' }), 201).id;
-      sourceCodeId = ok<{ id: string }>(await post('/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/typed', sourceCodeProvider: 'git_public' }), 201).id;
+      sourceCodeId = ok<{ id: string }>(
+        await post('/api/source_codes', { sourceCodeUrl: 'https://github.com/acme/typed', sourceCodeProvider: 'git_public' }),
+        201,
+      ).id;
       const version = ok<{ id: string; variables: Json[] }>(
-        await post('/api/source_code_versions', { templateId, sourceCodeId, sourceCodeFolder: 'modules/typed', sourceCodeVersion: 'v1.0.0', variables: DECLARED }),
+        await post('/api/source_code_versions', {
+          templateId,
+          sourceCodeId,
+          sourceCodeFolder: 'modules/typed',
+          sourceCodeVersion: 'v1.0.0',
+          variables: DECLARED,
+        }),
         201,
       );
       versionId = version.id;
@@ -136,7 +146,9 @@ for (const target of databaseTargets()) {
         ]),
         422,
       );
-      expect(refused.detail).toBe('invalid variables for source code version modules/typed:v1.0.0: region, instance_count, public, zones, tags, admin_password, colour');
+      expect(refused.detail).toBe(
+        'invalid variables for source code version modules/typed:v1.0.0: region, instance_count, public, zones, tags, admin_password, colour',
+      );
       expect(refused.errors).toEqual([
         { field: 'variables.region', message: 'must match [a-z]{2}-[a-z]+-\\d' },
         { field: 'variables.instance_count', message: 'must be at most 10' },
@@ -151,7 +163,13 @@ for (const target of databaseTargets()) {
     });
 
     it('names required variables left out, and a sensitive one sent in the clear', async () => {
-      const refused = problem(await request([{ name: 'zones', value: ['a'] }, { name: 'admin_password', value: 'correct-horse-battery' }]), 422);
+      const refused = problem(
+        await request([
+          { name: 'zones', value: ['a'] },
+          { name: 'admin_password', value: 'correct-horse-battery' },
+        ]),
+        422,
+      );
       expect(refused.errors).toEqual([
         { field: 'variables.admin_password', message: 'is declared sensitive: send it with sensitive: true' },
         { field: 'variables.region', message: 'is required' },
@@ -166,25 +184,50 @@ for (const target of databaseTargets()) {
       // The masked sensitive value sent back keeps the stored one, which is what gets checked.
       const kept = ok<{ variables: Json[] }>(await patch({ variables: [...created.variables, { name: 'instance_count', value: 3 }] }));
       expect(kept.variables.map((v) => v.name)).toEqual(['region', 'zones', 'admin_password', 'instance_count']);
-      expect(problem(await patch({ variables: [{ name: 'region', value: 'eu-west-1' }] }), 422).errors.map((e) => e.field)).toEqual(['variables.admin_password']);
+      expect(problem(await patch({ variables: [{ name: 'region', value: 'eu-west-1' }] }), 422).errors.map((e) => e.field)).toEqual([
+        'variables.admin_password',
+      ]);
       // A version declaring nothing: every variable is unknown to it.
       const bare = ok<{ id: string }>(
-        await post('/api/source_code_versions', { templateId, sourceCodeId, sourceCodeFolder: 'modules/bare', sourceCodeVersion: 'v1.0.0' }),
+        await post('/api/source_code_versions', {
+          templateId,
+          sourceCodeId,
+          sourceCodeFolder: 'modules/bare',
+          sourceCodeVersion: 'v1.0.0',
+        }),
         201,
       ).id;
       const moved = problem(await patch({ sourceCodeVersionId: bare }), 422);
-      expect(moved.errors[0]).toEqual({ field: 'variables.region', message: 'is not a variable of source code version modules/bare:v1.0.0' });
+      expect(moved.errors[0]).toEqual({
+        field: 'variables.region',
+        message: 'is not a variable of source code version modules/bare:v1.0.0',
+      });
       expect(ok<{ description: string }>(await patch({ description: 'unrelated change' })).description).toBe('unrelated change');
     });
 
     it('refuses the same values with the same errors through the GraphQL mutations', async () => {
       const gql = async (query: string, variables: Json) =>
         ok<{ data: Json | null; errors?: { message: string; extensions: { code: string; errors?: unknown } }[] }>(
-          await h.app.inject({ method: 'POST', url: '/api/graphql', headers: { ...as(developer), 'content-type': 'application/json' }, payload: { query, variables } }),
+          await h.app.inject({
+            method: 'POST',
+            url: '/api/graphql',
+            headers: { ...as(developer), 'content-type': 'application/json' },
+            payload: { query, variables },
+          }),
         );
       const mutation = 'mutation ($input: ResourceCreateInput!) { createResource(input: $input) { id name variables } }';
       const input = { name: `typed-gql-${++seq}`, templateId, sourceCodeVersionId: versionId };
-      const refused = await gql(mutation, { input: { ...input, variables: [{ name: 'region', value: 42 }, { name: 'zones', value: ['a'] }, { name: 'admin_password', value: 'correct-horse-battery', sensitive: true }, { name: 'x', value: 1 }] } });
+      const refused = await gql(mutation, {
+        input: {
+          ...input,
+          variables: [
+            { name: 'region', value: 42 },
+            { name: 'zones', value: ['a'] },
+            { name: 'admin_password', value: 'correct-horse-battery', sensitive: true },
+            { name: 'x', value: 1 },
+          ],
+        },
+      });
       expect(refused.errors?.[0]?.extensions).toMatchObject({
         code: 'BAD_USER_INPUT',
         errors: [

@@ -23,7 +23,11 @@ interface Problem {
 const integrationBodies = {
   github: { integrationType: 'git', integrationProvider: 'github', configuration: { token: 'ghp_example' } },
   bitbucket: { integrationType: 'git', integrationProvider: 'bitbucket', configuration: { token: 'bb_example' } },
-  aws: { integrationType: 'cloud', integrationProvider: 'aws', configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' } },
+  aws: {
+    integrationType: 'cloud',
+    integrationProvider: 'aws',
+    configuration: { awsAccessKeyId: 'AKIAEXAMPLE', awsSecretAccessKey: 'aws-secret', awsAccount: '123456789012' },
+  },
 } as const;
 
 const fields = (response: LightMyRequestResponse): string[] => (response.json<Problem>().errors ?? []).map((e) => e.field);
@@ -55,10 +59,21 @@ for (const target of databaseTargets()) {
       const response = await create({ ...workspace('Platform', integrationId), labels: ['team:platform'] });
       expect(response.statusCode, response.body).toBe(201);
       const view = response.json<View>();
-      expect(view).toMatchObject({ name: 'Platform', workspaceProvider: 'github', integrationId, status: 'enabled', revision: 1, labels: ['team:platform'] });
+      expect(view).toMatchObject({
+        name: 'Platform',
+        workspaceProvider: 'github',
+        integrationId,
+        status: 'enabled',
+        revision: 1,
+        labels: ['team:platform'],
+      });
       expect(view.configuration).toEqual({ url: 'https://github.com/acme', defaultBranch: 'main' });
       expect((await h.inject({ method: 'GET', url: `/api/workspaces/${view.id}` })).json<View>()).toEqual(view);
-      const listed = await h.inject({ method: 'GET', url: '/api/workspaces', query: { filter: JSON.stringify({ integrationId, workspaceProvider: 'github' }), sort: JSON.stringify(['name', 'asc']) } });
+      const listed = await h.inject({
+        method: 'GET',
+        url: '/api/workspaces',
+        query: { filter: JSON.stringify({ integrationId, workspaceProvider: 'github' }), sort: JSON.stringify(['name', 'asc']) },
+      });
       expect(listed.headers['content-range']).toBe('workspaces 0-0/1');
       expect(listed.json<View[]>().map((w) => w.id)).toEqual([view.id]);
     });
@@ -73,8 +88,17 @@ for (const target of databaseTargets()) {
         payload: { description: 'moved', configuration: { url: 'https://github.com/acme-next', defaultBranch: 'trunk' } },
       });
       expect(patched.statusCode, patched.body).toBe(200);
-      expect(patched.json<View>()).toMatchObject({ revision: 2, description: 'moved', configuration: { url: 'https://github.com/acme-next', defaultBranch: 'trunk' } });
-      const stale = await h.inject({ method: 'PATCH', url: `/api/workspaces/${view.id}`, headers: { 'if-match': '"1"' }, payload: { description: 'again' } });
+      expect(patched.json<View>()).toMatchObject({
+        revision: 2,
+        description: 'moved',
+        configuration: { url: 'https://github.com/acme-next', defaultBranch: 'trunk' },
+      });
+      const stale = await h.inject({
+        method: 'PATCH',
+        url: `/api/workspaces/${view.id}`,
+        headers: { 'if-match': '"1"' },
+        payload: { description: 'again' },
+      });
       expect(stale.statusCode).toBe(412);
     });
 
@@ -101,11 +125,20 @@ for (const target of databaseTargets()) {
         expect(response.json<Problem>().errors).toEqual([{ field: 'integrationId', message }]);
       };
       expect422(await create(workspace('Unknown', MISSING_ID)), `integration ${MISSING_ID} does not exist`);
-      expect422(await create(workspace('On bitbucket', bitbucket)), `integration ${bitbucket} is a git integration of provider bitbucket; github workspaces need a git integration of provider github`);
-      expect422(await create(workspace('On aws', aws)), `integration ${aws} is a cloud integration of provider aws; github workspaces need a git integration of provider github`);
+      expect422(
+        await create(workspace('On bitbucket', bitbucket)),
+        `integration ${bitbucket} is a git integration of provider bitbucket; github workspaces need a git integration of provider github`,
+      );
+      expect422(
+        await create(workspace('On aws', aws)),
+        `integration ${aws} is a cloud integration of provider aws; github workspaces need a git integration of provider github`,
+      );
       const onBitbucket = await create(workspace('Bitbucket workspace', bitbucket, 'bitbucket'));
       expect(onBitbucket.statusCode, onBitbucket.body).toBe(201);
-      expect422(await patch(onBitbucket.json<View>().id, { integrationId: github }), `integration ${github} is a git integration of provider github; bitbucket workspaces need a git integration of provider bitbucket`);
+      expect422(
+        await patch(onBitbucket.json<View>().id, { integrationId: github }),
+        `integration ${github} is a git integration of provider github; bitbucket workspaces need a git integration of provider bitbucket`,
+      );
       await h.inject({ method: 'POST', url: `/api/integrations/${github}/actions/disable` });
       expect422(await create(workspace('On disabled', github)), `integration ${github} is disabled and cannot be newly referenced`);
     });
@@ -126,7 +159,9 @@ for (const target of databaseTargets()) {
       const view = (await create(workspace('Shared name', first))).json<View>();
       const duplicate = await create(workspace('SHARED NAME', first));
       expect(duplicate.statusCode).toBe(409);
-      expect(duplicate.json<Problem>().errors).toEqual([{ field: 'name', message: `a workspace named "SHARED NAME" already exists for integration ${first}` }]);
+      expect(duplicate.json<Problem>().errors).toEqual([
+        { field: 'name', message: `a workspace named "SHARED NAME" already exists for integration ${first}` },
+      ]);
       expect((await create(workspace('Shared name', second))).statusCode).toBe(201);
       const change = await patch(view.id, { workspaceProvider: 'bitbucket' });
       expect(change.statusCode).toBe(422);

@@ -76,7 +76,12 @@ export async function openBrowser(): Promise<BrowserSession> {
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
     // A failed load names no URL in its console text: the location says which request it was.
-    if (message.type() === 'error') pageErrors.push(message.location().url && message.text().startsWith('Failed to load resource') ? `${message.text()}: ${message.location().url}` : message.text());
+    if (message.type() === 'error')
+      pageErrors.push(
+        message.location().url && message.text().startsWith('Failed to load resource')
+          ? `${message.text()}: ${message.location().url}`
+          : message.text(),
+      );
   });
   return {
     browser,

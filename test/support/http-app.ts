@@ -76,15 +76,27 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
   try {
     const destination = options.logDestination;
     const level = destination ? 'info' : 'silent';
-    const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: level, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...options.env });
-    services = await openServices(config, createLogger({ level, destination }), { pool: database.pool, pollIntervalMs: 20, now: clock.now, onQuery: options.onQuery });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: level,
+      INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+      ...options.env,
+    });
+    services = await openServices(config, createLogger({ level, destination }), {
+      pool: database.pool,
+      pollIntervalMs: 20,
+      now: clock.now,
+      onQuery: options.onQuery,
+    });
     const app = await buildApp(services);
     await app.ready();
     const opened = services;
     const signIn = async (identifier: string, password: string): Promise<string> => {
       const response = await app.inject({ method: 'POST', url: '/api/auth/service_account/token', payload: { identifier, password } });
       if (response.statusCode !== 200) throw new Error(`sign-in of ${identifier} failed: ${response.body}`);
-      return (response.json<{ token: string }>()).token;
+      return response.json<{ token: string }>().token;
     };
     const adminToken = await signIn('admin', ADMIN_PASSWORD);
     const inject = (request: InjectOptions): Promise<LightMyRequestResponse> =>
@@ -98,7 +110,11 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
       inject,
       async serviceAccount(identifier, roles, grants = []) {
         const password = `${identifier}-password-long`;
-        const created = await inject({ method: 'POST', url: '/api/users', payload: { kind: 'service_account', identifier, password, roles, grants } });
+        const created = await inject({
+          method: 'POST',
+          url: '/api/users',
+          payload: { kind: 'service_account', identifier, password, roles, grants },
+        });
         if (created.statusCode !== 201) throw new Error(`could not create ${identifier}: ${created.body}`);
         return signIn(identifier, password);
       },

@@ -29,7 +29,14 @@ export interface ServiceProcess {
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -42,7 +49,12 @@ export async function startService(env: Record<string, string>): Promise<Service
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
-    const ok = output.includes('infraledger is ready') && (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false));
+    const ok =
+      output.includes('infraledger is ready') &&
+      (await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`service did not start within 60 s:\n${output}`);
     await delay(100);

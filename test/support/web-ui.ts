@@ -48,16 +48,25 @@ export async function openWebUi(adminPassword: string, prepare?: (rest: ServiceR
   };
   try {
     const tokenOf = async (identifier: string, password: string): Promise<string> => {
-      const response = await fetch(`${base}/api/auth/service_account/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier, password }) });
+      const response = await fetch(`${base}/api/auth/service_account/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identifier, password }),
+      });
       expect(response.status, await response.clone().text()).toBe(200);
       return ((await response.json()) as { token: string }).token;
     };
     const call = async <T>(token: string, method: string, url: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return (await response.json()) as T;
     };
-    const asAdmin = async <T>(method: string, url: string, body?: unknown): Promise<T> => call<T>(await tokenOf('admin', adminPassword), method, url, body);
+    const asAdmin = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
+      call<T>(await tokenOf('admin', adminPassword), method, url, body);
     const rest: ServiceRest = { service, base, tokenOf, call, asAdmin };
     await prepare?.(rest);
     session = await openBrowser();

@@ -22,7 +22,13 @@ const scratch = (fields: EntityDeclaration['fields']): EntityDeclaration => ({
 const name = { kind: 'text', description: 'Name.', required: true } as const;
 const region = { kind: 'text', description: 'Region.', nullable: true, default: null } as const;
 
-const names = { created: 'ScratchCreated', updated: 'ScratchUpdated', enabled: 'ScratchEnabled', disabled: 'ScratchDisabled', deleted: 'ScratchDeleted' } as const;
+const names = {
+  created: 'ScratchCreated',
+  updated: 'ScratchUpdated',
+  enabled: 'ScratchEnabled',
+  disabled: 'ScratchDisabled',
+  deleted: 'ScratchDeleted',
+} as const;
 const keyring = createKeyring({ active: randomBytes(32) });
 const codecOf = (entity: EntityDeclaration): EventCodec =>
   createEventCodec(catalogEvents(names, storedFieldsSchema(entity), [], createdEventVersioning(entity)), keyring);

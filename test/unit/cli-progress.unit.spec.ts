@@ -15,12 +15,18 @@ describe('a progress line', () => {
   });
 
   it('says the time taken once done, and the elapsed time while the total is unknown', () => {
-    expect(progressLine({ label: 'seed resources', done: 60, total: 60, unit: 'resources', rate: 20, elapsedMs: 3000 })).toBe('seed resources: 60/60 resources (100%) · 20 resources/s · done in 3 s');
-    expect(progressLine({ label: 'replay', done: 500, total: undefined, unit: 'events', rate: 250, elapsedMs: 2000 })).toBe('replay: 500 events · 250 events/s · elapsed 2 s');
+    expect(progressLine({ label: 'seed resources', done: 60, total: 60, unit: 'resources', rate: 20, elapsedMs: 3000 })).toBe(
+      'seed resources: 60/60 resources (100%) · 20 resources/s · done in 3 s',
+    );
+    expect(progressLine({ label: 'replay', done: 500, total: undefined, unit: 'events', rate: 250, elapsedMs: 2000 })).toBe(
+      'replay: 500 events · 250 events/s · elapsed 2 s',
+    );
   });
 
   it('draws a bar in front of the words on a terminal', () => {
-    expect(progressBar({ label: 'x', done: 1, total: 4, unit: 'events', rate: 1, elapsedMs: 1000 })).toBe(`[${'#'.repeat(6)}${'-'.repeat(18)}] x: 1/4 events (25%) · 1 events/s · ETA 3 s`);
+    expect(progressBar({ label: 'x', done: 1, total: 4, unit: 'events', rate: 1, elapsedMs: 1000 })).toBe(
+      `[${'#'.repeat(6)}${'-'.repeat(18)}] x: 1/4 events (25%) · 1 events/s · ETA 3 s`,
+    );
   });
 
   it('formats durations and estimates from the rate so far', () => {
@@ -35,7 +41,12 @@ describe('a progress reporter', () => {
   it('writes a line at most every interval off a terminal, and always a last one', () => {
     const clock = manualClock();
     const lines: string[] = [];
-    const progress = createProgress('rebuild templates', 'events', { write: (t) => lines.push(t), tty: false, intervalMs: 3000, now: clock.now }, 100);
+    const progress = createProgress(
+      'rebuild templates',
+      'events',
+      { write: (t) => lines.push(t), tty: false, intervalMs: 3000, now: clock.now },
+      100,
+    );
     clock.advance(1000);
     progress.update(10);
     expect(lines).toEqual([]);
@@ -72,6 +83,9 @@ describe('a progress reporter', () => {
     progress.update(50, 200);
     clock.advance(1000);
     progress.finish(180);
-    expect(lines).toEqual(['rebuild: 50/200 events (25%) · 50 events/s · ETA 3 s\n', 'rebuild: 180/180 events (100%) · 90 events/s · done in 2 s\n']);
+    expect(lines).toEqual([
+      'rebuild: 50/200 events (25%) · 50 events/s · ETA 3 s\n',
+      'rebuild: 180/180 events (100%) · 90 events/s · done in 2 s\n',
+    ]);
   });
 });

@@ -63,7 +63,9 @@ describe('the event codec', () => {
     });
 
     it('refuses stored data that does not match the schema', () => {
-      expect(() => codec.decode(recorded('SourceLinked', { address: 1 }, { ...meta, schemaVersion: 2 }))).toThrow(/does not match its schema/);
+      expect(() => codec.decode(recorded('SourceLinked', { address: 1 }, { ...meta, schemaVersion: 2 }))).toThrow(
+        /does not match its schema/,
+      );
     });
 
     it('refuses invalid metadata', () => {
@@ -73,7 +75,9 @@ describe('the event codec', () => {
 
   describe('when defining events', () => {
     it('requires an upcaster for every older version', () => {
-      expect(() => defineEvent('Broken', z.object({}), { version: 3, upcasters: { 1: (d) => ({ ...d }) } })).toThrow('event Broken v3 has no upcaster from v2');
+      expect(() => defineEvent('Broken', z.object({}), { version: 3, upcasters: { 1: (d) => ({ ...d }) } })).toThrow(
+        'event Broken v3 has no upcaster from v2',
+      );
     });
 
     it('refuses the same type twice in one codec', () => {

@@ -60,7 +60,12 @@ describe('loadConfig', () => {
     });
 
     it('reads TRUSTED_PROXIES as a list of addresses, ranges and named ranges', () => {
-      expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+      expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback' }).TRUSTED_PROXIES).toEqual([
+        '10.0.0.0/8',
+        '192.168.1.7',
+        'fd00::/8',
+        'loopback',
+      ]);
       expect(loadConfig({}).TRUSTED_PROXIES).toBeUndefined();
     });
 
@@ -88,7 +93,16 @@ describe('loadConfig', () => {
 
   describe('when a variable is an empty string', () => {
     it('treats it as unset and applies the default', () => {
-      const config = loadConfig({ PORT: '', HOST: '', BASE_URL: '', DATA_DIR: '', EVENT_STORE: '', APPROVAL_FLOW: '', LOG_LEVEL: '', MAX_PAGE_SIZE: '' });
+      const config = loadConfig({
+        PORT: '',
+        HOST: '',
+        BASE_URL: '',
+        DATA_DIR: '',
+        EVENT_STORE: '',
+        APPROVAL_FLOW: '',
+        LOG_LEVEL: '',
+        MAX_PAGE_SIZE: '',
+      });
       expect(config).toMatchObject({
         PORT: 8080,
         HOST: '127.0.0.1',
@@ -146,7 +160,9 @@ describe('loadConfig', () => {
 
     it('says what is wrong with the variable', () => {
       expect(configErrorFor({ APPROVAL_FLOW: 'maybe' }).message).toBe('Invalid configuration:\n  APPROVAL_FLOW: must be true or false');
-      expect(configErrorFor({ EVENT_STORE: 'eventstoredb' }).message).toBe('Invalid configuration:\n  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb');
+      expect(configErrorFor({ EVENT_STORE: 'eventstoredb' }).message).toBe(
+        'Invalid configuration:\n  EVENTSTOREDB_URL: required when EVENT_STORE=eventstoredb',
+      );
       expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', TOKEN_SIGNING_KEY: '{}' }).message).toBe(
         'Invalid configuration:\n  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)',
       );
@@ -156,7 +172,9 @@ describe('loadConfig', () => {
     });
 
     it('says why an initial admin password is refused', () => {
-      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'short-one' }).message).toBe('Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: must be at least 12 characters');
+      expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'short-one' }).message).toBe(
+        'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: must be at least 12 characters',
+      );
       expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'password1234' }).message).toBe(
         'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words',
       );
@@ -169,7 +187,9 @@ describe('loadConfig', () => {
       const range = "must be from 14 (16 MiB a hash) to 20 (1 GiB); the default 17 is OWASP's minimum";
       expect(configErrorFor({ PASSWORD_HASH_COST: '13' }).message).toBe(`Invalid configuration:\n  PASSWORD_HASH_COST: ${range}`);
       expect(configErrorFor({ PASSWORD_HASH_COST: '21' }).message).toBe(`Invalid configuration:\n  PASSWORD_HASH_COST: ${range}`);
-      expect(configErrorFor({ PASSWORD_HASH_COST: 'high' }).message).toBe('Invalid configuration:\n  PASSWORD_HASH_COST: must be a whole number');
+      expect(configErrorFor({ PASSWORD_HASH_COST: 'high' }).message).toBe(
+        'Invalid configuration:\n  PASSWORD_HASH_COST: must be a whole number',
+      );
     });
 
     it('names the TRUSTED_PROXIES entry it cannot read', () => {
@@ -180,7 +200,13 @@ describe('loadConfig', () => {
 
     it('names every bad variable in one error', () => {
       const { message } = configErrorFor({ PORT: 'eighty', LOG_LEVEL: 'verbose', APPROVAL_FLOW: 'maybe' });
-      expect(message.split('\n').slice(1).map((line) => line.trim().split(':')[0]).sort()).toEqual(['APPROVAL_FLOW', 'LOG_LEVEL', 'PORT']);
+      expect(
+        message
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim().split(':')[0])
+          .sort(),
+      ).toEqual(['APPROVAL_FLOW', 'LOG_LEVEL', 'PORT']);
     });
   });
 });

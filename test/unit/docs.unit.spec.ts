@@ -55,7 +55,12 @@ describe('the documentation', () => {
           broken.push(`${name}: no such file`);
           continue;
         }
-        if (anchor !== undefined && statSync(resolved).isFile() && resolved.endsWith('.md') && !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          statSync(resolved).isFile() &&
+          resolved.endsWith('.md') &&
+          !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)
+        ) {
           broken.push(`${name}: no such heading`);
         }
       }

@@ -36,7 +36,6 @@ type ServiceError = ConstructorParameters<typeof NotLeaderError>[0];
 const serviceError = (code: number, details: string, metadata: Record<string, string> = {}): ServiceError =>
   Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => metadata } }) as unknown as ServiceError;
 
-
 const EVENT_ID = '5b0c3a52-7a1e-4c8e-9d7e-2f0b6c1d9e01';
 const CREATED = new Date('2025-03-04T05:06:07.000Z');
 

@@ -30,6 +30,7 @@ describe('the credential in a graphql-ws connection_init payload', () => {
   });
 
   it('finds none in anything else', () => {
-    for (const payload of [undefined, null, 'Bearer x', {}, { Authorization: '' }, { Authorization: 5 }, { token: '' }]) expect(authorizationOf(payload)).toBeUndefined();
+    for (const payload of [undefined, null, 'Bearer x', {}, { Authorization: '' }, { Authorization: 5 }, { token: '' }])
+      expect(authorizationOf(payload)).toBeUndefined();
   });
 });

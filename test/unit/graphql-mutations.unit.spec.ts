@@ -13,7 +13,17 @@ import { createBodySchema, patchBodySchema } from '../../src/model/entity.js';
 import { MUTATION_ENTITIES } from '../../src/graphql/mutations.js';
 import { buildSchemaDocument } from '../../src/graphql/sdl.js';
 
-const DECLARED = [integrationEntity, storageEntity, secretEntity, sourceCodeEntity, sourceCodeVersionEntity, templateEntity, executorEntity, resourceEntity, workspaceEntity];
+const DECLARED = [
+  integrationEntity,
+  storageEntity,
+  secretEntity,
+  sourceCodeEntity,
+  sourceCodeVersionEntity,
+  templateEntity,
+  executorEntity,
+  resourceEntity,
+  workspaceEntity,
+];
 const keysOf = (schema: unknown): string[] => Object.keys((schema as { shape: Record<string, unknown> }).shape).sort();
 
 describe('GraphQL mutation inputs derive from the declarations', () => {

@@ -8,7 +8,9 @@ describe('batched lookups by id', () => {
     const text = batchedLookup('select a from t where t.id = $1 and t.owner = $1');
     const branches = text.split(' UNION ALL ');
     expect(branches).toHaveLength(ID_BATCH_SIZE);
-    branches.forEach((branch, i) => expect(branch).toBe(`(select a from t where t.id = $${String(i + 1)} and t.owner = $${String(i + 1)})`));
+    branches.forEach((branch, i) =>
+      expect(branch).toBe(`(select a from t where t.id = $${String(i + 1)} and t.owner = $${String(i + 1)})`),
+    );
   });
 
   it('given a lookup with another parameter, when batched, then it is refused', () => {
@@ -38,7 +40,12 @@ describe('a same-turn loader', () => {
   it('given loads of one turn, when they run, then one call answers them all, each with its own value', async () => {
     const { calls, load } = recording();
     const scope = {};
-    expect(await Promise.all([load(scope, 'a'), load(scope, 'b'), load(scope, 'a'), load(scope, 'missing')])).toEqual(['value of a', 'value of b', 'value of a', undefined]);
+    expect(await Promise.all([load(scope, 'a'), load(scope, 'b'), load(scope, 'a'), load(scope, 'missing')])).toEqual([
+      'value of a',
+      'value of b',
+      'value of a',
+      undefined,
+    ]);
     expect(calls).toEqual([{ scope, keys: ['a', 'b', 'missing'] }]);
   });
 
@@ -64,7 +71,8 @@ describe('a same-turn loader', () => {
 });
 
 describe('the rows a live batch loads', () => {
-  const event = (id: string, revision: bigint): DecodedEvent => ({ streamId: `template-${id}`, streamRevision: revision }) as unknown as DecodedEvent;
+  const event = (id: string, revision: bigint): DecodedEvent =>
+    ({ streamId: `template-${id}`, streamRevision: revision }) as unknown as DecodedEvent;
   const rowId = (e: DecodedEvent): string => e.streamId.slice('template-'.length);
 
   it('given rows whose first event in the batch begins their stream, when the batch is planned, then only the others are loaded', () => {

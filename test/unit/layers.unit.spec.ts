@@ -10,7 +10,12 @@ const layeringOnly = (): ESLint =>
     cwd: process.cwd(),
     overrideConfigFile: true,
     overrideConfig: [
-      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin }, linterOptions: { reportUnusedDisableDirectives: 'off' } },
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { '@typescript-eslint': tseslint.plugin },
+        linterOptions: { reportUnusedDisableDirectives: 'off' },
+      },
       ...layerConfigs,
     ],
   });
@@ -73,10 +78,14 @@ describe('the one exception between edges', () => {
     expect(await messagesFor('src/http/app.ts', '../graphql/plugin.js')).toEqual([]);
   });
   it('graphql must not import http', async () => {
-    expect(await messagesFor('src/graphql/plugin.ts', '../http/sample.js')).toEqual([expect.stringContaining('graphql must not import http')]);
+    expect(await messagesFor('src/graphql/plugin.ts', '../http/sample.js')).toEqual([
+      expect.stringContaining('graphql must not import http'),
+    ]);
   });
   it('cli must not import http (seed fixtures take their schemas from the declarations)', async () => {
-    expect(await messagesFor('src/cli/seed/fixtures.ts', '../../http/sample.js')).toEqual([expect.stringContaining('cli must not import http')]);
+    expect(await messagesFor('src/cli/seed/fixtures.ts', '../../http/sample.js')).toEqual([
+      expect.stringContaining('cli must not import http'),
+    ]);
   });
   it('auth must not import http', async () => {
     expect(await messagesFor('src/auth/sign-in.ts', '../http/validate.js')).toEqual([expect.stringContaining('auth must not import http')]);
@@ -90,13 +99,17 @@ describe('frozen migrations and the kernel', () => {
     ]);
   });
   it('a migration importing storage code fails lint too', async () => {
-    expect(await messagesFor('src/storage/migrations/099-sample.ts', '../pool.js')).toEqual([expect.stringContaining('shipped migrations are frozen')]);
+    expect(await messagesFor('src/storage/migrations/099-sample.ts', '../pool.js')).toEqual([
+      expect.stringContaining('shipped migrations are frozen'),
+    ]);
   });
   it('the migrations index may import the migrations beside it', async () => {
     expect(await messagesFor('src/storage/migrations/index.ts', './001-event-store.js')).toEqual([]);
   });
   it('a kernel file importing a layer fails lint', async () => {
-    expect(await messagesFor('src/errors.ts', './http/problem.js')).toEqual([expect.stringContaining('the kernel (src/*.ts) must not import any layer')]);
+    expect(await messagesFor('src/errors.ts', './http/problem.js')).toEqual([
+      expect.stringContaining('the kernel (src/*.ts) must not import any layer'),
+    ]);
   });
   it('a kernel file may import another kernel file', async () => {
     expect(await messagesFor('src/validation.ts', './errors.js')).toEqual([]);

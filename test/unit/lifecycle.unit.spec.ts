@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { allowedActions, initialPosition, nextPosition, transition, type LifecycleRules } from '../../src/commands/lifecycle.js';
-import { LIFECYCLE_ACTIONS, LIFECYCLE_STATES, LIFECYCLE_STATUSES, type LifecycleAction, type LifecyclePosition } from '../../src/model/lifecycle.js';
+import {
+  LIFECYCLE_ACTIONS,
+  LIFECYCLE_STATES,
+  LIFECYCLE_STATUSES,
+  type LifecycleAction,
+  type LifecyclePosition,
+} from '../../src/model/lifecycle.js';
 
 const resource: LifecycleRules = { approvals: true, approvalFlow: true };
 const resourceNoFlow: LifecycleRules = { approvals: true, approvalFlow: false };

@@ -53,7 +53,10 @@ describe('log redaction', () => {
   describe('when sensitive fields are logged one level down', () => {
     it('writes each as [redacted] inside any object and never the raw value', () => {
       const { log, text, lines } = capture();
-      log.info({ headers: { ...RAW, accept: 'application/json' }, configuration: { ...RAW, clientId: 'visible-client-id' } }, 'one level down');
+      log.info(
+        { headers: { ...RAW, accept: 'application/json' }, configuration: { ...RAW, clientId: 'visible-client-id' } },
+        'one level down',
+      );
       expect(lines()[0]).toMatchObject({
         headers: { ...REDACTED, accept: 'application/json' },
         configuration: { ...REDACTED, clientId: 'visible-client-id' },
@@ -67,13 +70,21 @@ describe('log redaction', () => {
       const { log, text, lines } = capture();
       log.info(
         {
-          req: { method: 'GET', url: '/api/templates', headers: { authorization: RAW.authorization, cookie: RAW.cookie, 'set-cookie': 'raw-set-cookie-request' } },
+          req: {
+            method: 'GET',
+            url: '/api/templates',
+            headers: { authorization: RAW.authorization, cookie: RAW.cookie, 'set-cookie': 'raw-set-cookie-request' },
+          },
           res: { statusCode: 200, headers: { 'set-cookie': 'session=raw-set-cookie-value' } },
         },
         'request completed',
       );
       expect(lines()[0]).toMatchObject({
-        req: { method: 'GET', url: '/api/templates', headers: { authorization: '[redacted]', cookie: '[redacted]', 'set-cookie': '[redacted]' } },
+        req: {
+          method: 'GET',
+          url: '/api/templates',
+          headers: { authorization: '[redacted]', cookie: '[redacted]', 'set-cookie': '[redacted]' },
+        },
         res: { statusCode: 200, headers: { 'set-cookie': '[redacted]' } },
       });
       expect(text()).not.toContain('raw-authorization-value');

@@ -21,17 +21,26 @@ describe('when a personal access token is created', () => {
   });
 
   it('is refused when a token with that id already exists', () => {
-    spec.given([created]).when(create).thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
+    spec
+      .given([created])
+      .when(create)
+      .thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
   });
 
   it('is refused when that id was already used by a revoked token', () => {
-    spec.given([created, revoked()]).when(create).thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
+    spec
+      .given([created, revoked()])
+      .when(create)
+      .thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
   });
 });
 
 describe('when a personal access token is revoked', () => {
   it('records the revocation with its reason', () => {
-    spec.given([created]).when(revoke('revoked by an administrator')).then([revoked('revoked by an administrator')]);
+    spec
+      .given([created])
+      .when(revoke('revoked by an administrator'))
+      .then([revoked('revoked by an administrator')]);
   });
 
   it('changes nothing the second time (revoking is idempotent)', () => {
@@ -45,11 +54,21 @@ describe('when a personal access token is revoked', () => {
 
 describe('the personal access token aggregate', () => {
   it('keeps its owner after a revocation, so the route can still check who may revoke', () => {
-    expect(fold(personalAccessTokenAggregate, [created, revoked()])).toEqual({ status: 'revoked', id: ID, userId: USER, name: 'ci deploys', expiresAt: fields.expiresAt });
+    expect(fold(personalAccessTokenAggregate, [created, revoked()])).toEqual({
+      status: 'revoked',
+      id: ID,
+      userId: USER,
+      name: 'ci deploys',
+      expiresAt: fields.expiresAt,
+    });
   });
 
   it('holds no unique values and no references, and is never deleted', () => {
-    for (const state of [personalAccessTokenAggregate.initialState, fold(personalAccessTokenAggregate, [created]), fold(personalAccessTokenAggregate, [created, revoked()])]) {
+    for (const state of [
+      personalAccessTokenAggregate.initialState,
+      fold(personalAccessTokenAggregate, [created]),
+      fold(personalAccessTokenAggregate, [created, revoked()]),
+    ]) {
       expect(personalAccessTokenAggregate.uniqueKeys(state)).toEqual([]);
       expect(personalAccessTokenAggregate.references(state)).toEqual([]);
       expect(personalAccessTokenAggregate.isDeleted(state)).toBe(false);

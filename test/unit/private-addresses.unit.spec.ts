@@ -34,9 +34,12 @@ describe('private, loopback and link-local addresses (what a configured URL may 
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1'])('allows the public %s', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
-  });
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1'])(
+    'allows the public %s',
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
+    },
+  );
 
   it('recognises a URL whose host is written as such an address, and leaves host names to resolution', () => {
     expect(hasPrivateAddressLiteral('http://127.0.0.1:5432/')).toBe(true);
@@ -71,7 +74,9 @@ describe('the guarded fetch of a JWKS (DNS answers mocked: no resolver here know
     const before = served;
     const fetch = guardedFetch({ allowPrivate: false, resolve: resolvingTo('127.0.0.1') });
     await expect(fetch(`http://portal.example.test:${port}/jwks`, init())).rejects.toThrow(PrivateAddressRefused);
-    await expect(fetch(`http://portal.example.test:${port}/jwks`, init())).rejects.toThrow('portal.example.test resolves to 127.0.0.1, a private, loopback or link-local address');
+    await expect(fetch(`http://portal.example.test:${port}/jwks`, init())).rejects.toThrow(
+      'portal.example.test resolves to 127.0.0.1, a private, loopback or link-local address',
+    );
     expect(served).toBe(before);
   });
 

@@ -6,7 +6,10 @@ import { toProblem } from '../../src/http/problem.js';
 describe('problem details', () => {
   describe('when the error is one of ours', () => {
     it('maps the code to its status and keeps the field errors and details', () => {
-      const error = new AppError('CONFLICT', 'a template named "x" already exists', { errors: [{ field: 'name', message: 'taken' }], details: { referrers: [] } });
+      const error = new AppError('CONFLICT', 'a template named "x" already exists', {
+        errors: [{ field: 'name', message: 'taken' }],
+        details: { referrers: [] },
+      });
       expect(toProblem(error, 'req-1')).toEqual({
         type: 'urn:infraledger:problem:conflict',
         title: 'Conflict',
@@ -20,14 +23,24 @@ describe('problem details', () => {
     });
 
     it('masks an INTERNAL message', () => {
-      expect(toProblem(new AppError('INTERNAL', 'decrypt failed for key abc'))).toMatchObject({ status: 500, detail: 'An unexpected error occurred; it has been logged.' });
+      expect(toProblem(new AppError('INTERNAL', 'decrypt failed for key abc'))).toMatchObject({
+        status: 500,
+        detail: 'An unexpected error occurred; it has been logged.',
+      });
     });
   });
 
   describe('when the error is unexpected', () => {
     it('answers a masked 500 that leaks no message, SQL or stack', () => {
       const problem = toProblem(new Error('syntax error at or near "SELEC" in SELECT * FROM users'));
-      expect(problem).toEqual({ type: 'about:blank', title: 'Internal error', status: 500, detail: 'An unexpected error occurred; it has been logged.', code: 'INTERNAL', requestId: undefined });
+      expect(problem).toEqual({
+        type: 'about:blank',
+        title: 'Internal error',
+        status: 500,
+        detail: 'An unexpected error occurred; it has been logged.',
+        code: 'INTERNAL',
+        requestId: undefined,
+      });
     });
   });
 
@@ -42,7 +55,9 @@ describe('problem details', () => {
       expect(isTransientDatabaseError(Object.assign(new Error('x'), { code: '40001' }))).toBe(true);
       expect(isTransientDatabaseError(new Error('Connection terminated unexpectedly'))).toBe(true);
       expect(isTransientDatabaseError(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
-      expect(isTransientDatabaseError(Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' }))).toBe(true);
+      expect(
+        isTransientDatabaseError(Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' })),
+      ).toBe(true);
       expect(isTransientDatabaseError(Object.assign(new Error('cannot drop the currently open database'), { code: '55000' }))).toBe(false);
       expect(isTransientDatabaseError(new Error('the account is closed'))).toBe(false);
       expect(isTransientDatabaseError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
@@ -51,12 +66,18 @@ describe('problem details', () => {
 
   describe('when Fastify refuses the request itself', () => {
     it('keeps 415 for an unsupported media type', () => {
-      const error = Object.assign(new Error('Unsupported Media Type: text/plain'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
+      const error = Object.assign(new Error('Unsupported Media Type: text/plain'), {
+        statusCode: 415,
+        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      });
       expect(toProblem(error)).toMatchObject({ status: 415, title: 'Unsupported media type', code: 'VALIDATION' });
     });
 
     it('says the body is not valid JSON', () => {
-      const error = Object.assign(new Error("Body is not valid JSON but content-type is set to 'application/json'"), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+      const error = Object.assign(new Error("Body is not valid JSON but content-type is set to 'application/json'"), {
+        statusCode: 400,
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+      });
       expect(toProblem(error)).toMatchObject({ status: 400, detail: expect.stringMatching(/^the body is not valid JSON/) as unknown });
     });
   });

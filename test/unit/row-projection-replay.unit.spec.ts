@@ -26,7 +26,9 @@ const projection = rowProjection<Row>({
   rowId: (event) => event.streamId,
   // As a catalog projection: an event after the first needs its row (without it, nothing to change).
   evolve: (row, event) =>
-    row === undefined && event.streamRevision > 0n ? undefined : { id: event.streamId, revision: Number(event.streamRevision) + 1, value: String(event.event.data.value) },
+    row === undefined && event.streamRevision > 0n
+      ? undefined
+      : { id: event.streamId, revision: Number(event.streamRevision) + 1, value: String(event.event.data.value) },
 });
 
 let position = 0n;

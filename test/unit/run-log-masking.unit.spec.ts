@@ -37,7 +37,9 @@ describe('run log masking', () => {
       // What is left of the encoded secret is at most the few characters it shares with its neighbours.
       expect(masked.length, text).toBeLessThan(`before ${text} after`.length);
     }
-    expect(maskSecrets(`Authorization: Basic ${Buffer.from(`user:${secret}`).toString('base64')}`, forms)).toMatch(/^Authorization: Basic .{0,8}\*{8}.{0,4}$/);
+    expect(maskSecrets(`Authorization: Basic ${Buffer.from(`user:${secret}`).toString('base64')}`, forms)).toMatch(
+      /^Authorization: Basic .{0,8}\*{8}.{0,4}$/,
+    );
   });
 
   it('cuts UTF-8 text at a byte bound without splitting a character', () => {

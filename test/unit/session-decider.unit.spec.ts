@@ -78,13 +78,25 @@ describe('when a session is refreshed', () => {
   });
 
   it('refuses to refresh a session that has no refresh token (service accounts), without ending it', () => {
-    const machine: SessionEvent = { ...started, data: { ...(started.data as Record<string, unknown>), refreshTokenHash: null } } as SessionEvent;
-    spec.given([machine]).when(refresh('hash-1', 'hash-2')).thenThrows({ code: 'UNAUTHENTICATED', message: 'this session cannot be refreshed' });
+    const machine: SessionEvent = {
+      ...started,
+      data: { ...(started.data as Record<string, unknown>), refreshTokenHash: null },
+    } as SessionEvent;
+    spec
+      .given([machine])
+      .when(refresh('hash-1', 'hash-2'))
+      .thenThrows({ code: 'UNAUTHENTICATED', message: 'this session cannot be refreshed' });
   });
 
   it('ends at logout through the cookie only when the secret of the cookie matches', () => {
-    spec.given([started]).when({ type: 'EndSession', data: { reason: 'logout', presentedHash: 'hash-forged' } }).then([]);
-    spec.given([started]).when({ type: 'EndSession', data: { reason: 'logout', presentedHash: 'hash-1' } }).then([ended('logout')]);
+    spec
+      .given([started])
+      .when({ type: 'EndSession', data: { reason: 'logout', presentedHash: 'hash-forged' } })
+      .then([]);
+    spec
+      .given([started])
+      .when({ type: 'EndSession', data: { reason: 'logout', presentedHash: 'hash-1' } })
+      .then([ended('logout')]);
   });
 
   it('ends the session as expired from the instant it expires, even with the right token', () => {

@@ -42,8 +42,13 @@ describe('signing keys: TOKEN_SIGNING_KEYS_PREVIOUS', () => {
   it('refuses a token of a key that is neither active nor previous', async () => {
     const stranger = createTokenService(await importSigningKey(await generateSigningJwk()), ISSUER);
     const token = await stranger.issue({ userId: 'u1', sessionId: 's1', ttlSeconds: 600, now: NOW });
-    const service = createTokenService(await importSigningKey(await generateSigningJwk()), ISSUER, [await verificationKey(await generateSigningJwk())]);
-    await expect(service.verify(token.token, NOW)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'token signed with an unknown key' });
+    const service = createTokenService(await importSigningKey(await generateSigningJwk()), ISSUER, [
+      await verificationKey(await generateSigningJwk()),
+    ]);
+    await expect(service.verify(token.token, NOW)).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'token signed with an unknown key',
+    });
   });
 
   it('refuses a previous key that is not an Ed25519 JWK, naming the setting', async () => {

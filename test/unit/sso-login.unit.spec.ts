@@ -8,7 +8,14 @@ import { deciderSpec } from '../support/decider-spec.js';
 const spec = deciderSpec(ssoLoginAggregate);
 
 const ID = '33333333-3333-4333-8333-333333333333';
-const startData = { id: ID, provider: 'google', stateHash: 'state-hash', nonce: 'nonce-1', codeVerifier: 'verifier-1', expiresAt: '2024-01-01T00:10:00.000Z' };
+const startData = {
+  id: ID,
+  provider: 'google',
+  stateHash: 'state-hash',
+  nonce: 'nonce-1',
+  codeVerifier: 'verifier-1',
+  expiresAt: '2024-01-01T00:10:00.000Z',
+};
 const started: SsoLoginEvent = { type: 'SsoLoginStarted', data: startData };
 const completed: SsoLoginEvent = { type: 'SsoLoginCompleted', data: {} };
 const complete = (overrides: Partial<{ provider: string; stateHash: string; now: string }> = {}): SsoLoginCommand => ({
@@ -31,9 +38,18 @@ describe('when a browser sign-in transaction is started and completed', () => {
 
   it('refuses an unknown transaction, another state, another provider and an expired one', () => {
     spec.given([]).when(complete()).thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: unknown' });
-    spec.given([started]).when(complete({ stateHash: 'other' })).thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: state mismatch' });
-    spec.given([started]).when(complete({ provider: 'github' })).thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: other provider' });
-    spec.given([started]).when(complete({ now: '2024-01-01T00:10:00.000Z' })).thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: expired' });
+    spec
+      .given([started])
+      .when(complete({ stateHash: 'other' }))
+      .thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: state mismatch' });
+    spec
+      .given([started])
+      .when(complete({ provider: 'github' }))
+      .thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: other provider' });
+    spec
+      .given([started])
+      .when(complete({ now: '2024-01-01T00:10:00.000Z' }))
+      .thenThrows({ code: 'UNAUTHENTICATED', message: 'sign-in transaction refused: expired' });
   });
 });
 

@@ -32,7 +32,9 @@ describe('token service: remembered verifications', () => {
     const { token } = await tokens.issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now: issuedAt });
     await tokens.verify(token, at(1));
     const [header, payload, signature] = token.split('.') as [string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: '00000000-0000-4000-8000-00000000dead' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: '00000000-0000-4000-8000-00000000dead' }),
+    ).toString('base64url');
     await expect(tokens.verify(`${header}.${forged}.${signature}`, at(2))).rejects.toThrow('invalid token signature');
     await expect(tokens.verify(`${token}x`, at(2))).rejects.toThrow();
   });
@@ -68,7 +70,9 @@ describe('token service: the access token type (RFC 9068, RFC 8725 §3.11)', () 
     expect((await tokens.verify(await typed('at+jwt'), now)).sessionId).toBe(SESSION);
     expect((await tokens.verify(await typed('application/at+jwt'), now)).sessionId).toBe(SESSION);
     for (const typ of ['JWT', 'id_token+jwt', 'logout+jwt', undefined]) {
-      await expect(tokens.verify(await typed(typ), now), String(typ)).rejects.toThrow('token type not accepted: an access token says typ at+jwt');
+      await expect(tokens.verify(await typed(typ), now), String(typ)).rejects.toThrow(
+        'token type not accepted: an access token says typ at+jwt',
+      );
     }
   });
 });

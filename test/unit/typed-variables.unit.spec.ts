@@ -14,7 +14,9 @@ const declared = (over: Partial<SourceCodeVariable> & { name: string }): SourceC
 describe('typed variables', () => {
   it('reads the five types, and older OpenTofu type expressions by their kind', () => {
     expect(['string', 'number', 'bool', 'list', 'map'].map(variableTypeOf)).toEqual(['string', 'number', 'bool', 'list', 'map']);
-    expect(['list(string)', 'set(number)', 'tuple([string, number])', 'map(string)', 'object({ a = string })'].map(variableTypeOf)).toEqual(['list', 'list', 'list', 'map', 'map']);
+    expect(['list(string)', 'set(number)', 'tuple([string, number])', 'map(string)', 'object({ a = string })'].map(variableTypeOf)).toEqual(
+      ['list', 'list', 'list', 'map', 'map'],
+    );
     expect(variableTypeOf('any')).toBeUndefined();
   });
 
@@ -24,7 +26,9 @@ describe('typed variables', () => {
     expect(valueProblem({ type: 'map' }, [])).toBe('must be a map (a JSON object)');
     expect(valueProblem({ type: 'list', validation: { max: 1 } }, [1, 2])).toBe('must be at most 1 entries');
     expect(valueProblem({ type: 'map', validation: { min: 1 } }, {})).toBe('must be at least 1 keys');
-    expect(valueProblem({ type: 'string', validation: { regex: 't[0-9]', message: 'a t-shirt size such as t3' } }, 'xl')).toBe('a t-shirt size such as t3');
+    expect(valueProblem({ type: 'string', validation: { regex: 't[0-9]', message: 'a t-shirt size such as t3' } }, 'xl')).toBe(
+      'a t-shirt size such as t3',
+    );
     // The regex is anchored: a match inside the value is not enough.
     expect(valueProblem({ type: 'string', validation: { regex: '[a-z]+' } }, 'abc1')).toBe('must match [a-z]+');
     expect(valueProblem({ type: 'any' }, { anything: true })).toBeUndefined();
@@ -33,9 +37,12 @@ describe('typed variables', () => {
   it('refuses a declared pattern whose matching time grows faster than the value, saying why', () => {
     const problem = (regex: string) => validationInput.safeParse({ regex }).error?.issues.map((issue) => issue.message);
     for (const regex of ['(a|a)*b', '(a+)+b', '[a-z]+[a-z]+', '(.*)*x']) {
-      expect(problem(regex)?.[0], regex).toMatch(/^(may take super-linear time to match: two parts of it can match the same text|is too complex to prove safe)/);
+      expect(problem(regex)?.[0], regex).toMatch(
+        /^(may take super-linear time to match: two parts of it can match the same text|is too complex to prove safe)/,
+      );
     }
-    for (const regex of ['[a-z0-9-]{3,63}', 't[0-9]', '[a-z]{2}-[a-z]+-\\d', '(?:a|b)*c', 'v\\d+\\.\\d+\\.\\d+']) expect(problem(regex), regex).toBeUndefined();
+    for (const regex of ['[a-z0-9-]{3,63}', 't[0-9]', '[a-z]{2}-[a-z]+-\\d', '(?:a|b)*c', 'v\\d+\\.\\d+\\.\\d+'])
+      expect(problem(regex), regex).toBeUndefined();
   });
 
   it('never runs a stored pattern that backtracks (a version declared before patterns were analysed)', () => {
@@ -50,7 +57,16 @@ describe('typed variables', () => {
       declared({ name: 'size', type: 'number', required: true, default: 1 }),
       declared({ name: 'password', sensitive: true }),
     ];
-    expect(checkVariables(declarations, [{ name: 'password', value: 'x', sensitive: false }, { name: 'zone', value: 'a', sensitive: false }], 'vpc:v1')).toEqual([
+    expect(
+      checkVariables(
+        declarations,
+        [
+          { name: 'password', value: 'x', sensitive: false },
+          { name: 'zone', value: 'a', sensitive: false },
+        ],
+        'vpc:v1',
+      ),
+    ).toEqual([
       { field: 'variables.password', message: 'is declared sensitive: send it with sensitive: true' },
       { field: 'variables.zone', message: 'is not a variable of source code version vpc:v1' },
       { field: 'variables.region', message: 'is required' },

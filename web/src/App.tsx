@@ -10,19 +10,52 @@ import { theme } from './theme';
 
 // Every page but the sign-in page loads on demand (./lazyPages.tsx): the sign-in page stays small.
 const { AuditLogList } = lazyPages(() => import('./admin/auditLog'), ['AuditLogList']);
-const { AuthProviderCreate, AuthProviderEdit, AuthProviderList } = lazyPages(() => import('./admin/authProviders'), ['AuthProviderCreate', 'AuthProviderEdit', 'AuthProviderList']);
+const { AuthProviderCreate, AuthProviderEdit, AuthProviderList } = lazyPages(
+  () => import('./admin/authProviders'),
+  ['AuthProviderCreate', 'AuthProviderEdit', 'AuthProviderList'],
+);
 const { UserCreate, UserEdit, UserList } = lazyPages(() => import('./admin/users'), ['UserCreate', 'UserEdit', 'UserList']);
-const { TeamCreate, TeamEdit, TeamList, TeamShow } = lazyPages(() => import('./admin/teams'), ['TeamCreate', 'TeamEdit', 'TeamList', 'TeamShow']);
+const { TeamCreate, TeamEdit, TeamList, TeamShow } = lazyPages(
+  () => import('./admin/teams'),
+  ['TeamCreate', 'TeamEdit', 'TeamList', 'TeamShow'],
+);
 const { ApprovalQueue } = lazyPages(() => import('./approvals/ApprovalQueue'), ['ApprovalQueue']);
-const { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } = lazyPages(() => import('./catalog/executors'), ['ExecutorCreate', 'ExecutorEdit', 'ExecutorList', 'ExecutorShow']);
-const { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } = lazyPages(() => import('./catalog/integrations'), ['IntegrationCreate', 'IntegrationEdit', 'IntegrationList', 'IntegrationShow']);
-const { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } = lazyPages(() => import('./catalog/resources'), ['ResourceCreate', 'ResourceEdit', 'ResourceList', 'ResourceShow']);
-const { SecretCreate, SecretEdit, SecretList, SecretShow } = lazyPages(() => import('./catalog/secrets'), ['SecretCreate', 'SecretEdit', 'SecretList', 'SecretShow']);
-const { SourceCodeVersionCreate, SourceCodeVersionEdit, SourceCodeVersionList, SourceCodeVersionShow } = lazyPages(() => import('./catalog/sourceCodeVersions'), ['SourceCodeVersionCreate', 'SourceCodeVersionEdit', 'SourceCodeVersionList', 'SourceCodeVersionShow']);
-const { SourceCodeCreate, SourceCodeEdit, SourceCodeList, SourceCodeShow } = lazyPages(() => import('./catalog/sourceCodes'), ['SourceCodeCreate', 'SourceCodeEdit', 'SourceCodeList', 'SourceCodeShow']);
-const { StorageCreate, StorageEdit, StorageList, StorageShow } = lazyPages(() => import('./catalog/storages'), ['StorageCreate', 'StorageEdit', 'StorageList', 'StorageShow']);
-const { TemplateCreate, TemplateEdit, TemplateList, TemplateShow } = lazyPages(() => import('./catalog/templates'), ['TemplateCreate', 'TemplateEdit', 'TemplateList', 'TemplateShow']);
-const { WorkspaceCreate, WorkspaceEdit, WorkspaceList, WorkspaceShow } = lazyPages(() => import('./catalog/workspaces'), ['WorkspaceCreate', 'WorkspaceEdit', 'WorkspaceList', 'WorkspaceShow']);
+const { ExecutorCreate, ExecutorEdit, ExecutorList, ExecutorShow } = lazyPages(
+  () => import('./catalog/executors'),
+  ['ExecutorCreate', 'ExecutorEdit', 'ExecutorList', 'ExecutorShow'],
+);
+const { IntegrationCreate, IntegrationEdit, IntegrationList, IntegrationShow } = lazyPages(
+  () => import('./catalog/integrations'),
+  ['IntegrationCreate', 'IntegrationEdit', 'IntegrationList', 'IntegrationShow'],
+);
+const { ResourceCreate, ResourceEdit, ResourceList, ResourceShow } = lazyPages(
+  () => import('./catalog/resources'),
+  ['ResourceCreate', 'ResourceEdit', 'ResourceList', 'ResourceShow'],
+);
+const { SecretCreate, SecretEdit, SecretList, SecretShow } = lazyPages(
+  () => import('./catalog/secrets'),
+  ['SecretCreate', 'SecretEdit', 'SecretList', 'SecretShow'],
+);
+const { SourceCodeVersionCreate, SourceCodeVersionEdit, SourceCodeVersionList, SourceCodeVersionShow } = lazyPages(
+  () => import('./catalog/sourceCodeVersions'),
+  ['SourceCodeVersionCreate', 'SourceCodeVersionEdit', 'SourceCodeVersionList', 'SourceCodeVersionShow'],
+);
+const { SourceCodeCreate, SourceCodeEdit, SourceCodeList, SourceCodeShow } = lazyPages(
+  () => import('./catalog/sourceCodes'),
+  ['SourceCodeCreate', 'SourceCodeEdit', 'SourceCodeList', 'SourceCodeShow'],
+);
+const { StorageCreate, StorageEdit, StorageList, StorageShow } = lazyPages(
+  () => import('./catalog/storages'),
+  ['StorageCreate', 'StorageEdit', 'StorageList', 'StorageShow'],
+);
+const { TemplateCreate, TemplateEdit, TemplateList, TemplateShow } = lazyPages(
+  () => import('./catalog/templates'),
+  ['TemplateCreate', 'TemplateEdit', 'TemplateList', 'TemplateShow'],
+);
+const { WorkspaceCreate, WorkspaceEdit, WorkspaceList, WorkspaceShow } = lazyPages(
+  () => import('./catalog/workspaces'),
+  ['WorkspaceCreate', 'WorkspaceEdit', 'WorkspaceList', 'WorkspaceShow'],
+);
 const { Dashboard } = lazyPages(() => import('./layout/Dashboard'), ['Dashboard']);
 // The layout renders outside react-admin's Suspense boundary (it holds it), so it brings its own.
 const Layout = withBoundary(lazyPages(() => import('./layout/Layout'), ['Layout']).Layout);
@@ -54,16 +87,81 @@ export function App() {
       requireAuth
       disableTelemetry
     >
-      <Resource name="resources" list={ResourceList} show={ResourceShow} create={ResourceCreate} edit={ResourceEdit} recordRepresentation="name" />
-      <Resource name="templates" list={TemplateList} show={TemplateShow} create={TemplateCreate} edit={TemplateEdit} recordRepresentation="name" />
-      <Resource name="source_codes" options={{ label: 'Source codes' }} list={SourceCodeList} show={SourceCodeShow} create={SourceCodeCreate} edit={SourceCodeEdit} recordRepresentation="identifier" />
-      <Resource name="source_code_versions" options={{ label: 'Source code versions' }} list={SourceCodeVersionList} show={SourceCodeVersionShow} create={SourceCodeVersionCreate} edit={SourceCodeVersionEdit} recordRepresentation="identifier" />
-      <Resource name="executors" list={ExecutorList} show={ExecutorShow} create={ExecutorCreate} edit={ExecutorEdit} recordRepresentation="name" />
-      <Resource name="storages" list={StorageList} show={StorageShow} create={StorageCreate} edit={StorageEdit} recordRepresentation="name" />
-      <Resource name="integrations" list={IntegrationList} show={IntegrationShow} create={IntegrationCreate} edit={IntegrationEdit} recordRepresentation="name" />
+      <Resource
+        name="resources"
+        list={ResourceList}
+        show={ResourceShow}
+        create={ResourceCreate}
+        edit={ResourceEdit}
+        recordRepresentation="name"
+      />
+      <Resource
+        name="templates"
+        list={TemplateList}
+        show={TemplateShow}
+        create={TemplateCreate}
+        edit={TemplateEdit}
+        recordRepresentation="name"
+      />
+      <Resource
+        name="source_codes"
+        options={{ label: 'Source codes' }}
+        list={SourceCodeList}
+        show={SourceCodeShow}
+        create={SourceCodeCreate}
+        edit={SourceCodeEdit}
+        recordRepresentation="identifier"
+      />
+      <Resource
+        name="source_code_versions"
+        options={{ label: 'Source code versions' }}
+        list={SourceCodeVersionList}
+        show={SourceCodeVersionShow}
+        create={SourceCodeVersionCreate}
+        edit={SourceCodeVersionEdit}
+        recordRepresentation="identifier"
+      />
+      <Resource
+        name="executors"
+        list={ExecutorList}
+        show={ExecutorShow}
+        create={ExecutorCreate}
+        edit={ExecutorEdit}
+        recordRepresentation="name"
+      />
+      <Resource
+        name="storages"
+        list={StorageList}
+        show={StorageShow}
+        create={StorageCreate}
+        edit={StorageEdit}
+        recordRepresentation="name"
+      />
+      <Resource
+        name="integrations"
+        list={IntegrationList}
+        show={IntegrationShow}
+        create={IntegrationCreate}
+        edit={IntegrationEdit}
+        recordRepresentation="name"
+      />
       <Resource name="secrets" list={SecretList} show={SecretShow} create={SecretCreate} edit={SecretEdit} recordRepresentation="name" />
-      <Resource name="workspaces" list={WorkspaceList} show={WorkspaceShow} create={WorkspaceCreate} edit={WorkspaceEdit} recordRepresentation="name" />
-      <Resource name="auth_providers" options={{ label: 'Auth providers' }} list={AuthProviderList} create={AuthProviderCreate} edit={AuthProviderEdit} recordRepresentation="name" />
+      <Resource
+        name="workspaces"
+        list={WorkspaceList}
+        show={WorkspaceShow}
+        create={WorkspaceCreate}
+        edit={WorkspaceEdit}
+        recordRepresentation="name"
+      />
+      <Resource
+        name="auth_providers"
+        options={{ label: 'Auth providers' }}
+        list={AuthProviderList}
+        create={AuthProviderCreate}
+        edit={AuthProviderEdit}
+        recordRepresentation="name"
+      />
       <Resource name="users" list={UserList} create={UserCreate} edit={UserEdit} recordRepresentation="name" />
       <Resource name="teams" list={TeamList} show={TeamShow} create={TeamCreate} edit={TeamEdit} recordRepresentation="name" />
       <Resource name="audit_log" options={{ label: 'Audit log' }} list={AuditLogList} />

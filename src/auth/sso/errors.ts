@@ -37,7 +37,12 @@ export class SsoError extends Error {
   /** Who tried, once known: the e-mail or the provider's subject (audit). */
   readonly identifier: string;
 
-  constructor(code: SsoErrorCode, detail: string, who: { userId?: string | null; identifier?: string } = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: SsoErrorCode,
+    detail: string,
+    who: { userId?: string | null; identifier?: string } = {},
+    options?: { cause?: unknown },
+  ) {
     super(detail, options);
     this.code = code;
     this.userId = who.userId ?? null;

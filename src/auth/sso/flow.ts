@@ -42,7 +42,13 @@ export interface SsoService {
    * Completes a sign-in from the callback's query and the state cookie, and starts a browser session.
    * @throws AppError NOT_FOUND, RATE_LIMITED; SsoError naming the reason for everything else
    */
-  complete(key: string, query: Readonly<Record<string, unknown>>, cookie: string | undefined, address: string, context: CommandContext): Promise<IssuedToken>;
+  complete(
+    key: string,
+    query: Readonly<Record<string, unknown>>,
+    cookie: string | undefined,
+    address: string,
+    context: CommandContext,
+  ): Promise<IssuedToken>;
   /** Records a refused sign-in (audit: `SignInFailed` with the code as reason). */
   recordFailure(key: string, error: SsoError, context: CommandContext): Promise<void>;
   /**
@@ -89,16 +95,31 @@ export function createSsoService(deps: SsoDeps): SsoService {
   async function ssoProvider(key: string): Promise<LoadedProvider> {
     const provider = await providers.byKey(key);
     if (!provider) throw notFound(`no auth provider with the key ${key}`);
-    if (!SSO_TYPES.includes(provider.type)) throw notFound(`auth provider ${key} (type ${provider.type}) has no browser sign-in; only ${SSO_TYPES.join(', ')} providers do`);
+    if (!SSO_TYPES.includes(provider.type))
+      throw notFound(`auth provider ${key} (type ${provider.type}) has no browser sign-in; only ${SSO_TYPES.join(', ')} providers do`);
     return provider;
   }
 
-  async function transaction(provider: LoadedProvider, query: Readonly<Record<string, unknown>>, cookie: string | undefined, now: Date, context: CommandContext) {
+  async function transaction(
+    provider: LoadedProvider,
+    query: Readonly<Record<string, unknown>>,
+    cookie: string | undefined,
+    now: Date,
+    context: CommandContext,
+  ) {
     const [loginId = '', state = ''] = (cookie ?? '').split('.');
-    if (!LOGIN_ID.test(loginId) || !STATE.test(state)) throw new SsoError('invalid_state', 'no valid sign-in cookie (expired, blocked, or another browser)');
-    if (typeof query.state !== 'string' || !sameSecret(query.state, state)) throw new SsoError('invalid_state', 'the state parameter does not match the sign-in cookie');
+    if (!LOGIN_ID.test(loginId) || !STATE.test(state))
+      throw new SsoError('invalid_state', 'no valid sign-in cookie (expired, blocked, or another browser)');
+    if (typeof query.state !== 'string' || !sameSecret(query.state, state))
+      throw new SsoError('invalid_state', 'the state parameter does not match the sign-in cookie');
     try {
-      const result = await executeCommand(signIn, ssoLoginAggregate, loginId, { type: 'CompleteSsoLogin', data: { provider: provider.key, stateHash: sha256(state), now: now.toISOString() } }, context);
+      const result = await executeCommand(
+        signIn,
+        ssoLoginAggregate,
+        loginId,
+        { type: 'CompleteSsoLogin', data: { provider: provider.key, stateHash: sha256(state), now: now.toISOString() } },
+        context,
+      );
       if (result.state.status !== 'completed') throw new TypeError('a completed sign-in transaction must be in state completed');
       return { state, nonce: result.state.nonce, codeVerifier: result.state.codeVerifier };
     } catch (error) {
@@ -122,7 +143,10 @@ export function createSsoService(deps: SsoDeps): SsoService {
         signIn,
         ssoLoginAggregate,
         id,
-        { type: 'StartSsoLogin', data: { id, provider: key, stateHash: sha256(checks.state), nonce: checks.nonce, codeVerifier: checks.codeVerifier, expiresAt } },
+        {
+          type: 'StartSsoLogin',
+          data: { id, provider: key, stateHash: sha256(checks.state), nonce: checks.nonce, codeVerifier: checks.codeVerifier, expiresAt },
+        },
         context,
       );
       return { location: location.href, cookie: `${id}.${checks.state}` };
@@ -134,7 +158,10 @@ export function createSsoService(deps: SsoDeps): SsoService {
       if (!provider.enabled) throw new SsoError('provider_disabled', `provider ${key} is disabled`);
       const checks = await transaction(provider, query, cookie, context.now, context);
       if (typeof query.error === 'string') {
-        throw new SsoError(query.error === 'access_denied' ? 'access_denied' : 'provider_error', `the identity provider answered error=${query.error.slice(0, 64)}`);
+        throw new SsoError(
+          query.error === 'access_denied' ? 'access_denied' : 'provider_error',
+          `the identity provider answered error=${query.error.slice(0, 64)}`,
+        );
       }
       if (typeof query.code !== 'string' || query.code === '') throw new SsoError('invalid_request', 'the callback has no code');
       const { redirectUrl } = provider.configuration as { redirectUrl: string };
@@ -143,27 +170,49 @@ export function createSsoService(deps: SsoDeps): SsoService {
       for (const [name, value] of Object.entries(query)) if (typeof value === 'string') callbackUrl.searchParams.set(name, value);
       const identity = await adapterOf(provider).complete(callbackUrl, checks);
       const who = { identifier: identity.email ?? identity.subject };
-      if (identity.email === null || !identity.emailVerified) throw new SsoError('email_not_verified', 'the provider vouches for no e-mail address of this account', who);
+      if (identity.email === null || !identity.emailVerified)
+        throw new SsoError('email_not_verified', 'the provider vouches for no e-mail address of this account', who);
       if (!emailInDomains(identity.email, provider.filterByDomain)) {
         throw new SsoError('domain_not_allowed', `${identity.email} is outside ${provider.filterByDomain.join(', ')}`, who);
       }
       const { user, position } = await findOrCreateUser(signIn, key, identity, [identity.email], context);
-      if (user.deactivated) throw new SsoError('user_deactivated', 'the user is deactivated', { userId: user.id, identifier: user.identifier });
+      if (user.deactivated)
+        throw new SsoError('user_deactivated', 'the user is deactivated', { userId: user.id, identifier: user.identifier });
       if (position !== undefined) await signIn.waitFor(['users'], position);
       return startSession(
         signIn,
-        { userId: user.id, identifier: user.identifier, method: 'session', provider: key, browser: true, ...(identity.refreshToken === undefined ? {} : { upstreamRefreshToken: identity.refreshToken }) },
+        {
+          userId: user.id,
+          identifier: user.identifier,
+          method: 'session',
+          provider: key,
+          browser: true,
+          ...(identity.refreshToken === undefined ? {} : { upstreamRefreshToken: identity.refreshToken }),
+        },
         context,
       );
     },
 
     async recordFailure(key, error, context) {
-      await recordSignIn(signIn, { type: 'SignInFailed', data: { userId: error.userId, method: 'session', provider: key, identifier: error.identifier, reason: error.code } }, context);
+      await recordSignIn(
+        signIn,
+        {
+          type: 'SignInFailed',
+          data: { userId: error.userId, method: 'session', provider: key, identifier: error.identifier, reason: error.code },
+        },
+        context,
+      );
     },
 
     async beforeRefresh(sessionId, presentedHash, context) {
       const { state } = await loadAggregate(signIn, sessionAggregate, sessionId);
-      if (state.status !== 'open' || state.provider === null || state.refreshTokenHash === null || !sameSecret(state.refreshTokenHash, presentedHash)) return;
+      if (
+        state.status !== 'open' ||
+        state.provider === null ||
+        state.refreshTokenHash === null ||
+        !sameSecret(state.refreshTokenHash, presentedHash)
+      )
+        return;
       const provider = await providers.byKey(state.provider);
       if (provider !== undefined && !SSO_TYPES.includes(provider.type)) return;
       const end = async (reason: 'identity_provider_refused' | 'provider_disabled', message: string): Promise<never> => {
@@ -178,10 +227,19 @@ export function createSsoService(deps: SsoDeps): SsoService {
         await adapter.checkRefreshToken(state.upstreamRefreshToken);
       } catch (error) {
         if (error instanceof SsoError && error.code === 'code_rejected') {
-          signIn.log.info({ sessionId, provider: provider.key }, 'the identity provider refused the session refresh token; ending the session');
-          return end('identity_provider_refused', 'the identity provider no longer accepts this account: the session has ended; sign in again');
+          signIn.log.info(
+            { sessionId, provider: provider.key },
+            'the identity provider refused the session refresh token; ending the session',
+          );
+          return end(
+            'identity_provider_refused',
+            'the identity provider no longer accepts this account: the session has ended; sign in again',
+          );
         }
-        signIn.log.warn({ sessionId, provider: provider.key, reason: error instanceof Error ? error.message : 'unknown' }, 'could not re-check the account at the identity provider');
+        signIn.log.warn(
+          { sessionId, provider: provider.key, reason: error instanceof Error ? error.message : 'unknown' },
+          'could not re-check the account at the identity provider',
+        );
         throw new AppError('UNAVAILABLE', 'the identity provider could not be reached to re-check the account; try again shortly');
       }
     },

@@ -1,7 +1,15 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { GITHUB_DEFAULT_ENDPOINTS, type ProviderConfiguration } from '../../commands/auth-provider-config.js';
-import { normalisedEmail, openidOptions, privateAddressError, privateAddressIn, translateOpenidError, type SsoAdapter, type SsoIdentity } from './adapter.js';
+import {
+  normalisedEmail,
+  openidOptions,
+  privateAddressError,
+  privateAddressIn,
+  translateOpenidError,
+  type SsoAdapter,
+  type SsoIdentity,
+} from './adapter.js';
 import { SsoError } from './errors.js';
 import type { GuardedFetch, GuardedRequest } from './guarded-fetch.js';
 import { allowsPlainHttp } from './http-policy.js';
@@ -24,7 +32,10 @@ const githubFetch =
     const response = await fetch(url, options as GuardedRequest);
     if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
     const body = (await response.json()) as Record<string, unknown>;
-    return new Response(JSON.stringify(body), { status: typeof body.error === 'string' ? 400 : 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), {
+      status: typeof body.error === 'string' ? 400 : 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
 
 /**
@@ -47,11 +58,17 @@ export function githubAdapter(configuration: ProviderConfiguration<'github'>, al
 
   async function api<T>(path: string, accessToken: string, schema: z.ZodType<T>): Promise<T> {
     const url = new URL(`${apiUrl}${path}`);
-    if (url.protocol !== 'https:' && !allowsPlainHttp(url, allowInsecureHttp)) throw new SsoError('provider_error', `refusing plain http to ${url.origin}`);
+    if (url.protocol !== 'https:' && !allowsPlainHttp(url, allowInsecureHttp))
+      throw new SsoError('provider_error', `refusing plain http to ${url.origin}`);
     let response: Response;
     try {
       response = await fetch(url, {
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'infraledger' },
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'infraledger',
+        },
         signal: AbortSignal.timeout(API_TIMEOUT_MS),
       });
     } catch (error) {
@@ -79,7 +96,9 @@ export function githubAdapter(configuration: ProviderConfiguration<'github'>, al
     async complete(callbackUrl, checks): Promise<SsoIdentity> {
       let accessToken: string;
       try {
-        accessToken = (await client.authorizationCodeGrant(config, callbackUrl, { expectedState: checks.state, pkceCodeVerifier: checks.codeVerifier })).access_token;
+        accessToken = (
+          await client.authorizationCodeGrant(config, callbackUrl, { expectedState: checks.state, pkceCodeVerifier: checks.codeVerifier })
+        ).access_token;
       } catch (error) {
         throw translateOpenidError(error);
       }

@@ -75,7 +75,11 @@ export function guardedFetch(options: { readonly allowPrivate: boolean; readonly
     const [first] = addresses as [ResolvedAddress, ...ResolvedAddress[]];
     // The connection may only use the addresses just checked.
     const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+      if (lookupOptions.all)
+        callback(
+          null,
+          addresses.map(({ address, family }) => ({ address, family })),
+        );
       else callback(null, first.address, first.family);
     };
     const client = target.protocol === 'https:' ? https : http;
@@ -98,14 +102,17 @@ export function guardedFetch(options: { readonly allowPrivate: boolean; readonly
         response.on('end', () => {
           const status = response.statusCode ?? 502;
           const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, [value].flat().join(', '));
+          for (const [name, value] of Object.entries(response.headers))
+            if (value !== undefined) headers.set(name, [value].flat().join(', '));
           const bodyless = status === 204 || status === 205 || status === 304 || status < 200;
           resolvePromise(new Response(bodyless ? null : Buffer.concat(chunks), { status, headers }));
         });
       });
       // As fetch does: a timeout rejects with the signal's reason (jose's JWKSTimeout), any other
       // network failure with a TypeError.
-      request.on('error', (error) => reject(init.signal?.aborted ? (init.signal.reason as Error) : new TypeError(`fetch of ${target.origin} failed`, { cause: error })));
+      request.on('error', (error) =>
+        reject(init.signal?.aborted ? (init.signal.reason as Error) : new TypeError(`fetch of ${target.origin} failed`, { cause: error })),
+      );
       request.end(body);
     });
   };

@@ -59,7 +59,15 @@ export class ProviderConfigurations {
 
   private async load(row: Row): Promise<LoadedProvider> {
     const type = row.type as AuthProviderType;
-    const base = { id: row.id, key: row.key, type, name: row.name, enabled: row.enabled, filterByDomain: row.filter_by_domain, revision: row.revision };
+    const base = {
+      id: row.id,
+      key: row.key,
+      type,
+      name: row.name,
+      enabled: row.enabled,
+      filterByDomain: row.filter_by_domain,
+      revision: row.revision,
+    };
     const cached = this.cache.get(row.id);
     if (cached?.revision === row.revision) return { ...base, configuration: cached.configuration as ProviderConfiguration };
     const { state } = await loadAggregate(this.deps, authProviderAggregate, row.id);

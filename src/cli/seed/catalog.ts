@@ -11,7 +11,19 @@ import { sourceCodeAggregate } from '../../commands/source-code.js';
 import { storageAggregate } from '../../commands/storage.js';
 import { templateAggregate } from '../../commands/template.js';
 import type { Services } from '../../services.js';
-import { CLOUDS, cloudOf, executorFixture, integrationFixtures, pick, secretFixtures, sourceCodeFixture, storageFixture, templateFixture, versionFixture, type Cloud } from './fixtures.js';
+import {
+  CLOUDS,
+  cloudOf,
+  executorFixture,
+  integrationFixtures,
+  pick,
+  secretFixtures,
+  sourceCodeFixture,
+  storageFixture,
+  templateFixture,
+  versionFixture,
+  type Cloud,
+} from './fixtures.js';
 import type { SeedOptions } from './options.js';
 import { runPool } from '../../run-pool.js';
 import { planUnits, seedUnit, type ResourceContext, type SeededTemplate } from './resources.js';
@@ -90,7 +102,8 @@ async function provision<F extends Record<string, unknown>>(
 export async function seedCatalog(services: Services, options: SeedOptions, hooks: SeedHooks = {}): Promise<SeedSummary> {
   const deps = services.signIn;
   const admin = await findUserByIdentifier(deps, 'admin');
-  if (!admin) throw new SeedError('there is no "admin" user to write as: open the services with bootstrap (the service creates it on first start)');
+  if (!admin)
+    throw new SeedError('there is no "admin" user to write as: open the services with bootstrap (the service creates it on first start)');
   const { prefix, concurrency } = options;
   const approvalFlow = services.config.APPROVAL_FLOW;
   const correlationId = prefix.startsWith('seed-') ? prefix : `seed-${prefix}`;
@@ -100,7 +113,14 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
   let phase = { name: 'integrations', done: 0, total: 0, startedAt: started };
   const phaseDone = (): void => {
     const elapsed = Date.now() - phase.startedAt;
-    hooks.onPhaseDone?.({ phase: phase.name, done: phase.done, total: phase.total, commands: writer.totals.commands, commandsPerSecond: (writer.totals.commands * 1000) / Math.max(1, Date.now() - started), phaseElapsedMs: elapsed });
+    hooks.onPhaseDone?.({
+      phase: phase.name,
+      done: phase.done,
+      total: phase.total,
+      commands: writer.totals.commands,
+      commandsPerSecond: (writer.totals.commands * 1000) / Math.max(1, Date.now() - started),
+      phaseElapsedMs: elapsed,
+    });
   };
   const pool = async (name: string, total: number, job: (index: number) => Promise<void>): Promise<void> => {
     phase = { name, done: 0, total, startedAt: Date.now() };
@@ -115,7 +135,14 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     const now = Date.now();
     const rate = ((writer.totals.commands - last.commands) * 1000) / Math.max(1, now - last.at);
     last = { at: now, commands: writer.totals.commands };
-    hooks.onProgress?.({ phase: phase.name, done: phase.done, total: phase.total, commands: writer.totals.commands, commandsPerSecond: rate, phaseElapsedMs: now - phase.startedAt });
+    hooks.onProgress?.({
+      phase: phase.name,
+      done: phase.done,
+      total: phase.total,
+      commands: writer.totals.commands,
+      commandsPerSecond: rate,
+      phaseElapsedMs: now - phase.startedAt,
+    });
   }, hooks.progressIntervalMs ?? 3000);
   timer.unref();
 
@@ -127,7 +154,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
       const fields = integrations[i];
       if (!fields) return;
       const id = deps.newId();
-      await writer.run(`creating integration ${fields.name}`, integrationAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
+      await writer.run(`creating integration ${fields.name}`, integrationAggregate, id, {
+        type: 'Create',
+        data: { ...fields, id, status: 'enabled' },
+      });
       writer.created('integration');
       if (!integrationIds.has(fields.integrationProvider)) integrationIds.set(fields.integrationProvider, id);
     });
@@ -144,7 +174,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
       const fields = secrets[i];
       if (!fields) return;
       const id = deps.newId();
-      await writer.run(`creating secret ${fields.name}`, secretAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
+      await writer.run(`creating secret ${fields.name}`, secretAggregate, id, {
+        type: 'Create',
+        data: { ...fields, id, status: 'enabled' },
+      });
       writer.created('secret');
       secretIds.set(fields.secretProvider, id);
     });
@@ -167,7 +200,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     await pool('source codes', SOURCE_CODES, async (i) => {
       const fields = sourceCodeFixture(prefix, i, git);
       const id = deps.newId();
-      await writer.run(`creating source code ${fields.sourceCodeUrl}`, sourceCodeAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
+      await writer.run(`creating source code ${fields.sourceCodeUrl}`, sourceCodeAggregate, id, {
+        type: 'Create',
+        data: { ...fields, id, status: 'enabled' },
+      });
       writer.created('source_code');
       sourceCodes[i] = { id, integrationId: fields.integrationId };
     });
@@ -184,7 +220,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
         secretIds: e % 3 === 0 ? [secretFor(cloud)] : [],
       });
       const id = deps.newId();
-      await writer.run(`creating executor ${fields.name}`, executorAggregate, id, { type: 'Create', data: { ...fields, id, approvalFlow } });
+      await writer.run(`creating executor ${fields.name}`, executorAggregate, id, {
+        type: 'Create',
+        data: { ...fields, id, approvalFlow },
+      });
       if (e % 6 !== 5) await provision(writer, `executor ${fields.name}`, executorAggregate, id, approvalFlow);
       writer.created('executor');
       executorIds[e] = id;
@@ -196,7 +235,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     const createTemplate = async (index: number, abstract: boolean, parentIds: string[], executors: string[]): Promise<SeededTemplate> => {
       const fields = templateFixture(prefix, index, abstract, { parentIds, executorIds: executors });
       const id = deps.newId();
-      await writer.run(`creating template ${fields.name}`, templateAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
+      await writer.run(`creating template ${fields.name}`, templateAggregate, id, {
+        type: 'Create',
+        data: { ...fields, id, status: 'enabled' },
+      });
       writer.created('template');
       return { id, slug: fields.template, cloud: cloudOf(index), abstract, versionIds: [] };
     };
@@ -215,7 +257,10 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
       for (const tag of tags) {
         const fields = versionFixture(template, sourceCodeId, tag, tag === 'v1.0.0' ? 'active' : 'preview');
         const id = deps.newId();
-        await writer.run(`creating source code version ${fields.identifier}`, sourceCodeVersionAggregate, id, { type: 'Create', data: { ...fields, id, status: 'enabled' } });
+        await writer.run(`creating source code version ${fields.identifier}`, sourceCodeVersionAggregate, id, {
+          type: 'Create',
+          data: { ...fields, id, status: 'enabled' },
+        });
         writer.created('source_code_version');
         versionIds.push(id);
       }
@@ -223,7 +268,18 @@ export async function seedCatalog(services: Services, options: SeedOptions, hook
     });
 
     const positions = new Map<string, number>();
-    const context: ResourceContext = { deps, writer, prefix, approvalFlow, creatorId: admin.id, templates, storages: { aws: storageOf('aws'), gcp: storageOf('gcp'), azurerm: storageOf('azurerm') }, cloudIntegrations, secretFor, positions };
+    const context: ResourceContext = {
+      deps,
+      writer,
+      prefix,
+      approvalFlow,
+      creatorId: admin.id,
+      templates,
+      storages: { aws: storageOf('aws'), gcp: storageOf('gcp'), azurerm: storageOf('azurerm') },
+      cloudIntegrations,
+      secretFor,
+      positions,
+    };
     const units = planUnits(options.resources);
     phase = { name: 'resources', done: 0, total: options.resources, startedAt: Date.now() };
     let analyzeAt = hooks.analyzeFrom ?? FIRST_ANALYZE_AT;

@@ -15,7 +15,8 @@ const progressOf = (services: Services): bigint => services.runners.reduce((sum,
 async function slowest(services: Services, position: bigint): Promise<CatchUpLag> {
   let last: { name: string; position: bigint | undefined } | undefined;
   for (const runner of services.runners) {
-    if (last === undefined || (runner.position ?? -1n) < (last.position ?? -1n)) last = { name: runner.projection.name, position: runner.position };
+    if (last === undefined || (runner.position ?? -1n) < (last.position ?? -1n))
+      last = { name: runner.projection.name, position: runner.position };
   }
   if (!last || (last.position ?? -1n) >= position) return { projection: '-', behind: 0n };
   return { projection: last.name, behind: BigInt(await services.store.countAfter(last.position, 10_000_000)) };
@@ -26,7 +27,11 @@ async function slowest(services: Services, position: bigint): Promise<CatchUpLag
  * after READ_YOUR_WRITES_TIMEOUT_MS; this waits again as long as the projections keep moving, and
  * fails when they stopped (a poison event, or no progress within one timeout).
  */
-export async function waitForProjections(services: Services, position: bigint | undefined, onWaiting?: (lag: CatchUpLag) => void): Promise<void> {
+export async function waitForProjections(
+  services: Services,
+  position: bigint | undefined,
+  onWaiting?: (lag: CatchUpLag) => void,
+): Promise<void> {
   if (position === undefined) return;
   const names = services.runners.map((r) => r.projection.name);
   let seen = progressOf(services);
@@ -38,12 +43,18 @@ export async function waitForProjections(services: Services, position: bigint | 
       if (!isAppError(error) || error.code !== 'UNAVAILABLE') throw error;
       const failed = services.runners.filter((r) => r.state === 'failed').map((r) => r.projection.name);
       if (failed.length > 0) {
-        throw new SeedError(`the writes are stored, but projection(s) ${failed.join(', ')} stopped on a poison event: see npm run projections -- status`, { cause: error });
+        throw new SeedError(
+          `the writes are stored, but projection(s) ${failed.join(', ')} stopped on a poison event: see npm run projections -- status`,
+          { cause: error },
+        );
       }
       const now = progressOf(services);
       if (now === seen) {
         const lag = await slowest(services, position);
-        throw new SeedError(`the writes are stored, but the projections stopped catching up (${lag.projection} is ${lag.behind} behind position ${position})`, { cause: error });
+        throw new SeedError(
+          `the writes are stored, but the projections stopped catching up (${lag.projection} is ${lag.behind} behind position ${position})`,
+          { cause: error },
+        );
       }
       seen = now;
       onWaiting?.(await slowest(services, position));

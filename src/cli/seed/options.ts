@@ -74,7 +74,9 @@ export function parseSeedArgs(argv: readonly string[]): SeedOptions {
   const parsed = argsSchema.safeParse(pairs(argv));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) =>
-      issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.map((k) => `--${k}`).join(', ')}` : `--${issue.path.join('.')}: ${issue.message}`,
+      issue.code === 'unrecognized_keys'
+        ? `unknown option ${issue.keys.map((k) => `--${k}`).join(', ')}`
+        : `--${issue.path.join('.')}: ${issue.message}`,
     );
     throw new SeedUsageError(lines.join('\n'));
   }

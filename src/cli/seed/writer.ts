@@ -6,7 +6,16 @@ import type { DomainEvent } from '../../events/codec.js';
 import type { CommandContext } from '../../events/define.js';
 
 /** The entity kinds a seed creates, in the order it creates them. */
-export const SEEDED_KINDS = ['integration', 'secret', 'storage', 'source_code', 'executor', 'template', 'source_code_version', 'resource'] as const;
+export const SEEDED_KINDS = [
+  'integration',
+  'secret',
+  'storage',
+  'source_code',
+  'executor',
+  'template',
+  'source_code_version',
+  'resource',
+] as const;
 /** The kinds a seed run counts. */
 export type SeededKind = (typeof SEEDED_KINDS)[number];
 
@@ -23,7 +32,13 @@ export interface SeedWriter {
    * is the state the seed's previous command on this aggregate left (or `unwritten` for a new id):
    * the command decides on it without reading the stream again, as its append still checks.
    */
-  run<C, E extends DomainEvent, S>(what: string, aggregate: Aggregate<C, E, S>, id: string, command: C | PreparedCommand<C>, known?: Loaded<S>): Promise<CommandResult<S, E>>;
+  run<C, E extends DomainEvent, S>(
+    what: string,
+    aggregate: Aggregate<C, E, S>,
+    id: string,
+    command: C | PreparedCommand<C>,
+    known?: Loaded<S>,
+  ): Promise<CommandResult<S, E>>;
   /** Counts one entity of `kind` as created. */
   created(kind: SeededKind): void;
   readonly counts: Readonly<Record<SeededKind, number>>;

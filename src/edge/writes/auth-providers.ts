@@ -121,7 +121,13 @@ function refusePrivateUrls(type: string, configuration: Readonly<Record<string, 
   const issues = (FETCHED_URLS[type] ?? []).flatMap((name) => {
     const url = configuration?.[name];
     return typeof url === 'string' && hasPrivateAddressLiteral(url)
-      ? [{ field: `configuration.${name}`, message: 'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)' }]
+      ? [
+          {
+            field: `configuration.${name}`,
+            message:
+              'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+          },
+        ]
       : [];
   });
   if (issues.length > 0) throw invalid(issues);
@@ -222,7 +228,10 @@ export function authProviderWrites(services: Services): WriteOperations & { read
     async remove(call, id) {
       authorize(call.request, ADMIN);
       const pats = await personalAccessTokenProvider(id);
-      const written = await run(call, id, { type: 'DeleteAuthProvider', data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) } });
+      const written = await run(call, id, {
+        type: 'DeleteAuthProvider',
+        data: { leavesSuperSignIn: await leavesSuperSignIn(services.db, id) },
+      });
       if (pats) await revokePersonalAccessTokens(services, call, {}, PATS_ENDED);
       return written;
     },

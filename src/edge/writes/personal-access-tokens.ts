@@ -41,7 +41,12 @@ export async function patMaxLifetimeDays(services: Pick<Services, 'db'>): Promis
  * and visible); everyone's when the personal_access_token provider is disabled, deleted, or enabled
  * or created again (so none a disable left behind revives).
  */
-export async function revokePersonalAccessTokens(services: Services, call: WriteCall, scope: { readonly userId?: string }, reason: string): Promise<void> {
+export async function revokePersonalAccessTokens(
+  services: Services,
+  call: WriteCall,
+  scope: { readonly userId?: string },
+  reason: string,
+): Promise<void> {
   const now = services.now();
   const { rows } = await sql<{ id: string }>`
     SELECT id FROM personal_access_tokens
@@ -49,7 +54,13 @@ export async function revokePersonalAccessTokens(services: Services, call: Write
        AND (${scope.userId ?? null}::uuid IS NULL OR user_id = ${scope.userId ?? null}::uuid)`.execute(services.db);
   let last: bigint | undefined;
   for (const { id } of rows) {
-    const result = await executeCommand(commandDeps(services), personalAccessTokenAggregate, id, { type: 'RevokePersonalAccessToken', data: { reason } }, commandContext(call.request, services.now()));
+    const result = await executeCommand(
+      commandDeps(services),
+      personalAccessTokenAggregate,
+      id,
+      { type: 'RevokePersonalAccessToken', data: { reason } },
+      commandContext(call.request, services.now()),
+    );
     last = result.position ?? last;
   }
   if (last !== undefined) await services.waitFor(PROJECTIONS, last);

@@ -53,7 +53,8 @@ async function secretsOfResource(services: Services, resourceId: string): Promis
     Promise.all(fields.integrationIds.map((id) => loadAggregate(deps, integrationAggregate, id))),
   ]);
   for (const { state } of secrets) if (state.status !== 'absent') values.push(...secretValuesAt(state.fields, secretPathsOf(secretEntity)));
-  for (const { state } of integrations) if (state.status !== 'absent') values.push(...secretValuesAt(state.fields, secretPathsOf(integrationEntity)));
+  for (const { state } of integrations)
+    if (state.status !== 'absent') values.push(...secretValuesAt(state.fields, secretPathsOf(integrationEntity)));
   return values;
 }
 
@@ -63,12 +64,24 @@ async function secretsOfResource(services: Services, resourceId: string): Promis
  * `resource:admin`), while the run is queued or in progress; secrets masked before anything is
  * stored; bounded per run by RUN_LOG_MAX_BYTES.
  */
-export async function appendToRunLog(services: Services, call: WriteCall, resourceIdInput: unknown, runIdInput: unknown, body: unknown): Promise<RunLogAppendView> {
+export async function appendToRunLog(
+  services: Services,
+  call: WriteCall,
+  resourceIdInput: unknown,
+  runIdInput: unknown,
+  body: unknown,
+): Promise<RunLogAppendView> {
   const principal = authorize(call.request, 'resource:write');
   if (principal.kind !== 'service_account' && !allows(principal.permissions, 'resource:admin')) {
-    throw new AppError('FORBIDDEN', "only runner service accounts or administrators may append to a run's log", { details: { missingPermission: 'resource:admin' } });
+    throw new AppError('FORBIDDEN', "only runner service accounts or administrators may append to a run's log", {
+      details: { missingPermission: 'resource:admin' },
+    });
   }
-  const { resourceId, runId } = parseInput(z.object({ resourceId: canonicalUuid, runId: canonicalUuid }), { resourceId: resourceIdInput, runId: runIdInput }, 'path');
+  const { resourceId, runId } = parseInput(
+    z.object({ resourceId: canonicalUuid, runId: canonicalUuid }),
+    { resourceId: resourceIdInput, runId: runIdInput },
+    'path',
+  );
   const { content } = parseInput(appendRunLogBody, body ?? {}, 'body');
   let run = await findRun(services.db, runId);
   if (!run) {
@@ -79,10 +92,16 @@ export async function appendToRunLog(services: Services, call: WriteCall, resour
   }
   if (run?.resourceId !== resourceId) throw notFound('run not found');
   if (!isOpenRun(run.status)) {
-    throw new AppError('CONFLICT', `run ${runId} has ended (${run.status}): its log takes no more output`, { details: { runStatus: run.status } });
+    throw new AppError('CONFLICT', `run ${runId} has ended (${run.status}): its log takes no more output`, {
+      details: { runStatus: run.status },
+    });
   }
   const masked = maskSecrets(content, maskedForms(await secretsOfResource(services, resourceId)));
-  const appended = await appendRunLog(services.pool, { runId, resourceId, content: masked, at: services.now() }, services.config.RUN_LOG_MAX_BYTES);
+  const appended = await appendRunLog(
+    services.pool,
+    { runId, resourceId, content: masked, at: services.now() },
+    services.config.RUN_LOG_MAX_BYTES,
+  );
   services.runLogs.appended(runId);
   return { runId, ...appended };
 }

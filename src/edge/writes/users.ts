@@ -133,7 +133,10 @@ export function userWrites(services: Services): WriteOperations {
       const commands: UserCommand[] = [{ type: 'UpdateUser', data: { changes } }];
       // A new password ends every credential issued with the old one: sessions, tokens, PATs.
       if (newPassword !== undefined) {
-        commands.push({ type: 'ChangePassword', data: { passwordHash: await services.signIn.passwords.hash(newPassword) } }, { type: 'RevokeSessions', data: { before: services.now().toISOString() } });
+        commands.push(
+          { type: 'ChangePassword', data: { passwordHash: await services.signIn.passwords.hash(newPassword) } },
+          { type: 'RevokeSessions', data: { before: services.now().toISOString() } },
+        );
       }
       const written = await run(call, id, commands, demotes ? keepsASuper(id) : undefined);
       if (newPassword !== undefined) await revokePersonalAccessTokens(services, call, { userId: id }, 'password changed');

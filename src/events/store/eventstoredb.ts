@@ -284,7 +284,8 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
     async countAfter(after, limit, types) {
       let count = 0;
       const wanted = types === undefined ? undefined : new Set(types);
-      if (limit > 0) await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), (event) => (wanted && !wanted.has(event.type)) || ++count < limit);
+      if (limit > 0)
+        await scanAll(FORWARDS, after, Math.min(limit, HEAD_PAGE * 10), (event) => (wanted && !wanted.has(event.type)) || ++count < limit);
       return count;
     },
     subscribe(subscribeOptions) {

@@ -9,7 +9,11 @@ export type AppendObserver = (events: readonly NewEvent[]) => void;
  * and subscriptions pass through untouched. `observe` sees the events of each successful append (the
  * sign-in counter reads the sign-in facts there, whichever flow wrote them).
  */
-export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, 'eventStoreAppends' | 'eventStoreAppendedEvents' | 'eventStoreRevisionConflicts'>, observe?: AppendObserver): EventStore {
+export function instrumentEventStore(
+  store: EventStore,
+  metrics: Pick<Metrics, 'eventStoreAppends' | 'eventStoreAppendedEvents' | 'eventStoreRevisionConflicts'>,
+  observe?: AppendObserver,
+): EventStore {
   const counted = async <T>(events: readonly NewEvent[], append: () => Promise<T>): Promise<T> => {
     try {
       const result = await append();
@@ -28,7 +32,11 @@ export function instrumentEventStore(store: EventStore, metrics: Pick<Metrics, '
     kind: store.kind,
     atomicMultiStream: store.atomicMultiStream,
     append: (streamId, events, options) => counted(events, () => store.append(streamId, events, options)),
-    appendMany: (writes: readonly StreamWrite[]) => counted(writes.flatMap((w) => w.events), () => store.appendMany(writes)),
+    appendMany: (writes: readonly StreamWrite[]) =>
+      counted(
+        writes.flatMap((w) => w.events),
+        () => store.appendMany(writes),
+      ),
     readStream: (streamId) => store.readStream(streamId),
     readStreams: (streamIds) => store.readStreams(streamIds),
     readAll: (options) => store.readAll(options),

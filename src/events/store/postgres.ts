@@ -148,7 +148,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   };
 
   async function findExisting(db: Pick<SqlClient, 'query'>, eventIds: readonly string[]): Promise<EventRow[]> {
-    const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position ${PLAN_EACH_CALL}`, [eventIds]);
+    const { rows } = await db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position ${PLAN_EACH_CALL}`,
+      [eventIds],
+    );
     return rows;
   }
 
@@ -185,7 +188,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    */
   function appendMany(writes: readonly StreamWrite[]): Promise<AppendResult> {
     if (writes.every((w) => w.events.length === 0)) return Promise.reject(new TypeError('appendMany needs at least one event'));
-    if (new Set(writes.map((w) => w.streamId)).size !== writes.length) return Promise.reject(new TypeError('appendMany takes each stream once'));
+    if (new Set(writes.map((w) => w.streamId)).size !== writes.length)
+      return Promise.reject(new TypeError('appendMany takes each stream once'));
     return new Promise<AppendResult>((resolve, reject) => {
       queued.push({ writes, resolve, reject });
       if (!appending) void drain();
@@ -214,7 +218,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return appendOnce(writes, all).catch(async (error: unknown) => {
       if ((error as { code?: string }).code !== '23505') throw error;
       // An event id is used already: only an exact retry of an earlier, committed write is accepted.
-      const existing = await findExisting(pool, all.map((e) => e.eventId));
+      const existing = await findExisting(
+        pool,
+        all.map((e) => e.eventId),
+      );
       if (isSameWrite(writes, existing)) return resultOf(existing);
       const first = writes[0];
       throw new StreamRevisionConflictError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
@@ -253,7 +260,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       group.map(async (q, g) => {
         const row = rows.find((r) => r.grp === g + 1);
         try {
-          q.resolve(await settle(q.writes, q.writes.flatMap((w) => w.events), row));
+          q.resolve(
+            await settle(
+              q.writes,
+              q.writes.flatMap((w) => w.events),
+              row,
+            ),
+          );
         } catch (error) {
           q.reject(error);
         }
@@ -312,10 +325,17 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** A write's answer from its row: its position and heads, or its conflict (unless it is a retry of a write that committed). */
   async function settle(writes: readonly StreamWrite[], all: readonly NewEvent[], row: AppendRow | undefined): Promise<AppendResult> {
     if (row?.conflict_stream != null) {
-      const existing = await findExisting(pool, all.map((e) => e.eventId));
+      const existing = await findExisting(
+        pool,
+        all.map((e) => e.eventId),
+      );
       if (existing.length > 0 && isSameWrite(writes, existing)) return resultOf(existing);
       const write = writes.find((w) => w.streamId === row.conflict_stream);
-      throw new StreamRevisionConflictError(row.conflict_stream, write?.expectedRevision ?? 'any', row.conflict_actual == null ? 'no_stream' : BigInt(row.conflict_actual));
+      throw new StreamRevisionConflictError(
+        row.conflict_stream,
+        write?.expectedRevision ?? 'any',
+        row.conflict_actual == null ? 'no_stream' : BigInt(row.conflict_actual),
+      );
     }
     if (row?.last_position == null || !row.heads) throw new Error('the append function returned no result');
     const heads = row.heads;
@@ -352,15 +372,19 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     appendMany,
     async readStream(streamId) {
       // Planned per call, as the other lookups of the log by stream or id (PLAN_EACH_CALL says why).
-      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision ${PLAN_EACH_CALL}`, [streamId]);
+      const { rows } = await pool.query<EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision ${PLAN_EACH_CALL}`,
+        [streamId],
+      );
       return rows.map(toRecorded);
     },
     async readStreams(streamIds) {
       const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
       if (streamIds.length === 0) return streams;
-      const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision ${PLAN_EACH_CALL}`, [
-        [...new Set(streamIds)],
-      ]);
+      const { rows } = await pool.query<EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_revision ${PLAN_EACH_CALL}`,
+        [[...new Set(streamIds)]],
+      );
       for (const row of rows) streams.get(row.stream_id)?.push(toRecorded(row));
       return streams;
     },

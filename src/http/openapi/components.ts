@@ -49,7 +49,11 @@ export const jsonBody = (schema: Schema | OpenAPIV3_1.ReferenceObject, required 
 });
 
 /** A JSON response with optional headers. */
-export function jsonResponse(description: string, schema: Schema | OpenAPIV3_1.ReferenceObject, headers?: Record<string, OpenAPIV3_1.HeaderObject | OpenAPIV3_1.ReferenceObject>): OpenAPIV3_1.ResponseObject {
+export function jsonResponse(
+  description: string,
+  schema: Schema | OpenAPIV3_1.ReferenceObject,
+  headers?: Record<string, OpenAPIV3_1.HeaderObject | OpenAPIV3_1.ReferenceObject>,
+): OpenAPIV3_1.ResponseObject {
   return { description, ...(headers && { headers }), content: { 'application/json': { schema } } };
 }
 
@@ -99,7 +103,18 @@ const problemSchema: Schema = {
     detail: { type: 'string' },
     code: {
       type: 'string',
-      enum: ['VALIDATION', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PRECONDITION_FAILED', 'UNPROCESSABLE', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'],
+      enum: [
+        'VALIDATION',
+        'UNAUTHENTICATED',
+        'FORBIDDEN',
+        'NOT_FOUND',
+        'CONFLICT',
+        'PRECONDITION_FAILED',
+        'UNPROCESSABLE',
+        'RATE_LIMITED',
+        'INTERNAL',
+        'UNAVAILABLE',
+      ],
     },
     errors: {
       type: 'array',
@@ -113,7 +128,8 @@ const problemSchema: Schema = {
 
 const entitySchema: Schema = {
   type: 'object',
-  description: 'An entity as the read model shows it: its fields (camelCase) plus the bookkeeping below. Write-only secrets are masked as `********`.',
+  description:
+    'An entity as the read model shows it: its fields (camelCase) plus the bookkeeping below. Write-only secrets are masked as `********`.',
   required: ['id', 'revision'],
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -137,7 +153,10 @@ const jsonQuery = (name: string, description: string, example: string): OpenAPIV
 export function components(): OpenAPIV3_1.ComponentsObject {
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {};
   for (const [status, name] of Object.entries(PROBLEM_RESPONSES)) {
-    responses[name] = { description: PROBLEM_DESCRIPTIONS[Number(status) as ProblemStatus], content: { 'application/problem+json': { schema: ref('Problem') } } };
+    responses[name] = {
+      description: PROBLEM_DESCRIPTIONS[Number(status) as ProblemStatus],
+      content: { 'application/problem+json': { schema: ref('Problem') } },
+    };
   }
   return {
     securitySchemes: {
@@ -151,21 +170,35 @@ export function components(): OpenAPIV3_1.ComponentsObject {
     schemas: { Problem: problemSchema, Entity: entitySchema },
     responses,
     parameters: {
-      filter: jsonQuery('filter', 'JSON object: `{"field": value}`, arrays mean "one of", `null` "is null"; operators `__like`, `__ne`, `__in`, `__gt(e)`, `__lt(e)`; `q` searches names.', '{"name__like":"prod"}'),
+      filter: jsonQuery(
+        'filter',
+        'JSON object: `{"field": value}`, arrays mean "one of", `null` "is null"; operators `__like`, `__ne`, `__in`, `__gt(e)`, `__lt(e)`; `q` searches names.',
+        '{"name__like":"prod"}',
+      ),
       sort: jsonQuery('sort', 'JSON `[field, "ASC"|"DESC"]`; default `["createdAt","DESC"]`.', '["name","ASC"]'),
       range: jsonQuery('range', 'JSON `[offset, limit]`; default `[0, 100]`, limit at most MAX_PAGE_SIZE.', '[0,24]'),
       id: { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-      ifMatch: { name: 'If-Match', in: 'header', required: false, description: 'Expected revision (`"3"` or `3`); a mismatch answers 412.', schema: { type: 'string' } },
+      ifMatch: {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: 'Expected revision (`"3"` or `3`); a mismatch answers 412.',
+        schema: { type: 'string' },
+      },
       idempotencyKey: {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        description: 'Makes a retry safe: the same key (per caller, kept 24 h) answers the first request\'s status, body, ETag and Location again (`Idempotent-Replayed: true`); another request under the key is a 422.',
+        description:
+          "Makes a retry safe: the same key (per caller, kept 24 h) answers the first request's status, body, ETag and Location again (`Idempotent-Replayed: true`); another request under the key is a 422.",
         schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
     },
     headers: {
-      ContentRange: { description: '`{plural} {first}-{last}/{total}`, or `{plural} */{total}` when the page is empty.', schema: { type: 'string' } },
+      ContentRange: {
+        description: '`{plural} {first}-{last}/{total}`, or `{plural} */{total}` when the page is empty.',
+        schema: { type: 'string' },
+      },
       ETag: { description: 'The entity revision, quoted.', schema: { type: 'string' } },
       Location: { description: 'URL of the created entity.', schema: { type: 'string' } },
     },
@@ -173,10 +206,14 @@ export function components(): OpenAPIV3_1.ComponentsObject {
 }
 
 /** `$ref`s to shared parameters. */
-export const param = (name: 'filter' | 'sort' | 'range' | 'id' | 'ifMatch' | 'idempotencyKey'): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/parameters/${name}` });
+export const param = (name: 'filter' | 'sort' | 'range' | 'id' | 'ifMatch' | 'idempotencyKey'): OpenAPIV3_1.ReferenceObject => ({
+  $ref: `#/components/parameters/${name}`,
+});
 
 /** `$ref` to a shared header. */
-export const header = (name: 'ContentRange' | 'ETag' | 'Location'): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/headers/${name}` });
+export const header = (name: 'ContentRange' | 'ETag' | 'Location'): OpenAPIV3_1.ReferenceObject => ({
+  $ref: `#/components/headers/${name}`,
+});
 
 /** A path parameter with a fixed set of values (the action of `/actions/{action}`). */
 export const actionParam = (actions: readonly string[]): OpenAPIV3_1.ParameterObject => ({

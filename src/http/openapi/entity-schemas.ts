@@ -12,7 +12,9 @@ const timestamp = (description: string): Schema => ({ type: 'string', format: 'd
 function valueSchema(field: FieldDeclaration): Schema {
   if ('stored' in field && field.stored) {
     // A stored shape is rendered by zod; the document is one schema, so its `$schema` is dropped.
-    const { $schema: _, ...schema } = z.toJSONSchema(field.stored, { unrepresentable: 'any', io: 'output' }) as Schema & { $schema?: string };
+    const { $schema: _, ...schema } = z.toJSONSchema(field.stored, { unrepresentable: 'any', io: 'output' }) as Schema & {
+      $schema?: string;
+    };
     return schema;
   }
   switch (field.kind) {
@@ -44,7 +46,9 @@ const lifecycleProperties = (outputs: boolean): Record<string, Schema> => ({
   state: { type: 'string', enum: [...LIFECYCLE_STATES], description: 'Lifecycle state.' },
   status: { type: 'string', enum: [...LIFECYCLE_STATUSES], description: 'Lifecycle status.' },
   lastError: { type: ['string', 'null'], description: 'The error reported by the last failed run (null otherwise).' },
-  ...(outputs && { outputs: { type: ['object', 'null'], additionalProperties: true, description: 'What the last successful run reported.' } }),
+  ...(outputs && {
+    outputs: { type: ['object', 'null'], additionalProperties: true, description: 'What the last successful run reported.' },
+  }),
 });
 
 /**

@@ -62,7 +62,11 @@ export function graphqlPaths(): Paths {
               schema: {
                 type: 'object',
                 required: ['query'],
-                properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } },
+                properties: {
+                  query: { type: 'string' },
+                  variables: { type: ['object', 'null'] },
+                  operationName: { type: ['string', 'null'] },
+                },
               },
             },
           },

@@ -79,11 +79,37 @@ export const toAuditLogView = (row: AuditLogViewRow): AuditLogView => ({
 });
 
 /** The columns of the CSV export, in order. */
-export const AUDIT_CSV_HEADER = ['at', 'actor', 'actorId', 'verb', 'action', 'entityType', 'entityName', 'entityId', 'changes', 'reason', 'correlationId', 'position'] as const;
+export const AUDIT_CSV_HEADER = [
+  'at',
+  'actor',
+  'actorId',
+  'verb',
+  'action',
+  'entityType',
+  'entityName',
+  'entityId',
+  'changes',
+  'reason',
+  'correlationId',
+  'position',
+] as const;
 
 /** One entry as a CSV line: the diff as `field: before → after; …`. */
 export const auditCsvLine = (view: AuditLogView): string =>
-  csvLine([view.at, view.actorName, view.actorId, view.verb, view.action, view.entityType, view.entityName, view.entityId, diffText(view.diff), view.reason, view.correlationId, view.position]);
+  csvLine([
+    view.at,
+    view.actorName,
+    view.actorId,
+    view.verb,
+    view.action,
+    view.entityType,
+    view.entityName,
+    view.entityId,
+    diffText(view.diff),
+    view.reason,
+    view.correlationId,
+    view.position,
+  ]);
 
 /** Rows per statement while an export streams. */
 const EXPORT_CHUNK = 1000;
@@ -104,7 +130,14 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
     const scope = auditLogScope(auditLogVisibility(principal.permissions));
     const db = services.db.withTables<AuditLogTables & { users: { id: string; display_name: string | null; identifier: string } }>();
     // An export reads the log as it stood when it began: entries appended meanwhile do not shift its pages.
-    const ceiling = csv ? (await db.selectFrom('audit_log').select((eb) => eb.fn.max('position').as('last')).executeTakeFirst())?.last : undefined;
+    const ceiling = csv
+      ? (
+          await db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.max('position').as('last'))
+            .executeTakeFirst()
+        )?.last
+      : undefined;
     const from = () => {
       const all = db.selectFrom('audit_log');
       const scoped = scope ? all.where(scope) : all;
@@ -123,15 +156,23 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
       });
       // The statement's creator is untyped (list-query/page.ts); the select above gives these rows.
       const viewRows = rows as unknown as AuditLogViewRow[];
-      return reply.header('Content-Range', contentRange(auditLogListSpec, query, viewRows.length, total)).send(viewRows.map(toAuditLogView));
+      return reply
+        .header('Content-Range', contentRange(auditLogListSpec, query, viewRows.length, total))
+        .send(viewRows.map(toAuditLogView));
     }
-    const page = (q: ListQuery) => applyPage(applyFilters(from().select(VIEW_COLUMNS).select(actorName.as('actor_name')), auditLogListSpec, q), auditLogListSpec, q);
-    const count = applyFilters(from().select((eb) => eb.fn.countAll<string>().as('total')), auditLogListSpec, query);
+    const page = (q: ListQuery) =>
+      applyPage(applyFilters(from().select(VIEW_COLUMNS).select(actorName.as('actor_name')), auditLogListSpec, q), auditLogListSpec, q);
+    const count = applyFilters(
+      from().select((eb) => eb.fn.countAll<string>().as('total')),
+      auditLogListSpec,
+      query,
+    );
     const total = Number((await count.executeTakeFirstOrThrow()).total);
     if (input.range === undefined && total > exportMax) {
-      throw unprocessable(`the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`, [
-        { field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` },
-      ]);
+      throw unprocessable(
+        `the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`,
+        [{ field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` }],
+      );
     }
     const end = Math.min(query.offset + query.limit, total);
     async function* lines(): AsyncGenerator<string> {

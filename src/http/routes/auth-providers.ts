@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { contentRange, listPage, parseListQuery } from '../../read/list-query.js';
 import { authProviderListSpec } from '../../read/list-specs/auth-providers.js';
-import { authProviderViewColumns, findAuthProvider, listLoginOptions, toAuthProviderView, type AuthProviderView } from '../../read/auth-providers.js';
+import {
+  authProviderViewColumns,
+  findAuthProvider,
+  listLoginOptions,
+  toAuthProviderView,
+  type AuthProviderView,
+} from '../../read/auth-providers.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
@@ -45,7 +51,13 @@ export function authProviderRoutes(app: FastifyInstance, services: Services): vo
   });
 
   const writes = writesOf(services).auth_provider;
-  registerWriteRoutes(app, 'auth_providers', { ...writes, remove: undefined }, (id) => findAuthProvider(services.db, id, baseUrl), 'auth provider');
+  registerWriteRoutes(
+    app,
+    'auth_providers',
+    { ...writes, remove: undefined },
+    (id) => findAuthProvider(services.db, id, baseUrl),
+    'auth provider',
+  );
   // A deleted provider answers 204 (its tombstone is not shown).
   app.delete('/auth_providers/:id', async (request, reply) => {
     const { id } = parseInput(idParams, request.params, 'path');

@@ -34,7 +34,8 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
       services.runners.map(async (runner) => {
         const lag = await lagOf(runner.position);
         if (runner.state === 'failed') problems.push(`projection ${runner.projection.name} is stopped on a poison event`);
-        else if (lag > services.config.READY_MAX_LAG) problems.push(`projection ${runner.projection.name} lags more than ${services.config.READY_MAX_LAG} events`);
+        else if (lag > services.config.READY_MAX_LAG)
+          problems.push(`projection ${runner.projection.name} lags more than ${services.config.READY_MAX_LAG} events`);
         return { name: runner.projection.name, state: runner.state, position: runner.position?.toString() ?? null, lag };
       }),
     );

@@ -28,13 +28,19 @@ export function routeLabel(request: FastifyRequest): string {
 export function metricsRoutes(app: FastifyInstance, services: Services): void {
   const { metrics } = services;
   app.addHook('onResponse', async (request, reply) => {
-    metrics.httpRequestDuration.observe({ method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpRequestDuration.observe(
+      { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
   const token = services.config.METRICS_TOKEN;
   const open = services.config.METRICS_PUBLIC;
   app.get('/metrics', { config: { public: true } }, async (request, reply) => {
     if (token === undefined && !open) {
-      throw new AppError('NOT_FOUND', 'metrics are off: set METRICS_TOKEN (scrapers send it as a bearer token), or METRICS_PUBLIC=true where only the scraper reaches this port');
+      throw new AppError(
+        'NOT_FOUND',
+        'metrics are off: set METRICS_TOKEN (scrapers send it as a bearer token), or METRICS_PUBLIC=true where only the scraper reaches this port',
+      );
     }
     if (token !== undefined && !presentsToken(request, token)) {
       void reply.header('WWW-Authenticate', 'Bearer realm="metrics"');

@@ -34,7 +34,6 @@ const isoOrNull = (value: Date | null): string | null => (value === null ? null 
 
 /** `/personal_access_tokens` under `/api`: create (the secret is shown once), list own, revoke. */
 export function personalAccessTokenRoutes(app: FastifyInstance, services: Services): void {
-
   const writes = writesOf(services).personal_access_token;
 
   app.post('/personal_access_tokens', async (request, reply) => {
@@ -50,16 +49,14 @@ export function personalAccessTokenRoutes(app: FastifyInstance, services: Servic
     const { rows } = await sql<ListRow>`
       SELECT id, name, expires_at, last_used_at, revoked_at, created_at FROM personal_access_tokens
        WHERE user_id = ${principal.userId} ORDER BY created_at DESC, id DESC`.execute(services.db);
-    const views = rows.map(
-      (r): PersonalAccessTokenView => ({
-        id: r.id,
-        name: r.name,
-        expiresAt: iso(r.expires_at),
-        lastUsedAt: isoOrNull(r.last_used_at),
-        revokedAt: isoOrNull(r.revoked_at),
-        createdAt: iso(r.created_at),
-      }),
-    );
+    const views = rows.map((r): PersonalAccessTokenView => ({
+      id: r.id,
+      name: r.name,
+      expiresAt: iso(r.expires_at),
+      lastUsedAt: isoOrNull(r.last_used_at),
+      revokedAt: isoOrNull(r.revoked_at),
+      createdAt: iso(r.created_at),
+    }));
     return reply.send(views);
   });
 

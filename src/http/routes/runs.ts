@@ -18,7 +18,12 @@ const runParams = z.object({ id: canonicalUuid, runId: canonicalUuid });
 /** `?after=<seq>&limit=<n>` of a log read. */
 export const logPageQuery = z.strictObject({
   after: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must not be negative').default(0),
-  limit: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(LOG_PAGE_CHUNKS, `at most ${LOG_PAGE_CHUNKS}`).default(LOG_PAGE_CHUNKS),
+  limit: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(LOG_PAGE_CHUNKS, `at most ${LOG_PAGE_CHUNKS}`)
+    .default(LOG_PAGE_CHUNKS),
 });
 
 /**

@@ -58,18 +58,26 @@ export function ssoRoutes(app: FastifyInstance, services: Services): void {
   };
 
   /** A refused sign-in: audited with its code, logged without secrets, and the browser sent to the login page. */
-  async function refuse(reply: FastifyReply, request: FastifyRequest, key: string, error: unknown, context: CommandContext, cookies: string[]): Promise<FastifyReply> {
+  async function refuse(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    key: string,
+    error: unknown,
+    context: CommandContext,
+    cookies: string[],
+  ): Promise<FastifyReply> {
     // Not-found and rate limits are answers about the request itself, as problem details.
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'RATE_LIMITED')) throw error;
     const refused =
-      error instanceof SsoError ? error : new SsoError('server_error', error instanceof Error ? error.message : 'unknown error', {}, { cause: error });
+      error instanceof SsoError
+        ? error
+        : new SsoError('server_error', error instanceof Error ? error.message : 'unknown error', {}, { cause: error });
     if (refused.code === 'server_error') request.log.error({ err: error, provider: key }, 'single sign-on failed');
     else request.log.info({ provider: key, reason: refused.code, detail: refused.message }, 'single sign-on refused');
-    await flows.recordFailure(key, refused, context).catch((auditError: unknown) => request.log.error({ err: auditError }, 'could not record a refused sign-in'));
-    return reply
-      .header('Set-Cookie', cookies)
-      .header('Cache-Control', 'no-store')
-      .redirect(`${base}/login?error=${refused.code}`, 302);
+    await flows
+      .recordFailure(key, refused, context)
+      .catch((auditError: unknown) => request.log.error({ err: auditError }, 'could not record a refused sign-in'));
+    return reply.header('Set-Cookie', cookies).header('Cache-Control', 'no-store').redirect(`${base}/login?error=${refused.code}`, 302);
   }
 
   app.get<{ Params: KeyParams }>('/auth/:key/login', { config: { public: true } }, async (request, reply) => {
@@ -95,7 +103,10 @@ export function ssoRoutes(app: FastifyInstance, services: Services): void {
     try {
       const issued = await flows.complete(key, request.query, readCookie(request, SSO_STATE_COOKIE), request.ip, context);
       const session = refreshCookie(services, issued.refreshToken ?? '', services.config.SESSION_TTL_HOURS * 3600);
-      return await reply.header('Set-Cookie', [cleared, ...session]).header('Cache-Control', 'no-store').redirect(`${base}/`, 302);
+      return await reply
+        .header('Set-Cookie', [cleared, ...session])
+        .header('Cache-Control', 'no-store')
+        .redirect(`${base}/`, 302);
     } catch (error) {
       return refuse(reply, request, key, error, context, [cleared]);
     }
@@ -106,7 +117,8 @@ export function ssoRoutes(app: FastifyInstance, services: Services): void {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const token = match?.[1];
     if (!token) throw new AppError('UNAUTHENTICATED', "send the Backstage user token as 'Authorization: Bearer <token>'");
-    if (!isBackstageToken(token)) throw new AppError('UNAUTHENTICATED', `not a Backstage user token (its header must say typ ${BACKSTAGE_TOKEN_TYPE})`);
+    if (!isBackstageToken(token))
+      throw new AppError('UNAUTHENTICATED', `not a Backstage user token (its header must say typ ${BACKSTAGE_TOKEN_TYPE})`);
     const issued = await services.sso.backstage.exchange(token, request.ip, commandContext(request, services.now()));
     return reply.header('Cache-Control', 'no-store').send({ token: issued.token, expiresAt: issued.expiresAt.toISOString() });
   });

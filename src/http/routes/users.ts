@@ -64,7 +64,10 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   app.get('/users', async (request, reply) => {
     authorize(request, 'user:read');
-    const query = parseListQuery(userListSpec, request.query as Record<string, unknown>, { maxPageSize: services.config.MAX_PAGE_SIZE, defaultPageSize: 100 });
+    const query = parseListQuery(userListSpec, request.query as Record<string, unknown>, {
+      maxPageSize: services.config.MAX_PAGE_SIZE,
+      defaultPageSize: 100,
+    });
     await awaitMinPosition(request, services, ['users']);
     const { rows, total } = await listPage(services.db, userListSpec, query, USER_VIEW_COLUMNS);
     return reply.header('Content-Range', contentRange(userListSpec, query, rows.length, total)).send(rows.map(toUserView));

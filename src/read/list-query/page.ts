@@ -83,7 +83,9 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
   // The sort key and id of the first `cap` matches; the page is a slice of them, in the same order.
   const keys = [...new Set([column, idColumn])].map((name) => sql.ref(`${spec.table}.${name}`).as(name));
   // Literal LIMIT/OFFSET, as in applyPage: a generic plan would not know them.
-  const matches = applyOrder(scope(applyFilters(anyDb.selectFrom(spec.table).select(keys), spec, query)), spec, query, spec.table).limit(sql.lit(cap));
+  const matches = applyOrder(scope(applyFilters(anyDb.selectFrom(spec.table).select(keys), spec, query)), spec, query, spec.table).limit(
+    sql.lit(cap),
+  );
   const pageIds = applyOrder(anyDb.selectFrom(MATCHES).select(sql.ref(`${MATCHES}.${idColumn}`).as(idColumn)), spec, query, MATCHES)
     .offset(sql.lit(query.offset))
     .limit(sql.lit(query.limit));
@@ -103,7 +105,9 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
   const counted = found[0]?.[COUNTED];
   const proven = provenTotal(query, rows.length, counted === undefined ? undefined : Number(counted), cap);
   if (proven !== undefined) return { rows, total: proven };
-  const count = scope(applyFilters(anyDb.selectFrom(spec.table).select(sql<string>`count(*)`.as('total')), spec, query)).modifyEnd(sql.raw(PLAN_EACH_CALL));
+  const count = scope(applyFilters(anyDb.selectFrom(spec.table).select(sql<string>`count(*)`.as('total')), spec, query)).modifyEnd(
+    sql.raw(PLAN_EACH_CALL),
+  );
   // count(*) is a bigint, which both drivers return as a string.
   return { rows, total: Number((await count.executeTakeFirstOrThrow()).total) };
 }

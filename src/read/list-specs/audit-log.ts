@@ -65,7 +65,9 @@ const isWhole = (value: FilterValue): boolean => typeof value === 'number' && Nu
  */
 export function ensureWholePositions(query: ListQuery): void {
   const fractional = query.conditions.some(
-    (c) => (c.kind === 'compare' && c.column === 'position' && !isWhole(c.value)) || (c.kind === 'oneOf' && c.column === 'position' && !c.values.every(isWhole)),
+    (c) =>
+      (c.kind === 'compare' && c.column === 'position' && !isWhole(c.value)) ||
+      (c.kind === 'oneOf' && c.column === 'position' && !c.values.every(isWhole)),
   );
   if (!fractional) return;
   const issue = { field: 'filter.position', message: 'expected a whole number (an event position)' };

@@ -20,7 +20,7 @@ export class TestBrowser {
   readonly service = new Map<string, string>();
 
   /** Each browser has its own address, as separate users do (sign-in is rate-limited per address). */
-  readonly address = `10.${browsers >> 16 & 255}.${browsers >> 8 & 255}.${browsers++ & 255}`;
+  readonly address = `10.${(browsers >> 16) & 255}.${(browsers >> 8) & 255}.${browsers++ & 255}`;
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -30,7 +30,8 @@ export class TestBrowser {
       const at = pair.indexOf('=');
       const name = pair.slice(0, at).trim();
       const value = pair.slice(at + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attributes.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
+      const expired =
+        attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attributes.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
       if (expired || value === '') jar.delete(name);
       else jar.set(name, value);
     }
@@ -42,7 +43,12 @@ export class TestBrowser {
 
   /** A request to the service carrying its cookies; stores what it sets. */
   async inject(method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    const response = await this.app.inject({ method, url, remoteAddress: this.address, headers: { ...(this.service.size > 0 ? { cookie: this.cookieHeader(this.service) } : {}), ...headers } });
+    const response = await this.app.inject({
+      method,
+      url,
+      remoteAddress: this.address,
+      headers: { ...(this.service.size > 0 ? { cookie: this.cookieHeader(this.service) } : {}), ...headers },
+    });
     this.store(this.service, setCookies(response.headers));
     return response;
   }

@@ -44,7 +44,9 @@ async function readBody(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  return (req.headers['content-type'] ?? '').includes('json') ? new URLSearchParams(JSON.parse(text) as Record<string, string>) : new URLSearchParams(text);
+  return (req.headers['content-type'] ?? '').includes('json')
+    ? new URLSearchParams(JSON.parse(text) as Record<string, string>)
+    : new URLSearchParams(text);
 }
 
 const json = (res: ServerResponse, status: number, body: unknown): void => {
@@ -75,7 +77,12 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
         const code = randomBytes(10).toString('hex');
         const method = q.get('code_challenge_method');
         if (q.get('code_challenge') && method !== 'S256') return json(res, 400, { error: 'only S256' });
-        codes.set(code, { login: state.nextLogin, redirectUri: q.get('redirect_uri') ?? '', challenge: q.get('code_challenge'), used: false });
+        codes.set(code, {
+          login: state.nextLogin,
+          redirectUri: q.get('redirect_uri') ?? '',
+          challenge: q.get('code_challenge'),
+          used: false,
+        });
         redirect.searchParams.set('code', code);
       }
       res.writeHead(302, { location: redirect.href });
@@ -88,13 +95,21 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
       const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const [basicId, basicSecret] = basic ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent) : [];
       if ((form.get('client_id') ?? basicId) !== clientId || (form.get('client_secret') ?? basicSecret) !== clientSecret) {
-        return json(res, 200, { error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
+        return json(res, 200, {
+          error: 'incorrect_client_credentials',
+          error_description: 'The client_id and/or client_secret passed are incorrect.',
+        });
       }
       const grant = codes.get(form.get('code') ?? '');
-      const bad = (): void => json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+      const bad = (): void =>
+        json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
       if (!grant || grant.used) return bad();
       grant.used = true;
-      if (grant.redirectUri !== form.get('redirect_uri')) return json(res, 200, { error: 'redirect_uri_mismatch', error_description: 'The redirect_uri MUST match the registered callback URL.' });
+      if (grant.redirectUri !== form.get('redirect_uri'))
+        return json(res, 200, {
+          error: 'redirect_uri_mismatch',
+          error_description: 'The redirect_uri MUST match the registered callback URL.',
+        });
       if (grant.challenge !== null) {
         const verifier = form.get('code_verifier') ?? '';
         if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return bad();
@@ -108,7 +123,12 @@ export async function startGithubIdp(options: { clientId?: string; clientSecret?
       const account = login === undefined ? undefined : accounts.get(login);
       if (!account) return json(res, 401, { message: 'Bad credentials' });
       if (url.pathname === '/api/v3/user') return json(res, 200, { id: account.id, login: account.login, name: account.name });
-      if (url.pathname === '/api/v3/user/emails') return json(res, 200, account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })));
+      if (url.pathname === '/api/v3/user/emails')
+        return json(
+          res,
+          200,
+          account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })),
+        );
     }
     json(res, 404, { message: 'Not Found' });
   }

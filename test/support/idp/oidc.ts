@@ -75,7 +75,11 @@ export async function startOidcIdp(options: OidcIdpOptions): Promise<OidcIdp> {
     ],
     jwks: { keys: [signingJwk] },
     cookies: { keys: ['oidc-test-cookie-key'] },
-    claims: { openid: ['sub', ...(options.extraClaims ?? [])], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'] },
+    claims: {
+      openid: ['sub', ...(options.extraClaims ?? [])],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+    },
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     // Google and Entra put the scope's claims in the ID token itself.
     conformIdTokenClaims: false,
@@ -84,7 +88,8 @@ export async function startOidcIdp(options: OidcIdpOptions): Promise<OidcIdp> {
     features: { devInteractions: { enabled: false } },
     extraParams: ['access_type'],
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${path}/interaction/${interaction.uid}` },
-    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => state.issueRefreshTokens && client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      state.issueRefreshTokens && client.grantTypeAllowed('refresh_token'),
     findAccount(_ctx: unknown, id: string) {
       const claims = accounts.get(id);
       if (!claims || disabled.has(id)) return Promise.resolve(undefined);
@@ -96,13 +101,23 @@ export async function startOidcIdp(options: OidcIdpOptions): Promise<OidcIdp> {
   async function interaction(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const details = await provider.interactionDetails(req, res);
     if (state.deny) {
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user cancelled' }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'the user cancelled' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grant = new provider.Grant({ accountId: state.nextAccount, clientId: details.params.client_id ?? '' });
     grant.addOIDCScope(details.params.scope ?? 'openid');
     const grantId = await grant.save();
-    await provider.interactionFinished(req, res, { login: { accountId: state.nextAccount }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: state.nextAccount }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   server.on('request', (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => {

@@ -34,12 +34,25 @@ export function expectSignedIn(response: LightMyRequestResponse): void {
   expect(response.statusCode, response.body).toBe(302);
   expect(response.headers.location).toBe(`${BASE}/`);
   const cookies = [response.headers['set-cookie'] ?? []].flat();
-  expect(cookies).toContainEqual(expect.stringMatching(/^il_refresh=[0-9a-f-]{36}\.[A-Za-z0-9_-]+; Path=\/api\/auth; HttpOnly; SameSite=Strict; Max-Age=\d+$/));
+  expect(cookies).toContainEqual(
+    expect.stringMatching(/^il_refresh=[0-9a-f-]{36}\.[A-Za-z0-9_-]+; Path=\/api\/auth; HttpOnly; SameSite=Strict; Max-Age=\d+$/),
+  );
   expect(cookies).toContainEqual('il_sso=; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=0');
 }
 
 /** `GET /api/auth/me` with a token: the caller. */
-export async function me(h: HttpHarness, token: string): Promise<{ id: string; identifier: string; email: string | null; displayName: string | null; provider: string | null; roles: string[]; method: string }> {
+export async function me(
+  h: HttpHarness,
+  token: string,
+): Promise<{
+  id: string;
+  identifier: string;
+  email: string | null;
+  displayName: string | null;
+  provider: string | null;
+  roles: string[];
+  method: string;
+}> {
   const response = await h.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
@@ -61,5 +74,7 @@ export async function auditLog(h: HttpHarness, filter: Record<string, unknown>):
 /** The `SignInFailed` reasons recorded for a provider key, oldest first. */
 export async function refusals(h: HttpHarness, provider: string): Promise<string[]> {
   const entries = await auditLog(h, { action: 'SignInFailed' });
-  return entries.filter((e) => (e.changes as { provider?: string }).provider === provider).map((e) => String((e.changes as { reason?: string }).reason));
+  return entries
+    .filter((e) => (e.changes as { provider?: string }).provider === provider)
+    .map((e) => String((e.changes as { reason?: string }).reason));
 }

@@ -68,7 +68,11 @@ function isSubscription(params: FetcherParams): boolean {
 function subscribe(params: FetcherParams, headers: Record<string, unknown>): AsyncIterableIterator<ExecutionResult> {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ENDPOINT}`;
   const client = createClient({ url, connectionParams: headers, lazy: true, retryAttempts: 0 });
-  const results = client.iterate({ query: params.query, operationName: params.operationName ?? undefined, variables: (params.variables ?? {}) as Record<string, unknown> });
+  const results = client.iterate({
+    query: params.query,
+    operationName: params.operationName ?? undefined,
+    variables: (params.variables ?? {}) as Record<string, unknown>,
+  });
   const end = () => void client.dispose();
   return {
     async next() {
@@ -93,7 +97,10 @@ function subscribe(params: FetcherParams, headers: Record<string, unknown>): Asy
 }
 
 /** GraphiQL's fetcher: subscriptions over graphql-ws, everything else a POST. */
-function graphqlFetcher(params: FetcherParams, options?: { readonly headers?: Record<string, unknown> }): Promise<ExecutionResult> | AsyncIterableIterator<ExecutionResult> {
+function graphqlFetcher(
+  params: FetcherParams,
+  options?: { readonly headers?: Record<string, unknown> },
+): Promise<ExecutionResult> | AsyncIterableIterator<ExecutionResult> {
   return isSubscription(params) ? subscribe(params, options?.headers ?? {}) : fetcher(params, options);
 }
 

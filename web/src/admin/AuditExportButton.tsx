@@ -11,7 +11,11 @@ import { messageOf } from '../api/problem';
  * the export holds exactly what the filters match, not just the page on screen.
  */
 export function AuditExportButton() {
-  const { filterValues, sort, total } = useListContext<{ id: string }>() as { filterValues: Record<string, unknown>; sort: { field: string; order: string }; total?: number };
+  const { filterValues, sort, total } = useListContext<{ id: string }>() as {
+    filterValues: Record<string, unknown>;
+    sort: { field: string; order: string };
+    total?: number;
+  };
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const download = () => {

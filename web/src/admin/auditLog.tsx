@@ -1,4 +1,17 @@
-import { AutocompleteInput, Datagrid, DateField, DateTimeInput, FilterButton, List, ReferenceInput, SearchInput, SelectInput, TextInput, TopToolbar, usePermissions } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  DateTimeInput,
+  FilterButton,
+  List,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  TextInput,
+  TopToolbar,
+  usePermissions,
+} from 'react-admin';
 import { allows } from '../api/permissions';
 import { AuditActorField, AuditEntityField, DiffField, VerbField } from '../common/auditFields';
 import { choices, ENTITY_TYPES } from '../common/entities';
@@ -65,7 +78,16 @@ function AuditLogActions() {
 export function AuditLogList() {
   const filters = useFilters();
   return (
-    <List resource="audit_log" title="Audit log" filters={filters} actions={<AuditLogActions />} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false} empty={false}>
+    <List
+      resource="audit_log"
+      title="Audit log"
+      filters={filters}
+      actions={<AuditLogActions />}
+      sort={{ field: 'at', order: 'DESC' }}
+      perPage={25}
+      exporter={false}
+      empty={false}
+    >
       <Datagrid bulkActionButtons={false} rowClick={false} data-testid="audit-log" sx={{ '& td': { verticalAlign: 'top' } }}>
         <DateField source="at" label="When" showTime />
         <AuditActorField label="Who" sortable={false} />

@@ -29,14 +29,17 @@ import { DOMAIN_FILTER, PROVIDER_CONFIG, PROVIDER_TYPE_NAMES, PROVIDER_TYPES, SS
 import { ProviderEnableButton } from './ProviderEnableButton';
 import { History } from '../common/History';
 
-const isProviderType = (value: unknown): value is ProviderType => typeof value === 'string' && (PROVIDER_TYPES as readonly string[]).includes(value);
+const isProviderType = (value: unknown): value is ProviderType =>
+  typeof value === 'string' && (PROVIDER_TYPES as readonly string[]).includes(value);
 
 /** Keeps only the configuration keys of the chosen type (a type switch in the form leaves others behind). */
 function transform(data: Record<string, unknown>, type: unknown): Record<string, unknown> {
   if (!isProviderType(type)) return data;
   const configuration = (data.configuration ?? {}) as Record<string, unknown>;
   const keys = PROVIDER_CONFIG[type].map((k) => k.key);
-  const kept = Object.fromEntries(Object.entries(configuration).filter(([key, value]) => keys.includes(key) && value !== null && value !== ''));
+  const kept = Object.fromEntries(
+    Object.entries(configuration).filter(([key, value]) => keys.includes(key) && value !== null && value !== ''),
+  );
   const { filterByDomain, ...rest } = data;
   const domains = Array.isArray(filterByDomain) ? filterByDomain : [];
   return { ...rest, configuration: kept, ...(DOMAIN_FILTER[type] === 'none' ? {} : { filterByDomain: domains }) };
@@ -45,7 +48,15 @@ function transform(data: Record<string, unknown>, type: unknown): Record<string,
 function DomainInput({ type }: { readonly type: ProviderType }) {
   const mode = DOMAIN_FILTER[type];
   if (mode === 'none') return null;
-  if (mode === 'list') return <TextArrayInput source="filterByDomain" label="Allowed e-mail domains" helperText="Only verified e-mail addresses @ one of these domains (no subdomains) may sign in. Empty: any." fullWidth />;
+  if (mode === 'list')
+    return (
+      <TextArrayInput
+        source="filterByDomain"
+        label="Allowed e-mail domains"
+        helperText="Only verified e-mail addresses @ one of these domains (no subdomains) may sign in. Empty: any."
+        fullWidth
+      />
+    );
   return (
     <TextInput
       source="filterByDomain"
@@ -77,7 +88,8 @@ function CallbackUrl({ type, url, pending }: { readonly type: ProviderType; read
   );
 }
 
-const callbackPreview = (key: unknown, type: ProviderType): string => `${window.location.origin}/api/auth/${typeof key === 'string' && key !== '' ? key : type}/callback`;
+const callbackPreview = (key: unknown, type: ProviderType): string =>
+  `${window.location.origin}/api/auth/${typeof key === 'string' && key !== '' ? key : type}/callback`;
 
 function TypedInputs({ type, creating }: { readonly type: ProviderType; readonly creating: boolean }) {
   const record = useRecordContext();
@@ -86,10 +98,15 @@ function TypedInputs({ type, creating }: { readonly type: ProviderType; readonly
     <>
       {type === 'guest' && (
         <Alert severity="warning" sx={{ mb: 2 }}>
-          While a guest provider is enabled anyone can sign in as the shared guest identity, with the role below. Insecure, for development only.
+          While a guest provider is enabled anyone can sign in as the shared guest identity, with the role below. Insecure, for development
+          only.
         </Alert>
       )}
-      <CallbackUrl type={type} url={creating ? callbackPreview(key, type) : String(record?.callbackUrl ?? callbackPreview(record?.key, type))} pending={creating} />
+      <CallbackUrl
+        type={type}
+        url={creating ? callbackPreview(key, type) : String(record?.callbackUrl ?? callbackPreview(record?.key, type))}
+        pending={creating}
+      />
       <ConfigurationInputs keys={PROVIDER_CONFIG[type]} />
       <DomainInput type={type} />
     </>
@@ -107,8 +124,16 @@ export function AuthProviderList() {
       <Datagrid bulkActionButtons={false} rowClick="edit" data-testid="auth-providers">
         <TextField source="name" />
         <TextField source="key" />
-        <FunctionField label="Type" sortBy="type" render={(r: { type: string }) => (isProviderType(r.type) ? PROVIDER_TYPE_NAMES[r.type] : r.type)} />
-        <FunctionField label="Enabled" sortBy="enabled" render={(r: { enabled: boolean }) => <ValueChip value={r.enabled ? 'enabled' : 'disabled'} />} />
+        <FunctionField
+          label="Type"
+          sortBy="type"
+          render={(r: { type: string }) => (isProviderType(r.type) ? PROVIDER_TYPE_NAMES[r.type] : r.type)}
+        />
+        <FunctionField
+          label="Enabled"
+          sortBy="enabled"
+          render={(r: { enabled: boolean }) => <ValueChip value={r.enabled ? 'enabled' : 'disabled'} />}
+        />
         <DateField source="updatedAt" showTime />
         <EditButton />
         <ProviderEnableButton />
@@ -119,7 +144,12 @@ export function AuthProviderList() {
 
 export function AuthProviderCreate() {
   return (
-    <Create resource="auth_providers" title="New authentication provider" redirect="edit" transform={(data: Record<string, unknown>) => transform(data, data.type)}>
+    <Create
+      resource="auth_providers"
+      title="New authentication provider"
+      redirect="edit"
+      transform={(data: Record<string, unknown>) => transform(data, data.type)}
+    >
       <SimpleForm>
         <ServerErrors />
         <SelectInput source="type" choices={PROVIDER_TYPES.map((id) => ({ id, name: PROVIDER_TYPE_NAMES[id] }))} validate={required()} />
@@ -139,7 +169,11 @@ function EditToolbar() {
       <SaveButton />
       <Box sx={{ flex: 1 }} />
       <ProviderEnableButton />
-      <DeleteButton mutationMode="pessimistic" confirmTitle="Delete this provider?" confirmContent="Its users can no longer sign in through it. The service refuses when it is the last way a super user signs in." />
+      <DeleteButton
+        mutationMode="pessimistic"
+        confirmTitle="Delete this provider?"
+        confirmContent="Its users can no longer sign in through it. The service refuses when it is the last way a super user signs in."
+      />
     </Toolbar>
   );
 }
@@ -175,7 +209,9 @@ export function AuthProviderEdit() {
       title="Authentication provider"
       mutationMode="pessimistic"
       redirect={false}
-      transform={(data: Record<string, unknown>, options?: { previousData?: Record<string, unknown> }) => transform(data, options?.previousData?.type ?? data.type)}
+      transform={(data: Record<string, unknown>, options?: { previousData?: Record<string, unknown> }) =>
+        transform(data, options?.previousData?.type ?? data.type)
+      }
     >
       <SimpleForm toolbar={<EditToolbar />}>
         <EditInputs />

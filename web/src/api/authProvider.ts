@@ -72,16 +72,23 @@ export function canDo(
 }
 
 /** The resources with per-entity permissions (`GET /api/{plural}/{id}/permissions`): the catalog and teams. */
-const WITH_GRANTS: ReadonlySet<string> = new Set(['templates', 'integrations', 'secrets', 'workspaces', 'source_codes', 'source_code_versions', 'storages', 'executors', 'resources', 'teams']);
+const WITH_GRANTS: ReadonlySet<string> = new Set([
+  'templates',
+  'integrations',
+  'secrets',
+  'workspaces',
+  'source_codes',
+  'source_code_versions',
+  'storages',
+  'executors',
+  'resources',
+  'teams',
+]);
 
 /** Whether a grant on the entity lets the caller take `action` (asked when the roles and teams do not). */
 async function grantAllows(resource: string, action: string, record: Record<string, unknown> | undefined): Promise<boolean> {
   const id = record?.id;
-  if (
-    (typeof id !== 'string' && typeof id !== 'number') ||
-    !WITH_GRANTS.has(resource) ||
-    (action !== 'edit' && action !== 'delete')
-  )
+  if ((typeof id !== 'string' && typeof id !== 'number') || !WITH_GRANTS.has(resource) || (action !== 'edit' && action !== 'delete'))
     return false;
   const { body } = await api<{ availableActions: string[] }>(`/api/${resource}/${encodeURIComponent(String(id))}/permissions`);
   return body.availableActions.includes(action === 'edit' ? 'update' : 'delete');

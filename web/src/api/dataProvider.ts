@@ -4,7 +4,26 @@ import { api, listQuery, totalOf } from './client';
 
 /** Fields the API computes: never sent back in a PATCH. */
 // status/enabled/deactivated change through actions; the others are computed by the service.
-const READ_ONLY = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'creatorId', 'callbackUrl', 'permissions', 'state', 'status', 'enabled', 'kind', 'provider', 'deactivated', 'lastError', 'token', 'lastUsedAt', 'revokedAt', 'expiresAt']);
+const READ_ONLY = new Set([
+  'id',
+  'revision',
+  'createdAt',
+  'updatedAt',
+  'creatorId',
+  'callbackUrl',
+  'permissions',
+  'state',
+  'status',
+  'enabled',
+  'kind',
+  'provider',
+  'deactivated',
+  'lastError',
+  'token',
+  'lastUsedAt',
+  'revokedAt',
+  'expiresAt',
+]);
 
 /** Lists served without filter/sort/range: paginated here. */
 const UNPAGED = new Set(['personal_access_tokens']);
@@ -36,7 +55,9 @@ export function createBody(data: Record<string, unknown>): Record<string, unknow
 
 /** Filter values react-admin inputs produce, cleaned for the list engine (no empty values). */
 export function filterOf(filter: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== '' && value !== undefined && !(Array.isArray(value) && value.length === 0)));
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== '' && value !== undefined && !(Array.isArray(value) && value.length === 0)),
+  );
 }
 
 /** Matches no team: "my teams'" for a caller in none lists nothing. */
@@ -61,7 +82,10 @@ async function getList(resource: string, params: GetListParams) {
   }
   const sort = params.sort?.field ? ([params.sort.field, params.sort.order === 'ASC' ? 'ASC' : 'DESC'] as const) : undefined;
   const filter = filterOf(await withMine(params.filter as Record<string, unknown>));
-  const { body, headers } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter, sort, range: [(page - 1) * perPage, perPage] })}`, { signal: params.signal });
+  const { body, headers } = await api<RaRecord[]>(
+    `/api/${resource}${listQuery({ filter, sort, range: [(page - 1) * perPage, perPage] })}`,
+    { signal: params.signal },
+  );
   return { data: body, total: totalOf(headers, body.length) };
 }
 
@@ -79,7 +103,11 @@ async function userNames(ids: readonly string[], signal?: AbortSignal): Promise<
     const chunk = ids.slice(start, start + NAMES_PER_REQUEST);
     const query = `query (${chunk.map((_, i) => `$u${i}: UUID!`).join(', ')}) { ${chunk.map((_, i) => `u${i}: user(id: $u${i}) { id name }`).join(' ')} }`;
     const variables = Object.fromEntries(chunk.map((id, i) => [`u${i}`, id]));
-    const { body } = await api<{ data?: Record<string, { id: string; name: string } | null> | null }>('/api/graphql', { method: 'POST', body: { query, variables }, signal });
+    const { body } = await api<{ data?: Record<string, { id: string; name: string } | null> | null }>('/api/graphql', {
+      method: 'POST',
+      body: { query, variables },
+      signal,
+    });
     for (const user of Object.values(body.data ?? {})) if (user) records.push(user);
   }
   return records;
@@ -106,7 +134,9 @@ export const dataProvider: InfraledgerDataProvider = {
     const ids = [...new Set(params.ids.map(String))].filter((id) => id !== '');
     if (ids.length === 0) return { data: [] };
     if (resource === USER_NAMES) return { data: (await userNames(ids, params.signal)) as never[] };
-    const { body } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter: { id: ids }, range: [0, ids.length] })}`, { signal: params.signal });
+    const { body } = await api<RaRecord[]>(`/api/${resource}${listQuery({ filter: { id: ids }, range: [0, ids.length] })}`, {
+      signal: params.signal,
+    });
     return { data: body as never[] };
   },
 
@@ -126,7 +156,11 @@ export const dataProvider: InfraledgerDataProvider = {
     const changes = changedFields(params.data as Record<string, unknown>, previous);
     if (Object.keys(changes).length === 0) return { data: previous as never };
     const revision = typeof previous.revision === 'number' ? previous.revision : undefined;
-    const { body } = await api<RaRecord>(`/api/${resource}/${encodeURIComponent(String(params.id))}`, { method: 'PATCH', body: changes, ifMatch: revision });
+    const { body } = await api<RaRecord>(`/api/${resource}/${encodeURIComponent(String(params.id))}`, {
+      method: 'PATCH',
+      body: changes,
+      ifMatch: revision,
+    });
     return { data: body as never };
   },
 
@@ -146,7 +180,10 @@ export const dataProvider: InfraledgerDataProvider = {
   },
 
   async action(resource: string, id: Identifier, action: string, body?: unknown) {
-    const response = await api<RaRecord>(`/api/${resource}/${encodeURIComponent(String(id))}/actions/${action}`, { method: 'POST', body: body ?? {} });
+    const response = await api<RaRecord>(`/api/${resource}/${encodeURIComponent(String(id))}/actions/${action}`, {
+      method: 'POST',
+      body: body ?? {},
+    });
     return { data: response.body };
   },
 };

@@ -44,7 +44,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export function toProblem(status: number, body: unknown, fallback: string): Problem {
   if (isRecord(body) && (typeof body.detail === 'string' || typeof body.title === 'string')) {
     const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-    const errors = Array.isArray(body.errors) ? (body.errors as unknown[]).filter(isRecord).map((e) => ({ field: text(e.field) || text(e.path), message: text(e.message) })) : undefined;
+    const errors = Array.isArray(body.errors)
+      ? (body.errors as unknown[]).filter(isRecord).map((e) => ({ field: text(e.field) || text(e.path), message: text(e.message) }))
+      : undefined;
     return { ...body, status, ...(errors ? { errors } : {}) };
   }
   return { status, title: fallback, detail: typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : fallback };

@@ -58,7 +58,12 @@ export function useRunLogTail(resourceId: string, runId: string | undefined): Ru
       dispose?.();
       const token = accessToken();
       const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/graphql`;
-      const client = createClient({ url, connectionParams: token ? { Authorization: `Bearer ${token}` } : {}, lazy: true, retryAttempts: 0 });
+      const client = createClient({
+        url,
+        connectionParams: token ? { Authorization: `Bearer ${token}` } : {},
+        lazy: true,
+        retryAttempts: 0,
+      });
       const unsubscribe = client.subscribe<{ runLog?: RunLogChunk }>(
         { query: RUN_LOG, variables: { runId, after: last } },
         {

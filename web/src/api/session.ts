@@ -79,7 +79,11 @@ async function postJson(url: string, body?: unknown, token?: string): Promise<Re
   return fetch(url, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -109,7 +113,10 @@ function storedServiceAccountSession(): Session | undefined {
     const raw = sessionStorage.getItem(SERVICE_ACCOUNT_KEY);
     if (raw === null) return undefined;
     const parsed = JSON.parse(raw) as Partial<Session>;
-    const session = typeof parsed.token === 'string' && typeof parsed.expiresAt === 'number' ? { token: parsed.token, expiresAt: parsed.expiresAt, kind: 'service_account' as const } : undefined;
+    const session =
+      typeof parsed.token === 'string' && typeof parsed.expiresAt === 'number'
+        ? { token: parsed.token, expiresAt: parsed.expiresAt, kind: 'service_account' as const }
+        : undefined;
     if (valid(session)) return session;
     sessionStorage.removeItem(SERVICE_ACCOUNT_KEY);
   } catch {

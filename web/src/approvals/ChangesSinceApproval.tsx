@@ -25,7 +25,10 @@ export function ChangesSinceApproval({ id }: { readonly id: string }) {
   const entries = data ?? [];
   const approved = entries.findIndex((entry) => entry.verb === 'approved');
   if (approved < 0) return null;
-  const changes = entries.slice(0, approved).filter((entry) => entry.verb === 'updated').flatMap((entry) => entry.diff);
+  const changes = entries
+    .slice(0, approved)
+    .filter((entry) => entry.verb === 'updated')
+    .flatMap((entry) => entry.diff);
   if (changes.length === 0) return null;
   return (
     <div data-testid="changes-since-approval">

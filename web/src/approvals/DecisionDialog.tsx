@@ -6,7 +6,11 @@ export type Decision = 'approve' | 'reject';
 
 const WORDS: Readonly<Record<Decision, { readonly title: string; readonly text: string; readonly button: string }>> = {
   approve: { title: 'Approve', text: 'The requester may then execute it.', button: 'Approve' },
-  reject: { title: 'Reject', text: 'The requester sees the reason in the history and may change the request and ask again.', button: 'Reject' },
+  reject: {
+    title: 'Reject',
+    text: 'The requester sees the reason in the history and may change the request and ask again.',
+    button: 'Reject',
+  },
 };
 
 /** The longest reason the service keeps (src/edge/writes/catalog.ts, decisionBody). */
@@ -16,7 +20,19 @@ export const MAX_REASON = 2000;
  * Confirms an approval or rejection and asks why (optional; kept in the event and shown in the
  * history). Enter in the reason field does not submit, so a multi-line reason is possible.
  */
-export function DecisionDialog({ decision, name, busy, onClose, onConfirm }: { readonly decision: Decision | undefined; readonly name: string; readonly busy: boolean; readonly onClose: () => void; readonly onConfirm: (reason: string) => void }) {
+export function DecisionDialog({
+  decision,
+  name,
+  busy,
+  onClose,
+  onConfirm,
+}: {
+  readonly decision: Decision | undefined;
+  readonly name: string;
+  readonly busy: boolean;
+  readonly onClose: () => void;
+  readonly onConfirm: (reason: string) => void;
+}) {
   const [reason, setReason] = useState('');
   const titleId = useId();
   useEffect(() => {
@@ -44,7 +60,12 @@ export function DecisionDialog({ decision, name, busy, onClose, onConfirm }: { r
         <Button onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button onClick={() => onConfirm(reason.trim())} disabled={busy} variant="contained" color={decision === 'reject' ? 'error' : 'primary'}>
+        <Button
+          onClick={() => onConfirm(reason.trim())}
+          disabled={busy}
+          variant="contained"
+          color={decision === 'reject' ? 'error' : 'primary'}
+        >
           {words.button}
         </Button>
       </DialogActions>

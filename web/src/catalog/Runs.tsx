@@ -40,7 +40,8 @@ function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run
   return (
     <Box>
       <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
-        Log of the {run.action} run queued {when(run.queuedAt)} {complete ? '(complete)' : run.status === 'queued' || run.status === 'in_progress' ? '(live)' : ''}
+        Log of the {run.action} run queued {when(run.queuedAt)}{' '}
+        {complete ? '(complete)' : run.status === 'queued' || run.status === 'in_progress' ? '(live)' : ''}
       </Typography>
       {error && !complete && <Alert severity="warning">The live log stopped: {error}</Alert>}
       <Box
@@ -51,7 +52,18 @@ function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run
         aria-label={`Log of run ${run.id}`}
         tabIndex={0}
         data-testid="run-log"
-        sx={{ m: 0, p: 1.5, maxHeight: 360, overflow: 'auto', bgcolor: 'grey.900', color: 'grey.100', fontSize: 12, borderRadius: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+        sx={{
+          m: 0,
+          p: 1.5,
+          maxHeight: 360,
+          overflow: 'auto',
+          bgcolor: 'grey.900',
+          color: 'grey.100',
+          fontSize: 12,
+          borderRadius: 1,
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-all',
+        }}
       >
         {text === '' ? (complete ? 'This run logged nothing.' : 'Waiting for output…') : text}
       </Box>
@@ -70,7 +82,9 @@ export function Runs() {
   const [chosen, choose] = useState<string | undefined>(undefined);
   const { data: runs, error } = useQuery({
     queryKey: ['resources', 'runs', resourceId],
-    queryFn: async ({ signal }) => (await api<Run[]>(`/api/resources/${encodeURIComponent(resourceId ?? '')}/runs?range=${encodeURIComponent('[0,20]')}`, { signal })).body,
+    queryFn: async ({ signal }) =>
+      (await api<Run[]>(`/api/resources/${encodeURIComponent(resourceId ?? '')}/runs?range=${encodeURIComponent('[0,20]')}`, { signal }))
+        .body,
     enabled: resourceId !== undefined,
   });
   if (!resourceId) return null;

@@ -8,7 +8,8 @@ import { mustBeGiven, toValueMap, toVariableList, typeOf, validatorOf, type Vari
 function helpOf(declaration: VariableDeclaration): string {
   const parts = [declaration.description.trim(), typeOf(declaration.type) ?? declaration.type];
   if (mustBeGiven(declaration)) parts.push('required');
-  else if (declaration.default !== null && declaration.default !== undefined && !declaration.sensitive) parts.push(`default ${JSON.stringify(declaration.default)}`);
+  else if (declaration.default !== null && declaration.default !== undefined && !declaration.sensitive)
+    parts.push(`default ${JSON.stringify(declaration.default)}`);
   if (declaration.sensitive) parts.push('sensitive: write-only, ******** keeps the stored value');
   return parts.filter((part) => part !== '').join(' · ');
 }
@@ -31,9 +32,20 @@ function VariableInput({ declaration }: { readonly declaration: VariableDeclarat
       return <BooleanInput {...common} />;
     case 'list':
     case 'map':
-      return <JsonInput {...common} validate={[common.validate]} kind={typeOf(declaration.type) === 'list' ? 'array' : 'object'} emptyValue={null} />;
+      return (
+        <JsonInput
+          {...common}
+          validate={[common.validate]}
+          kind={typeOf(declaration.type) === 'list' ? 'array' : 'object'}
+          emptyValue={null}
+        />
+      );
     default:
-      return declaration.sensitive ? <PasswordInput {...common} autoComplete="new-password" fullWidth /> : <TextInput {...common} fullWidth />;
+      return declaration.sensitive ? (
+        <PasswordInput {...common} autoComplete="new-password" fullWidth />
+      ) : (
+        <TextInput {...common} fullWidth />
+      );
   }
 }
 
@@ -45,7 +57,11 @@ function VariableInput({ declaration }: { readonly declaration: VariableDeclarat
 export function TypedVariablesInput() {
   const versionId: unknown = useWatch({ name: 'sourceCodeVersionId' });
   const chosen = typeof versionId === 'string' && versionId !== '';
-  const { data: version, isPending, error } = useGetOne<RaRecord>('source_code_versions', { id: chosen ? versionId : '' }, { enabled: chosen });
+  const {
+    data: version,
+    isPending,
+    error,
+  } = useGetOne<RaRecord>('source_code_versions', { id: chosen ? versionId : '' }, { enabled: chosen });
   let body;
   if (!chosen) body = <Typography color="text.secondary">Choose a source code version to set the variables it declares.</Typography>;
   else if (error) body = <Alert severity="warning">The version&apos;s variables could not be read: {error.message}</Alert>;
@@ -76,7 +92,8 @@ const versionOf = (record: Readonly<Record<string, unknown>>): string | undefine
  * A resource as the edit form holds it: with a version, its variables as values by name (one typed
  * input each); without one (abstract templates) as the API's list, which the form leaves alone.
  */
-export const withVariableValues = <R extends RaRecord>(record: R): R => (versionOf(record) === undefined ? record : { ...record, variables: toValueMap(record.variables) });
+export const withVariableValues = <R extends RaRecord>(record: R): R =>
+  versionOf(record) === undefined ? record : { ...record, variables: toValueMap(record.variables) };
 
 /**
  * The request and edit forms' save: the values by name become the API's list, each marked

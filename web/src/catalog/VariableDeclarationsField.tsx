@@ -38,7 +38,9 @@ export function VariableDeclarationsField() {
               <TableCell sx={{ fontFamily: 'monospace' }}>{declaration.name}</TableCell>
               <TableCell>{declaration.type}</TableCell>
               <TableCell>{declaration.required ? 'yes' : 'no'}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace' }}>{declaration.default === null || declaration.default === undefined ? '—' : JSON.stringify(declaration.default)}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>
+                {declaration.default === null || declaration.default === undefined ? '—' : JSON.stringify(declaration.default)}
+              </TableCell>
               <TableCell>{declaration.sensitive ? 'yes' : 'no'}</TableCell>
               <TableCell>{ruleOf(declaration)}</TableCell>
               <TableCell>{declaration.description || '—'}</TableCell>

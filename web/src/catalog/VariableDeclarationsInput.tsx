@@ -1,5 +1,14 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { ArrayInput, BooleanInput, NumberInput, SelectInput, SimpleFormIterator, TextInput, required, useSimpleFormIteratorItem } from 'react-admin';
+import {
+  ArrayInput,
+  BooleanInput,
+  NumberInput,
+  SelectInput,
+  SimpleFormIterator,
+  TextInput,
+  required,
+  useSimpleFormIteratorItem,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { JsonInput } from '../common/JsonInput';
 import { choices } from '../common/entities';
@@ -29,13 +38,26 @@ function DefaultInput() {
       );
     case 'list':
     case 'map':
-      return <JsonInput source="default" label="Default" kind={type === 'list' ? 'array' : 'object'} emptyValue={null} helperText={`${helperText} JSON ${type === 'list' ? 'list' : 'object'}.`} />;
+      return (
+        <JsonInput
+          source="default"
+          label="Default"
+          kind={type === 'list' ? 'array' : 'object'}
+          emptyValue={null}
+          helperText={`${helperText} JSON ${type === 'list' ? 'list' : 'object'}.`}
+        />
+      );
     default:
       return <TextInput source="default" label="Default" helperText={helperText} fullWidth />;
   }
 }
 
-const row = { direction: { xs: 'column', md: 'row' }, spacing: 2, useFlexGap: true, sx: { width: '100%', alignItems: { md: 'flex-start' } } } as const;
+const row = {
+  direction: { xs: 'column', md: 'row' },
+  spacing: 2,
+  useFlexGap: true,
+  sx: { width: '100%', alignItems: { md: 'flex-start' } },
+} as const;
 
 /** One declaration, in three rows: what it is, what the form shows, and its rule. */
 function DeclarationFields() {
@@ -43,7 +65,14 @@ function DeclarationFields() {
     <Stack sx={{ width: '100%', pt: 1 }}>
       <Stack {...row}>
         <TextInput source="name" validate={required()} helperText="A letter or _, then letters, digits, _ and -." sx={{ flex: 1 }} />
-        <SelectInput source="type" choices={choices([...VARIABLE_TYPES])} defaultValue="string" validate={required()} helperText={false} sx={{ minWidth: 140 }} />
+        <SelectInput
+          source="type"
+          choices={choices([...VARIABLE_TYPES])}
+          defaultValue="string"
+          validate={required()}
+          helperText={false}
+          sx={{ minWidth: 140 }}
+        />
         <BooleanInput source="required" defaultValue={false} helperText={false} />
         <BooleanInput source="sensitive" defaultValue={false} helperText="Masked in forms, views and run logs." />
       </Stack>
@@ -76,7 +105,8 @@ export function VariableDeclarationsInput() {
         Variables
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        What a resource built from this version sets. The request form shows one typed input per variable; the service refuses values that break these rules.
+        What a resource built from this version sets. The request form shows one typed input per variable; the service refuses values that
+        break these rules.
       </Typography>
       <ArrayInput source="variables" label={false}>
         <SimpleFormIterator getItemLabel={(index) => `#${index + 1}`}>

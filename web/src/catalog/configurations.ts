@@ -77,7 +77,11 @@ export const SECRET_CONFIG: Readonly<Record<string, readonly ConfigKey[]>> = {
 };
 
 /** The configuration with only the keys of `provider` (a provider switch in a form leaves others behind). */
-export function pickConfiguration(configuration: unknown, keys: readonly ConfigKey[] | undefined, extra: readonly string[] = []): Record<string, unknown> {
+export function pickConfiguration(
+  configuration: unknown,
+  keys: readonly ConfigKey[] | undefined,
+  extra: readonly string[] = [],
+): Record<string, unknown> {
   const source = (configuration ?? {}) as Record<string, unknown>;
   const allowed = new Set([...(keys ?? []).map((k) => k.key), ...extra]);
   return Object.fromEntries(Object.entries(source).filter(([key, value]) => allowed.has(key) && value !== null && value !== ''));

@@ -1,5 +1,20 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, EditButton, List, SelectInput, Show, ShowButton, SimpleForm, TextField, TextInput, TopToolbar, required } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  EditButton,
+  List,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+} from 'react-admin';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { StatusChip } from '../common/StatusChip';
@@ -18,7 +33,13 @@ function ExecutorInputs() {
       <TextInput source="sourceCodeBranch" label="Git branch" />
       <TextInput source="sourceCodeFolder" label="Folder" helperText="Relative to the repository root; default ." />
       <TextInput source="commandArgs" label="Command arguments" fullWidth />
-      <RefInput source="storageId" reference="storages" label="Storage" helperText="Optional: where state files live." filter={{ status: undefined }} />
+      <RefInput
+        source="storageId"
+        reference="storages"
+        label="Storage"
+        helperText="Optional: where state files live."
+        filter={{ status: undefined }}
+      />
       <TextInput source="storagePath" label="Storage path" fullWidth />
       <RefArrayInput source="integrationIds" reference="integrations" label="Integrations" />
       <RefArrayInput source="secretIds" reference="secrets" label="Secrets" />
@@ -65,7 +86,14 @@ export function ExecutorEdit() {
 
 export function ExecutorShow() {
   return (
-    <Show resource="executors" actions={<TopToolbar><EditButton /></TopToolbar>}>
+    <Show
+      resource="executors"
+      actions={
+        <TopToolbar>
+          <EditButton />
+        </TopToolbar>
+      }
+    >
       <Stack sx={{ p: 2 }}>
         <LifecycleSummary approvals={false} />
         <Stack direction="row" spacing={4} useFlexGap sx={{ flexWrap: 'wrap' }}>

@@ -1,5 +1,20 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, List, SelectField, SelectInput, Show, ShowButton, SimpleForm, TextField, TextInput, required, useRecordContext } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  SelectField,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
+  useRecordContext,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { ConfigurationInputs } from '../common/ConfigurationInputs';
 import { JsonField } from '../common/JsonField';
@@ -11,11 +26,19 @@ import { INTEGRATION_CONFIG, INTEGRATION_PROVIDERS, pickConfiguration } from './
 const TYPES = Object.keys(INTEGRATION_PROVIDERS);
 const ALL_PROVIDERS = Object.values(INTEGRATION_PROVIDERS).flat();
 
-const transform = (data: Record<string, unknown>, provider?: unknown) => ({ ...data, configuration: pickConfiguration(data.configuration, INTEGRATION_CONFIG[String(provider ?? data.integrationProvider)]) });
+const transform = (data: Record<string, unknown>, provider?: unknown) => ({
+  ...data,
+  configuration: pickConfiguration(data.configuration, INTEGRATION_CONFIG[String(provider ?? data.integrationProvider)]),
+});
 
 export function IntegrationList() {
   return (
-    <List resource="integrations" filters={enabledFilters([<SelectInput key="t" source="integrationType" choices={choices(TYPES)} alwaysOn />])} sort={{ field: 'name', order: 'ASC' }} exporter={false}>
+    <List
+      resource="integrations"
+      filters={enabledFilters([<SelectInput key="t" source="integrationType" choices={choices(TYPES)} alwaysOn />])}
+      sort={{ field: 'name', order: 'ASC' }}
+      exporter={false}
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <TextField source="integrationType" label="Type" />
@@ -34,7 +57,14 @@ function CreateProviderInputs() {
   const providers = INTEGRATION_PROVIDERS[String(type)] ?? [];
   return (
     <>
-      <SelectInput source="integrationProvider" label="Provider" choices={choices(providers)} validate={required()} disabled={providers.length === 0} helperText="Fixed once created." />
+      <SelectInput
+        source="integrationProvider"
+        label="Provider"
+        choices={choices(providers)}
+        validate={required()}
+        disabled={providers.length === 0}
+        helperText="Fixed once created."
+      />
       <ConfigurationInputs keys={INTEGRATION_CONFIG[String(provider)] ?? []} />
     </>
   );
@@ -65,7 +95,13 @@ export function IntegrationEdit() {
       <SimpleForm>
         <ServerErrors />
         <TextInput source="name" validate={required()} fullWidth />
-        <SelectInput source="integrationProvider" label="Provider" choices={choices(ALL_PROVIDERS)} disabled helperText="Fixed once created." />
+        <SelectInput
+          source="integrationProvider"
+          label="Provider"
+          choices={choices(ALL_PROVIDERS)}
+          disabled
+          helperText="Fixed once created."
+        />
         <EditConfiguration />
         <CommonInputs />
       </SimpleForm>

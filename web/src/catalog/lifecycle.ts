@@ -21,7 +21,10 @@ export function isAllowed(action: LifecycleAction, state: string, status: string
     case 'recreate':
       return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected');
     case 'delete':
-      return (state === 'destroyed' && status === 'done') || (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'));
+      return (
+        (state === 'destroyed' && status === 'done') ||
+        (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'))
+      );
   }
 }
 

@@ -31,8 +31,19 @@ import { lifecycleFilters } from './storages';
 function VersionPicker() {
   const templateId: unknown = useWatch({ name: 'templateId' });
   return (
-    <ReferenceInput source="sourceCodeVersionId" reference="source_code_versions" filter={{ status: 'enabled', ...(typeof templateId === 'string' && templateId !== '' ? { templateId } : {}) }} sort={{ field: 'identifier', order: 'ASC' }}>
-      <AutocompleteInput label="Source code version" optionText={OPTION_TEXT.source_code_versions} filterToQuery={(q: string) => (q ? { q } : {})} helperText="Required unless the template is abstract." fullWidth />
+    <ReferenceInput
+      source="sourceCodeVersionId"
+      reference="source_code_versions"
+      filter={{ status: 'enabled', ...(typeof templateId === 'string' && templateId !== '' ? { templateId } : {}) }}
+      sort={{ field: 'identifier', order: 'ASC' }}
+    >
+      <AutocompleteInput
+        label="Source code version"
+        optionText={OPTION_TEXT.source_code_versions}
+        filterToQuery={(q: string) => (q ? { q } : {})}
+        helperText="Required unless the template is abstract."
+        fullWidth
+      />
     </ReferenceInput>
   );
 }
@@ -42,7 +53,11 @@ function ResourceInputs({ creating }: { readonly creating: boolean }) {
     <>
       <ServerErrors />
       <TextInput source="name" validate={required()} helperText="Unique per template." fullWidth />
-      {creating ? <RefInput source="templateId" reference="templates" label="Template" validate={required()} /> : <RefInput source="templateId" reference="templates" label="Template" />}
+      {creating ? (
+        <RefInput source="templateId" reference="templates" label="Template" validate={required()} />
+      ) : (
+        <RefInput source="templateId" reference="templates" label="Template" />
+      )}
       <VersionPicker />
       <RefInput source="storageId" reference="storages" label="Storage" filter={{ status: undefined }} />
       <RefInput source="workspaceId" reference="workspaces" label="Workspace" />
@@ -86,7 +101,13 @@ export function ResourceCreate() {
 export function ResourceEdit() {
   const transform = useTypedVariablesTransform();
   return (
-    <Edit resource="resources" mutationMode="pessimistic" redirect="show" transform={transform} queryOptions={{ select: withVariableValues }}>
+    <Edit
+      resource="resources"
+      mutationMode="pessimistic"
+      redirect="show"
+      transform={transform}
+      queryOptions={{ select: withVariableValues }}
+    >
       <SimpleForm>
         <ResourceInputs creating={false} />
       </SimpleForm>
@@ -108,7 +129,14 @@ function Outputs() {
 /** A resource: state and status, the actions the caller may take now, outputs, relations and history. */
 export function ResourceShow() {
   return (
-    <Show resource="resources" actions={<TopToolbar><EditButton /></TopToolbar>}>
+    <Show
+      resource="resources"
+      actions={
+        <TopToolbar>
+          <EditButton />
+        </TopToolbar>
+      }
+    >
       <Stack sx={{ p: 2 }}>
         <LifecycleSummary approvals />
         <Stack direction="row" spacing={4} useFlexGap sx={{ flexWrap: 'wrap' }}>

@@ -1,5 +1,22 @@
 import { Stack } from '@mui/material';
-import { ArrayInput, Create, Datagrid, DateField, Edit, List, PasswordInput, SelectInput, Show, ShowButton, SimpleForm, SimpleFormIterator, TextField, TextInput, required, useRecordContext } from 'react-admin';
+import {
+  ArrayInput,
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  PasswordInput,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  SimpleFormIterator,
+  TextField,
+  TextInput,
+  required,
+  useRecordContext,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { ConfigurationInputs, SECRET_HINT } from '../common/ConfigurationInputs';
 import { JsonField } from '../common/JsonField';
@@ -31,7 +48,16 @@ function CustomSecrets() {
 function ProviderInputs({ provider }: { readonly provider: string }) {
   return (
     <>
-      {provider !== 'custom' && <RefInput source="integrationId" reference="integrations" label="Integration" filter={{ integrationType: 'cloud', integrationProvider: provider }} validate={required()} helperText={`A cloud integration of provider ${provider}.`} />}
+      {provider !== 'custom' && (
+        <RefInput
+          source="integrationId"
+          reference="integrations"
+          label="Integration"
+          filter={{ integrationType: 'cloud', integrationProvider: provider }}
+          validate={required()}
+          helperText={`A cloud integration of provider ${provider}.`}
+        />
+      )}
       {provider === 'custom' ? <CustomSecrets /> : <ConfigurationInputs keys={SECRET_CONFIG[provider] ?? []} />}
     </>
   );
@@ -49,7 +75,12 @@ function EditProviderInputs() {
 
 export function SecretList() {
   return (
-    <List resource="secrets" filters={enabledFilters([<SelectInput key="p" source="secretProvider" label="Provider" choices={choices(PROVIDERS)} alwaysOn />])} sort={{ field: 'name', order: 'ASC' }} exporter={false}>
+    <List
+      resource="secrets"
+      filters={enabledFilters([<SelectInput key="p" source="secretProvider" label="Provider" choices={choices(PROVIDERS)} alwaysOn />])}
+      sort={{ field: 'name', order: 'ASC' }}
+      exporter={false}
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <TextField source="secretProvider" label="Provider" />
@@ -68,7 +99,13 @@ export function SecretCreate() {
       <SimpleForm>
         <ServerErrors />
         <TextInput source="name" validate={required()} fullWidth />
-        <SelectInput source="secretProvider" label="Provider" choices={choices(PROVIDERS)} validate={required()} helperText="Fixed once created." />
+        <SelectInput
+          source="secretProvider"
+          label="Provider"
+          choices={choices(PROVIDERS)}
+          validate={required()}
+          helperText="Fixed once created."
+        />
         <CreateProviderInputs />
         <CommonInputs />
       </SimpleForm>

@@ -1,5 +1,18 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, List, SelectInput, Show, ShowButton, SimpleForm, TextField, TextInput, required } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
+} from 'react-admin';
 import { JsonField } from '../common/JsonField';
 import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
@@ -18,11 +31,23 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
   return (
     <>
       <ServerErrors />
-      <RefInput source="templateId" reference="templates" label="Template" validate={required()} helperText={creating ? 'Fixed once created.' : undefined} />
+      <RefInput
+        source="templateId"
+        reference="templates"
+        label="Template"
+        validate={required()}
+        helperText={creating ? 'Fixed once created.' : undefined}
+      />
       <RefInput source="sourceCodeId" reference="source_codes" label="Source code" validate={required()} />
       <TextInput source="sourceCodeVersion" label="Git tag" helperText="A tag or a branch, not both." />
       <TextInput source="sourceCodeBranch" label="Git branch" />
-      <TextInput source="sourceCodeFolder" label="Folder" validate={required()} helperText="Relative to the repository root; . for the root." defaultValue="." />
+      <TextInput
+        source="sourceCodeFolder"
+        label="Folder"
+        validate={required()}
+        helperText="Relative to the repository root; . for the root."
+        defaultValue="."
+      />
       <SelectInput source="lifecycleState" label="Lifecycle state" choices={choices(STATES)} defaultValue="preview" />
       <VariableDeclarationsInput />
       <JsonInput source="outputs" label="Outputs" kind="array" helperText='JSON list of {"name", "description", "sensitive"}' />
@@ -33,7 +58,13 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
 
 export function SourceCodeVersionList() {
   return (
-    <List resource="source_code_versions" title="Source code versions" filters={enabledFilters([<SelectInput key="l" source="lifecycleState" label="Lifecycle" choices={choices(STATES)} alwaysOn />])} sort={{ field: 'identifier', order: 'ASC' }} exporter={false}>
+    <List
+      resource="source_code_versions"
+      title="Source code versions"
+      filters={enabledFilters([<SelectInput key="l" source="lifecycleState" label="Lifecycle" choices={choices(STATES)} alwaysOn />])}
+      sort={{ field: 'identifier', order: 'ASC' }}
+      exporter={false}
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="identifier" />
         <RefField source="templateId" reference="templates" label="Template" sortable={false} />
@@ -59,7 +90,13 @@ export function SourceCodeVersionCreate() {
 
 export function SourceCodeVersionEdit() {
   return (
-    <Edit resource="source_code_versions" title="Source code version" mutationMode="pessimistic" redirect="show" transform={withCleanDeclarations}>
+    <Edit
+      resource="source_code_versions"
+      title="Source code version"
+      mutationMode="pessimistic"
+      redirect="show"
+      transform={withCleanDeclarations}
+    >
       <SimpleForm>
         <VersionInputs creating={false} />
       </SimpleForm>
@@ -108,4 +145,3 @@ export function SourceCodeVersionShow() {
     </Show>
   );
 }
-

@@ -1,5 +1,19 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, List, SelectInput, Show, ShowButton, SimpleForm, TextArrayInput, TextField, TextInput, required } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextArrayInput,
+  TextField,
+  TextInput,
+  required,
+} from 'react-admin';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Item, RefField, RefInput, StatusField } from './common';
@@ -10,10 +24,29 @@ function SourceCodeInputs({ creating }: { readonly creating: boolean }) {
   return (
     <>
       <ServerErrors />
-      <TextInput source="sourceCodeUrl" label="Repository URL" validate={required()} helperText="http(s), ssh or git URL, or user@host:path; unique." fullWidth />
-      <SelectInput source="sourceCodeProvider" label="Provider" choices={choices(PROVIDERS)} validate={required()} disabled={!creating} helperText="Fixed once created." />
+      <TextInput
+        source="sourceCodeUrl"
+        label="Repository URL"
+        validate={required()}
+        helperText="http(s), ssh or git URL, or user@host:path; unique."
+        fullWidth
+      />
+      <SelectInput
+        source="sourceCodeProvider"
+        label="Provider"
+        choices={choices(PROVIDERS)}
+        validate={required()}
+        disabled={!creating}
+        helperText="Fixed once created."
+      />
       <SelectInput source="sourceCodeLanguage" label="Language" choices={choices(['opentofu'])} defaultValue="opentofu" />
-      <RefInput source="integrationId" reference="integrations" label="Integration" filter={{ integrationType: 'git' }} helperText="Optional: a git integration for private repositories." />
+      <RefInput
+        source="integrationId"
+        reference="integrations"
+        label="Integration"
+        filter={{ integrationType: 'git' }}
+        helperText="Optional: a git integration for private repositories."
+      />
       <TextArrayInput source="gitTags" label="Git tags" fullWidth />
       <TextArrayInput source="gitBranches" label="Git branches" fullWidth />
       <CommonInputs />
@@ -23,7 +56,13 @@ function SourceCodeInputs({ creating }: { readonly creating: boolean }) {
 
 export function SourceCodeList() {
   return (
-    <List resource="source_codes" title="Source codes" filters={enabledFilters([<SelectInput key="p" source="sourceCodeProvider" label="Provider" choices={choices(PROVIDERS)} alwaysOn />])} sort={{ field: 'identifier', order: 'ASC' }} exporter={false}>
+    <List
+      resource="source_codes"
+      title="Source codes"
+      filters={enabledFilters([<SelectInput key="p" source="sourceCodeProvider" label="Provider" choices={choices(PROVIDERS)} alwaysOn />])}
+      sort={{ field: 'identifier', order: 'ASC' }}
+      exporter={false}
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="sourceCodeUrl" label="Repository" sortBy="identifier" />
         <TextField source="sourceCodeProvider" label="Provider" />

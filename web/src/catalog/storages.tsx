@@ -1,5 +1,21 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, EditButton, List, SelectInput, Show, ShowButton, SimpleForm, TextField, TextInput, TopToolbar, required, useRecordContext } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  EditButton,
+  List,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+  useRecordContext,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { ConfigurationInputs } from '../common/ConfigurationInputs';
 import { JsonField } from '../common/JsonField';
@@ -13,7 +29,10 @@ import { LifecycleSummary } from './LifecycleSummary';
 
 const PROVIDERS = ['aws', 'azurerm', 'gcp'];
 
-const transform = (data: Record<string, unknown>) => ({ ...data, configuration: pickConfiguration(data.configuration, STORAGE_CONFIG[String(data.storageProvider)]) });
+const transform = (data: Record<string, unknown>) => ({
+  ...data,
+  configuration: pickConfiguration(data.configuration, STORAGE_CONFIG[String(data.storageProvider)]),
+});
 
 /** Search, state and status filters of lifecycle entities. */
 export const lifecycleFilters = [
@@ -27,7 +46,14 @@ function ProviderInputs({ provider }: { readonly provider: string | undefined })
   if (!provider) return null;
   return (
     <>
-      <RefInput source="integrationId" reference="integrations" label="Integration" filter={{ integrationType: 'cloud', integrationProvider: provider }} validate={required()} helperText={`A cloud integration of provider ${provider}.`} />
+      <RefInput
+        source="integrationId"
+        reference="integrations"
+        label="Integration"
+        filter={{ integrationType: 'cloud', integrationProvider: provider }}
+        validate={required()}
+        helperText={`A cloud integration of provider ${provider}.`}
+      />
       <ConfigurationInputs keys={STORAGE_CONFIG[provider] ?? []} />
     </>
   );
@@ -65,7 +91,13 @@ export function StorageCreate() {
       <SimpleForm>
         <ServerErrors />
         <TextInput source="name" validate={required()} fullWidth />
-        <SelectInput source="storageProvider" label="Provider" choices={choices(PROVIDERS)} validate={required()} helperText="Fixed once created." />
+        <SelectInput
+          source="storageProvider"
+          label="Provider"
+          choices={choices(PROVIDERS)}
+          validate={required()}
+          helperText="Fixed once created."
+        />
         <CreateProviderInputs />
         <CommonInputs />
       </SimpleForm>
@@ -89,7 +121,14 @@ export function StorageEdit() {
 
 export function StorageShow() {
   return (
-    <Show resource="storages" actions={<TopToolbar><EditButton /></TopToolbar>}>
+    <Show
+      resource="storages"
+      actions={
+        <TopToolbar>
+          <EditButton />
+        </TopToolbar>
+      }
+    >
       <Stack sx={{ p: 2 }}>
         <LifecycleSummary approvals={false} />
         <Stack direction="row" spacing={4} useFlexGap sx={{ flexWrap: 'wrap' }}>

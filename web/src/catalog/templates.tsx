@@ -1,12 +1,39 @@
 import { Stack } from '@mui/material';
-import { BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, Show, ShowButton, SimpleForm, TextArrayInput, TextField, TextInput, UrlField, required } from 'react-admin';
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextArrayInput,
+  TextField,
+  TextInput,
+  UrlField,
+  required,
+} from 'react-admin';
 import { JsonField } from '../common/JsonField';
 import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
-import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Item, LabelsField, RefArrayField, RefArrayInput, StatusField } from './common';
+import {
+  CommonInputs,
+  CommonShowFooter,
+  EnabledShowActions,
+  enabledFilters,
+  Item,
+  LabelsField,
+  RefArrayField,
+  RefArrayInput,
+  StatusField,
+} from './common';
 
 /** The rule the API applies to a template's slug. */
-const slugFormat = (value: unknown) => (typeof value === 'string' && !/^[a-z0-9_]+$/.test(value) ? 'Lower-case letters, digits and _ only' : undefined);
+const slugFormat = (value: unknown) =>
+  typeof value === 'string' && !/^[a-z0-9_]+$/.test(value) ? 'Lower-case letters, digits and _ only' : undefined;
 
 export function TemplateList() {
   return (
@@ -29,12 +56,30 @@ function TemplateInputs({ creating }: { readonly creating: boolean }) {
     <>
       <ServerErrors />
       <TextInput source="name" validate={required()} helperText="Unique." fullWidth />
-      <TextInput source="template" label="Slug" validate={[required(), slugFormat]} disabled={!creating} helperText={creating ? 'Unique; cannot change later.' : 'Immutable.'} />
+      <TextInput
+        source="template"
+        label="Slug"
+        validate={[required(), slugFormat]}
+        disabled={!creating}
+        helperText={creating ? 'Unique; cannot change later.' : 'Immutable.'}
+      />
       <BooleanInput source="abstract" helperText="Abstract templates group others; their resources need no source code version." />
-      <TextArrayInput source="cloudResourceTypes" label="Cloud resource types" helperText="e.g. aws_s3_bucket; press Enter after each." fullWidth />
+      <TextArrayInput
+        source="cloudResourceTypes"
+        label="Cloud resource types"
+        helperText="e.g. aws_s3_bucket; press Enter after each."
+        fullWidth
+      />
       <RefArrayInput source="executorIds" reference="executors" label="Executors" filter={{ status: undefined }} />
       <RefArrayInput source="parentIds" reference="templates" label="Parent templates" />
-      <TextInput source="documentationUrl" label="Documentation URL" type="url" helperText="Optional: where its documentation lives (http or https)." parse={(value: string) => (value === '' ? null : value)} fullWidth />
+      <TextInput
+        source="documentationUrl"
+        label="Documentation URL"
+        type="url"
+        helperText="Optional: where its documentation lives (http or https)."
+        parse={(value: string) => (value === '' ? null : value)}
+        fullWidth
+      />
       <JsonInput source="configuration" label="Configuration" />
       <CommonInputs />
     </>

@@ -61,7 +61,13 @@ export const mustBeGiven = (declaration: VariableDeclaration): boolean => declar
 /** The service's messages, for the same faults (so both read alike). */
 function problemOf(declaration: VariableDeclaration, value: unknown): string | undefined {
   const type = typeOf(declaration.type);
-  const typeFault: Record<VariableType, string> = { string: 'a string', number: 'a number', bool: 'true or false', list: 'a list', map: 'a map (a JSON object)' };
+  const typeFault: Record<VariableType, string> = {
+    string: 'a string',
+    number: 'a number',
+    bool: 'true or false',
+    list: 'a list',
+    map: 'a map (a JSON object)',
+  };
   const typed =
     type === undefined ||
     (type === 'string' && typeof value === 'string') ||
@@ -80,7 +86,14 @@ function problemOf(declaration: VariableDeclaration, value: unknown): string | u
       return undefined; // the service judges a pattern the browser cannot compile
     }
   }
-  const size = typeof value === 'number' ? value : typeof value === 'string' || Array.isArray(value) ? value.length : isMap(value) ? Object.keys(value).length : undefined;
+  const size =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' || Array.isArray(value)
+        ? value.length
+        : isMap(value)
+          ? Object.keys(value).length
+          : undefined;
   const unit = typeof value === 'number' ? '' : typeof value === 'string' ? ' characters' : Array.isArray(value) ? ' entries' : ' keys';
   if (size !== undefined && rule.min !== undefined && size < rule.min) return refuse(`must be at least ${rule.min}${unit}`);
   if (size !== undefined && rule.max !== undefined && size > rule.max) return refuse(`must be at most ${rule.max}${unit}`);
@@ -99,7 +112,11 @@ export function validatorOf(declaration: VariableDeclaration): Validator {
 
 /** The API's variable list → the form's values by name. */
 export const toValueMap = (variables: unknown): Record<string, unknown> =>
-  Array.isArray(variables) ? Object.fromEntries((variables as ResourceVariable[]).map((v) => [v.name, v.value])) : isMap(variables) ? variables : {};
+  Array.isArray(variables)
+    ? Object.fromEntries((variables as ResourceVariable[]).map((v) => [v.name, v.value]))
+    : isMap(variables)
+      ? variables
+      : {};
 
 /**
  * The form's values by name → the API's list: empty inputs are left out (the declared default
@@ -130,6 +147,11 @@ export function cleanDeclarations(drafts: unknown): unknown {
   return (drafts as DeclarationDraft[]).map((draft) => {
     const rule = Object.fromEntries(Object.entries(draft.validation ?? {}).filter(([, value]) => !isEmpty(value)));
     const { validation: _validation, default: fallback, ...rest } = draft;
-    return { ...rest, description: draft.description ?? '', default: isEmpty(fallback) ? null : fallback, ...(Object.keys(rule).length > 0 && { validation: rule }) };
+    return {
+      ...rest,
+      description: draft.description ?? '',
+      default: isEmpty(fallback) ? null : fallback,
+      ...(Object.keys(rule).length > 0 && { validation: rule }),
+    };
   });
 }

@@ -1,5 +1,19 @@
 import { Stack } from '@mui/material';
-import { Create, Datagrid, DateField, Edit, List, SelectInput, Show, ShowButton, SimpleForm, TextField, TextInput, UrlField, required } from 'react-admin';
+import {
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  SelectInput,
+  Show,
+  ShowButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  UrlField,
+  required,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
@@ -8,7 +22,16 @@ import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Ite
 const PROVIDERS = ['github', 'bitbucket', 'azure_devops'];
 
 function IntegrationPicker({ provider }: { readonly provider?: string }) {
-  return <RefInput source="integrationId" reference="integrations" label="Integration" filter={{ integrationType: 'git', ...(provider ? { integrationProvider: provider } : {}) }} validate={required()} helperText="A git integration of the same provider." />;
+  return (
+    <RefInput
+      source="integrationId"
+      reference="integrations"
+      label="Integration"
+      filter={{ integrationType: 'git', ...(provider ? { integrationProvider: provider } : {}) }}
+      validate={required()}
+      helperText="A git integration of the same provider."
+    />
+  );
 }
 
 function CreateIntegrationPicker() {
@@ -21,7 +44,14 @@ function WorkspaceInputs({ creating }: { readonly creating: boolean }) {
     <>
       <ServerErrors />
       <TextInput source="name" validate={required()} helperText="Unique per integration." fullWidth />
-      <SelectInput source="workspaceProvider" label="Provider" choices={choices(PROVIDERS)} validate={required()} disabled={!creating} helperText="Fixed once created." />
+      <SelectInput
+        source="workspaceProvider"
+        label="Provider"
+        choices={choices(PROVIDERS)}
+        validate={required()}
+        disabled={!creating}
+        helperText="Fixed once created."
+      />
       {creating ? <CreateIntegrationPicker /> : <IntegrationPicker />}
       <TextInput source="configuration.url" label="Repository URL" validate={required()} fullWidth />
       <TextInput source="configuration.defaultBranch" label="Default branch" helperText="Default: main." />

@@ -26,10 +26,54 @@ export function ConfigurationInputs({ keys, prefix = 'configuration' }: { readon
         const label = k.label ?? k.key;
         const validate = k.required ? required() : undefined;
         const helperText = k.secret ? [k.helperText, SECRET_HINT].filter(Boolean).join(' ') : (k.helperText ?? false);
-        if (k.choices) return <SelectInput key={source} source={source} label={label} choices={choices(k.choices)} validate={validate} helperText={helperText} defaultValue={k.defaultValue} />;
-        if (k.number) return <NumberInput key={source} source={source} label={label} validate={validate} helperText={helperText} defaultValue={k.defaultValue} />;
-        if (k.secret) return <PasswordInput key={source} source={source} label={label} validate={validate} helperText={helperText} autoComplete="new-password" fullWidth multiline={false} />;
-        return <TextInput key={source} source={source} label={label} validate={validate} helperText={helperText} fullWidth multiline={k.multiline} defaultValue={k.defaultValue} />;
+        if (k.choices)
+          return (
+            <SelectInput
+              key={source}
+              source={source}
+              label={label}
+              choices={choices(k.choices)}
+              validate={validate}
+              helperText={helperText}
+              defaultValue={k.defaultValue}
+            />
+          );
+        if (k.number)
+          return (
+            <NumberInput
+              key={source}
+              source={source}
+              label={label}
+              validate={validate}
+              helperText={helperText}
+              defaultValue={k.defaultValue}
+            />
+          );
+        if (k.secret)
+          return (
+            <PasswordInput
+              key={source}
+              source={source}
+              label={label}
+              validate={validate}
+              helperText={helperText}
+              autoComplete="new-password"
+              fullWidth
+              multiline={false}
+            />
+          );
+        return (
+          <TextInput
+            key={source}
+            source={source}
+            label={label}
+            validate={validate}
+            helperText={helperText}
+            fullWidth
+            multiline={k.multiline}
+            defaultValue={k.defaultValue}
+          />
+        );
       })}
     </>
   );

@@ -25,7 +25,17 @@ export interface ConfirmedActionProps {
  * notification and a refresh. Refusals (the last super user, the last sign-in method…) are shown as
  * they come.
  */
-export function ConfirmedActionButton({ label, icon, color = 'primary', title, content, confirmLabel, ask = true, run, done }: ConfirmedActionProps) {
+export function ConfirmedActionButton({
+  label,
+  icon,
+  color = 'primary',
+  title,
+  content,
+  confirmLabel,
+  ask = true,
+  run,
+  done,
+}: ConfirmedActionProps) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
@@ -58,7 +68,15 @@ export function ConfirmedActionButton({ label, icon, color = 'primary', title, c
       >
         {icon}
       </Button>
-      <Confirm isOpen={open} loading={busy} title={title} content={content} confirm={confirmLabel ?? label} onClose={() => setOpen(false)} onConfirm={go} />
+      <Confirm
+        isOpen={open}
+        loading={busy}
+        title={title}
+        content={content}
+        confirm={confirmLabel ?? label}
+        onClose={() => setOpen(false)}
+        onConfirm={go}
+      />
     </>
   );
 }

@@ -126,7 +126,21 @@ export function DiffList({ diff }: { readonly diff: readonly FieldChange[] }) {
         ))}
       </Box>
       {diff.length > FIRST && (
-        <Box component="button" type="button" onClick={() => setAll(!all)} sx={{ mt: 0.5, p: 0, border: 0, background: 'none', color: 'primary.main', cursor: 'pointer', textDecoration: 'underline', font: 'inherit' }}>
+        <Box
+          component="button"
+          type="button"
+          onClick={() => setAll(!all)}
+          sx={{
+            mt: 0.5,
+            p: 0,
+            border: 0,
+            background: 'none',
+            color: 'primary.main',
+            cursor: 'pointer',
+            textDecoration: 'underline',
+            font: 'inherit',
+          }}
+        >
           {all ? 'Show fewer' : `Show ${diff.length - FIRST} more`}
         </Box>
       )}

@@ -58,14 +58,36 @@ function ServiceAccountForm() {
         Service account
       </Typography>
       <Stack spacing={2}>
-        <TextField label="Identifier" name="identifier" autoComplete="username" value={identifier} onChange={(e) => setIdentifier(e.target.value)} required fullWidth />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required fullWidth />
+        <TextField
+          label="Identifier"
+          name="identifier"
+          autoComplete="username"
+          value={identifier}
+          onChange={(e) => setIdentifier(e.target.value)}
+          required
+          fullWidth
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          fullWidth
+        />
         {error && (
           <Alert severity="error" role="alert">
             {error}
           </Alert>
         )}
-        <Button type="submit" variant="contained" disabled={busy || identifier === '' || password === ''} startIcon={busy ? <CircularProgress size={16} /> : <KeyIcon />}>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={busy || identifier === '' || password === ''}
+          startIcon={busy ? <CircularProgress size={16} /> : <KeyIcon />}
+        >
           Sign in
         </Button>
         <Typography variant="caption" color="text.secondary">
@@ -112,7 +134,10 @@ export function LoginPage() {
   const serviceAccounts = options === undefined ? error !== undefined : options.some((o) => o.type === 'svc_service_account');
   const guest = (options ?? []).some((o) => o.type === 'guest');
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100', p: 2 }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100', p: 2 }}
+    >
       <Card sx={{ width: 420, maxWidth: '100%' }}>
         <CardContent>
           <Stack spacing={3}>
@@ -138,7 +163,13 @@ export function LoginPage() {
             {sso.length > 0 && (
               <Stack spacing={1} aria-label="Single sign-on">
                 {sso.map((option) => (
-                  <Button key={option.key} variant="contained" color="secondary" href={option.loginUrl ?? '#'} startIcon={option.type === 'github' ? <GitHubIcon /> : <LoginIcon />}>
+                  <Button
+                    key={option.key}
+                    variant="contained"
+                    color="secondary"
+                    href={option.loginUrl ?? '#'}
+                    startIcon={option.type === 'github' ? <GitHubIcon /> : <LoginIcon />}
+                  >
                     Sign in with {option.name}
                   </Button>
                 ))}

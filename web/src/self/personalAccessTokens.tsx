@@ -1,7 +1,33 @@
 import DeleteIcon from '@mui/icons-material/Delete';
-import { Alert, Box, Button as MuiButton, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button as MuiButton,
+  Card,
+  CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField as MuiTextField,
+  Typography,
+} from '@mui/material';
 import { useState, type SyntheticEvent } from 'react';
-import { Button, Confirm, Datagrid, DateField, FunctionField, List, TextField, useCreate, useDelete, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import {
+  Button,
+  Confirm,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  TextField,
+  useCreate,
+  useDelete,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+} from 'react-admin';
 import { messageOf, problemOf } from '../api/problem';
 import { CopyButton } from '../common/CopyButton';
 import { ValueChip } from '../common/StatusChip';
@@ -23,13 +49,18 @@ function TokenDialog({ created, onClose }: { readonly created: CreatedToken | un
           Copy it now: it is shown only once and cannot be retrieved later.
         </Alert>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Box component="code" data-testid="new-token" sx={{ p: 1, bgcolor: 'grey.100', borderRadius: 1, wordBreak: 'break-all', fontSize: 14 }}>
+          <Box
+            component="code"
+            data-testid="new-token"
+            sx={{ p: 1, bgcolor: 'grey.100', borderRadius: 1, wordBreak: 'break-all', fontSize: 14 }}
+          >
             {created?.token}
           </Box>
           {created && <CopyButton value={created.token} label="Copy token" />}
         </Stack>
         <Typography variant="body2" sx={{ mt: 2 }}>
-          Use it as <code>Authorization: Bearer &lt;token&gt;</code>. It expires {created ? new Date(created.expiresAt).toLocaleString() : ''}.
+          Use it as <code>Authorization: Bearer &lt;token&gt;</code>. It expires{' '}
+          {created ? new Date(created.expiresAt).toLocaleString() : ''}.
         </Typography>
       </DialogContent>
       <DialogActions>
@@ -75,8 +106,26 @@ function NewTokenForm({ onCreated }: { readonly onCreated: (token: CreatedToken)
         </Typography>
         <Box component="form" onSubmit={submit} noValidate>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
-            <MuiTextField label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} required error={'name' in errors} helperText={errors.name ?? 'What it is for, e.g. "laptop"'} />
-            <MuiTextField label="Expires in (days)" name="expiresInDays" type="number" value={days} onChange={(e) => setDays(e.target.value)} required error={'expiresInDays' in errors} helperText={errors.expiresInDays ?? 'Mandatory; the provider caps it'} slotProps={{ htmlInput: { min: 1 } }} />
+            <MuiTextField
+              label="Name"
+              name="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              error={'name' in errors}
+              helperText={errors.name ?? 'What it is for, e.g. "laptop"'}
+            />
+            <MuiTextField
+              label="Expires in (days)"
+              name="expiresInDays"
+              type="number"
+              value={days}
+              onChange={(e) => setDays(e.target.value)}
+              required
+              error={'expiresInDays' in errors}
+              helperText={errors.expiresInDays ?? 'Mandatory; the provider caps it'}
+              slotProps={{ htmlInput: { min: 1 } }}
+            />
             <MuiButton type="submit" variant="contained" disabled={isPending || name.trim() === ''} sx={{ mt: 1 }}>
               Create token
             </MuiButton>
@@ -130,7 +179,8 @@ function RevokeButton() {
   );
 }
 
-const stateOf = (r: { revokedAt: string | null; expiresAt: string }): string => (r.revokedAt ? 'revoked' : Date.parse(r.expiresAt) < Date.now() ? 'expired' : 'active');
+const stateOf = (r: { revokedAt: string | null; expiresAt: string }): string =>
+  r.revokedAt ? 'revoked' : Date.parse(r.expiresAt) < Date.now() ? 'expired' : 'active';
 
 /** Self-service personal access tokens: create (the secret shown once), list, revoke. */
 export function PersonalAccessTokenList() {
@@ -138,7 +188,15 @@ export function PersonalAccessTokenList() {
   const refresh = useRefresh();
   return (
     <>
-      <List resource="personal_access_tokens" title="Personal access tokens" actions={false} exporter={false} sort={{ field: 'createdAt', order: 'DESC' }} empty={false} aside={undefined}>
+      <List
+        resource="personal_access_tokens"
+        title="Personal access tokens"
+        actions={false}
+        exporter={false}
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        empty={false}
+        aside={undefined}
+      >
         <Box sx={{ p: 2, pb: 0 }}>
           <NewTokenForm
             onCreated={(token) => {
@@ -147,7 +205,12 @@ export function PersonalAccessTokenList() {
             }}
           />
         </Box>
-        <Datagrid bulkActionButtons={false} rowClick={false} data-testid="tokens" empty={<Typography sx={{ p: 2 }}>No tokens yet.</Typography>}>
+        <Datagrid
+          bulkActionButtons={false}
+          rowClick={false}
+          data-testid="tokens"
+          empty={<Typography sx={{ p: 2 }}>No tokens yet.</Typography>}
+        >
           <TextField source="name" sortable={false} />
           <DateField source="createdAt" showTime sortable={false} />
           <DateField source="expiresAt" showTime sortable={false} />
