@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import jsdoc from 'eslint-plugin-jsdoc';
 import { layerConfigs } from './eslint.layers.js';
+import { cycleConfigs } from './eslint.cycles.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/', 'coverage/', 'test-results/'] },
@@ -25,6 +26,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
   },
   ...layerConfigs,
+  ...cycleConfigs,
   {
     // Every export of src/ says what it is (TSDoc), so a module's surface reads without its body.
     files: ['src/**/*.ts'],

@@ -27,6 +27,11 @@ export default defineConfig({
       },
     ],
     pool: 'forks',
+    // A worker process runs file after file with its modules loaded once (the suite imports ≈170 s of
+    // modules when each file gets a fresh process) and keeps what a file built for the next, such as
+    // the migrated PGlite template (test/support/databases.ts). Files share no state but those caches:
+    // nothing mocks modules or changes process.env, and each file closes what it opens.
+    isolate: false,
     // Vitest's default leaves a CPU free (one worker on the 2-vCPU CI machines); the suite's files
     // mostly wait on PostgreSQL, Chromium and child processes, and each uses databases and ports of
     // its own, so one worker per CPU (at least two) halves the wall time.

@@ -10,7 +10,7 @@ export const ADMIN_IDENTIFIER = 'admin';
 
 const ignoreConflict = (error: unknown): void => {
   // Another replica bootstrapping at the same moment won the reservation: nothing left to do.
-  if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error;
+  if (!(error instanceof AppError) || error.category !== 'CONFLICT') throw error;
 };
 
 /**

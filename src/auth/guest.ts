@@ -52,7 +52,7 @@ export async function guestLogin(deps: SignInDeps, address: string, context: Com
       context,
     ).catch((error: unknown) => {
       // Two first guests at once: the other one created it.
-      if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error;
+      if (!(error instanceof AppError) || error.category !== 'CONFLICT') throw error;
     });
     guest = await findUserByIdentifier(deps, GUEST_IDENTIFIER);
   }

@@ -51,7 +51,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function decide(command: AuthProviderCommand, state: AuthProviderState): AuthProviderEvent[] {
   switch (command.type) {
     case 'CreateAuthProvider': {
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `auth provider ${command.data.id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `auth provider ${command.data.id} already exists`);
       const d = command.data;
       return [
         { type: 'AuthProviderCreated', data: { ...d, configuration: { ...d.configuration }, filterByDomain: [...d.filterByDomain] } },
@@ -76,12 +76,12 @@ function decide(command: AuthProviderCommand, state: AuthProviderState): AuthPro
     case 'DisableAuthProvider': {
       const current = requireActive(state);
       if (!current.enabled) return [];
-      if (!command.data.leavesSuperSignIn) throw new AppError('CONFLICT', LAST_SUPER_SIGN_IN);
+      if (!command.data.leavesSuperSignIn) throw new AppError('LAST_SUPER_ACCESS', LAST_SUPER_SIGN_IN);
       return [{ type: 'AuthProviderDisabled', data: {} }];
     }
     case 'DeleteAuthProvider': {
       const current = requireActive(state);
-      if (current.enabled && !command.data.leavesSuperSignIn) throw new AppError('CONFLICT', LAST_SUPER_SIGN_IN);
+      if (current.enabled && !command.data.leavesSuperSignIn) throw new AppError('LAST_SUPER_ACCESS', LAST_SUPER_SIGN_IN);
       return [{ type: 'AuthProviderDeleted', data: {} }];
     }
     default: {

@@ -111,7 +111,7 @@ export function entityBasics<F extends Record<string, unknown>, X>(config: Catal
     requireActive,
     /** Refuses an existing id and the entity's cross-field rules. */
     checkCreate: (state: EntityState<F, X>, id: string, fields: F): void => {
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `${label} ${id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `${label} ${id} already exists`);
       checkFields(config, fields, id);
     },
     decideUpdate: (state: EntityState<F, X>, requested: Partial<F>): DomainEvent[] => {

@@ -196,7 +196,9 @@ export async function executeCommand<C, E extends DomainEvent, S>(
     } catch (error) {
       if (!(error instanceof StreamRevisionConflictError) || attempt >= maxAttempts) {
         if (error instanceof StreamRevisionConflictError) {
-          throw new AppError('CONFLICT', `the ${aggregate.kind} is being modified concurrently; try again`, { cause: error });
+          throw new AppError('CONCURRENT_MODIFICATION', `the ${aggregate.kind} is being modified concurrently; try again`, {
+            cause: error,
+          });
         }
         throw error;
       }

@@ -98,7 +98,7 @@ export function positionAfterChange(
   if (!rules.approvals || !rules.approvalFlow) return from;
   if (status === 'queued' || status === 'in_progress' || state === 'destroy') {
     throw new AppError(
-      'CONFLICT',
+      'ENTITY_BUSY',
       `cannot change ${fields.join(', ')} of a ${label} in state ${state} with status ${status}: wait until the run or request has ended`,
       {
         details: { currentState: state, currentStatus: status, changedFields: fields },
@@ -125,7 +125,7 @@ export function transition(
   const allowed = allowedActions(from, rules);
   const article = /^[aeiou]/.test(label) ? 'an' : 'a';
   throw new AppError(
-    'CONFLICT',
+    'ILLEGAL_TRANSITION',
     `cannot ${action} ${article} ${label} in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`,
     {
       // Not `status`: that member of a problem-details body is the HTTP status (RFC 9457).

@@ -43,7 +43,7 @@ export function checkActionLineage(action: LifecycleAction, lineage: Lineage): v
   if (action === 'recreate') {
     const gone = lineage.parents.filter(goingAway);
     if (gone.length > 0) {
-      throw new AppError('CONFLICT', `cannot recreate a resource under a destroyed or destroying parent: ${describe(gone)}`, {
+      throw new AppError('LINEAGE_CONFLICT', `cannot recreate a resource under a destroyed or destroying parent: ${describe(gone)}`, {
         details: { parents: gone },
       });
     }
@@ -51,7 +51,7 @@ export function checkActionLineage(action: LifecycleAction, lineage: Lineage): v
   if (action === 'destroy') {
     const living = lineage.children.filter((c) => c.state !== 'destroyed');
     if (living.length > 0) {
-      throw new AppError('CONFLICT', `cannot destroy a resource while its children are not destroyed: ${describe(living)}`, {
+      throw new AppError('LINEAGE_CONFLICT', `cannot destroy a resource while its children are not destroyed: ${describe(living)}`, {
         details: { children: living },
       });
     }

@@ -31,7 +31,7 @@ export type PersonalAccessTokenState =
 function decide(command: PersonalAccessTokenCommand, state: PersonalAccessTokenState): PersonalAccessTokenEvent[] {
   switch (command.type) {
     case 'CreatePersonalAccessToken':
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `personal access token ${command.data.id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `personal access token ${command.data.id} already exists`);
       return [{ type: 'PersonalAccessTokenCreated', data: command.data }];
     case 'RevokePersonalAccessToken':
       // Who may revoke is the route's permission check; here only whether there is something to revoke.

@@ -153,7 +153,8 @@ export async function planReferences(
       undo: encode({ type: 'ReferenceRemoved', data: referrerOf(ref) }),
     });
   }
-  if (errors.length > 0) throw new AppError('UNPROCESSABLE', `invalid references: ${errors.map((e) => e.field).join(', ')}`, { errors });
+  if (errors.length > 0)
+    throw new AppError('INVALID_REFERENCE', `invalid references: ${errors.map((e) => e.field).join(', ')}`, { errors });
 
   for (const ref of before) {
     if (has.has(keyOf(ref))) continue;
@@ -171,7 +172,7 @@ export async function deletionGuard(store: EventStore, codec: EventCodec, kind: 
   const { referrers, revision } = await loadReferrers(store, codec, kind, id);
   if (referrers.length > 0) {
     const list = referrers.map((r) => `${r.kind} ${r.id} (${r.field})`).join(', ');
-    throw new AppError('CONFLICT', `the ${kind} is still referenced by ${list}`, { details: { referrers } });
+    throw new AppError('STILL_REFERENCED', `the ${kind} is still referenced by ${list}`, { details: { referrers } });
   }
   return { streamId: referenceStreamId(kind, id), expectedRevision: revision ?? 'no_stream', events: [] };
 }

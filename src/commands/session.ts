@@ -55,7 +55,7 @@ const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTIC
 function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
   switch (command.type) {
     case 'StartSession':
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `session ${command.data.id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `session ${command.data.id} already exists`);
       return [{ type: 'SessionStarted', data: command.data }];
     case 'RefreshSession': {
       if (state.status === 'absent') throw unauthenticated('unknown session');

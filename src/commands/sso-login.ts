@@ -49,7 +49,7 @@ export class SsoLoginRefused extends AppError {
 function decide(command: SsoLoginCommand, state: SsoLoginState): SsoLoginEvent[] {
   switch (command.type) {
     case 'StartSsoLogin':
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `sign-in transaction ${command.data.id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `sign-in transaction ${command.data.id} already exists`);
       return [{ type: 'SsoLoginStarted', data: command.data }];
     case 'CompleteSsoLogin': {
       if (state.status === 'absent') throw new SsoLoginRefused('unknown');

@@ -58,7 +58,7 @@ export async function planReservations(
     const holder = await currentHolder(store, codec, unique.key);
     if (holder.owner === ownerStreamId) continue;
     if (holder.owner !== undefined) {
-      throw new AppError('CONFLICT', unique.message, { errors: [{ field: unique.field, message: unique.message }] });
+      throw new AppError('NOT_UNIQUE', unique.message, { errors: [{ field: unique.field, message: unique.message }] });
     }
     const data = { key: unique.key, ownerStreamId };
     reserve.push({

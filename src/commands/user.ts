@@ -58,7 +58,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function decide(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'CreateUser': {
-      if (state.status !== 'absent') throw new AppError('CONFLICT', `user ${command.data.id} already exists`);
+      if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `user ${command.data.id} already exists`);
       const { kind, passwordHash } = command.data;
       if (kind === 'service_account' && !passwordHash) throw field('password', 'a service account needs a password');
       if (kind !== 'service_account' && passwordHash) throw field('password', 'only service accounts sign in with a password');

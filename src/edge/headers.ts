@@ -39,7 +39,7 @@ export async function awaitMinPosition(
   await services.waitFor(projections, position, {
     beyondHead: (head) =>
       new AppError(
-        'VALIDATION',
+        'POSITION_AHEAD',
         `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header returned`,
         {
           errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${head}` }],

@@ -102,7 +102,7 @@ export async function claimIdempotencyKey(pool: SqlPool, request: IdempotentRequ
   const row = rows[0];
   if (!row) return claimIdempotencyKey(pool, request, now); // pruned in between: claim again
   if (row.fingerprint !== fingerprint) {
-    throw new AppError('UNPROCESSABLE', 'this Idempotency-Key was already used for a different request (method, path or body)', {
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request (method, path or body)', {
       errors: [{ field: 'Idempotency-Key', message: 'already used for a different request' }],
     });
   }

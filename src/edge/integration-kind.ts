@@ -25,7 +25,7 @@ async function requireIntegrationKind(
   const { integrationType, integrationProvider } = state.fields;
   if (integrationType === rule.type && integrationProvider === provider) return;
   const message = `integration ${integrationId} is a ${integrationType} integration of provider ${integrationProvider}; ${provider} ${noun} need a ${rule.type} integration of provider ${provider}`;
-  throw new AppError('UNPROCESSABLE', `invalid references: ${field}`, { errors: [{ field, message }] });
+  throw new AppError('INVALID_REFERENCE', `invalid references: ${field}`, { errors: [{ field, message }] });
 }
 
 /**

@@ -1,23 +1,24 @@
 import { GraphQLError } from 'graphql';
 import type { ExecutionResult } from 'graphql';
 import { isTransientDatabaseError } from '../storage/errors.js';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, isRegisteredCode, type ErrorCode } from '../errors.js';
 import type { GraphContext } from './context.js';
 import { wantsGraphqlResponse } from './media-type.js';
 
-/** The one mapping of the error taxonomy onto GraphQL `extensions.code` (REST maps it to problem details). */
-const CODES: Record<ErrorCode, string> = {
+/**
+ * GraphQL answers a category code under GraphQL's conventional name (BAD_USER_INPUT, …); every
+ * refined code is answered as REST answers it. All of them are in the one registry (errors.ts).
+ */
+const GRAPHQL_NAME: Partial<Record<ErrorCode, ErrorCode>> = {
   VALIDATION: 'BAD_USER_INPUT',
   UNPROCESSABLE: 'BAD_USER_INPUT',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
-  UNAUTHENTICATED: 'UNAUTHENTICATED',
-  FORBIDDEN: 'FORBIDDEN',
-  RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
+
+/** The `extensions.code` of an error: registered codes pass; anything else graphql-js made is a document problem. */
+const documentCode = (given: unknown, message: string): ErrorCode =>
+  isRegisteredCode(given) ? given : message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
 
 interface Logger {
   warn(object: object, message: string): void;
@@ -59,34 +60,38 @@ function present(error: GraphQLError, log: Logger, requestId: string): { error: 
   const status = original instanceof AppError ? undefined : httpClientStatus(original);
   if (status !== undefined) {
     return {
-      error: withExtensions(error, error.message, { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' }),
+      error: withExtensions(error, error.message, { code: (status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST') satisfies ErrorCode }),
       clientError: true,
       status,
     };
   }
   if (original instanceof AppError) {
-    const extensions: Record<string, unknown> = { code: CODES[original.code], ...original.details };
+    const extensions: Record<string, unknown> = { code: GRAPHQL_NAME[original.code] ?? original.code, ...original.details };
     if (original.errors.length > 0) extensions.errors = original.errors;
-    return { error: withExtensions(error, original.message, extensions), clientError: original.code === 'VALIDATION' };
+    return { error: withExtensions(error, original.message, extensions), clientError: original.category === 'VALIDATION' };
   }
   if (original === undefined || original instanceof GraphQLError) {
     const source = original instanceof GraphQLError ? original : error;
     // The compiled (JIT) path builds some errors without `extensions` (variable coercion on a
     // document's second run): they are still the client's input, never an internal error.
     const given: unknown = (source.extensions as Record<string, unknown> | undefined)?.code;
-    const code =
-      typeof given === 'string' ? given : error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
-    return { error: withExtensions(error, error.message, { code }), clientError: true };
+    return { error: withExtensions(error, error.message, { code: documentCode(given, error.message) }), clientError: true };
   }
   if (isTransientDatabaseError(original)) {
     log.warn({ err: original, requestId }, 'GraphQL request failed: database unavailable');
     return {
-      error: withExtensions(error, 'The service is temporarily unavailable; retry shortly.', { code: 'SERVICE_UNAVAILABLE', requestId }),
+      error: withExtensions(error, 'The service is temporarily unavailable; retry shortly.', {
+        code: 'SERVICE_UNAVAILABLE' satisfies ErrorCode,
+        requestId,
+      }),
       clientError: false,
     };
   }
   log.error({ err: original, requestId, path: error.path }, 'GraphQL resolver failed');
-  return { error: withExtensions(error, 'Internal server error', { code: 'INTERNAL_SERVER_ERROR', requestId }), clientError: false };
+  return {
+    error: withExtensions(error, 'Internal server error', { code: 'INTERNAL_SERVER_ERROR' satisfies ErrorCode, requestId }),
+    clientError: false,
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { fragmentsOf } from './operation.js';
 
 /** The configured bounds (GRAPHQL_MAX_* and MAX_PAGE_SIZE). */
@@ -214,7 +214,7 @@ export function measureDocument(
   return { depth, cost, subscriptionCost, aliases: walk.aliases };
 }
 
-const refuse = (message: string, limit: string): AppError => new AppError('VALIDATION', message, { details: { limit } });
+const refuse = (message: string, limit: string): AppError => new AppError('LIMIT_EXCEEDED', message, { details: { limit } });
 
 /**
  * Refuses a document over a bound before anything runs, naming the bound and the setting that moves
@@ -256,7 +256,7 @@ export function enforceLimits(
 export function refuseInvalidDocument(schema: GraphQLSchema, document: DocumentNode): void {
   const errors = validate(schema, document);
   if (errors.length === 0) return;
-  throw new AppError('VALIDATION', errors.map((error) => error.message).join('; '), {
+  throw new AppError('GRAPHQL_VALIDATION_FAILED', errors.map((error) => error.message).join('; '), {
     errors: errors.map((error) => ({ field: 'query', message: error.message })),
   });
 }
@@ -287,7 +287,10 @@ export const maxResponseBytes = (limits: GraphLimits, signedIn: boolean): number
 export function tooLargeAnswer(bytes: number, limit: number, signedIn: boolean): string {
   const setting = signedIn ? 'GRAPHQL_MAX_RESPONSE_BYTES' : 'GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES';
   const message = `the answer is ${bytes} bytes; the maximum is ${limit} (${setting}); ask for fewer fields, smaller pages or fewer aliases`;
-  return JSON.stringify({ data: null, errors: [{ message, extensions: { code: 'BAD_USER_INPUT', limit: 'response_size' } }] });
+  return JSON.stringify({
+    data: null,
+    errors: [{ message, extensions: { code: 'LIMIT_EXCEEDED' satisfies ErrorCode, limit: 'response_size' } }],
+  });
 }
 
 /** Refuses an oversized document before it is parsed. */

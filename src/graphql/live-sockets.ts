@@ -219,12 +219,10 @@ export function guardSockets(
     const pending = pendingByAddress.get(address) ?? 0;
     if (pending >= options.maxPendingPerAddress) {
       request.log.warn({ address, pending }, 'WebSocket upgrade refused: too many connections not signed in from this address');
-      return reply
-        .code(429)
-        .send({
-          code: 'RATE_LIMITED',
-          message: `at most ${options.maxPendingPerAddress} connections per address may wait for connection_init`,
-        });
+      return reply.code(429).send({
+        code: 'RATE_LIMITED',
+        message: `at most ${options.maxPendingPerAddress} connections per address may wait for connection_init`,
+      });
     }
     pendingByAddress.set(address, pending + 1);
     let released = false;

@@ -99,8 +99,8 @@ export function authorizationOf(payload: unknown): string | undefined {
   return typeof fields.token === 'string' && fields.token !== '' ? `Bearer ${fields.token}` : undefined;
 }
 
-const badAfter = (message: string, details: Record<string, unknown> = {}): AppError =>
-  new AppError('VALIDATION', message, { errors: [{ field: 'after', message }], details });
+const badAfter = (message: string, details: Record<string, unknown> = {}, code: 'VALIDATION' | 'POSITION_AHEAD' = 'VALIDATION'): AppError =>
+  new AppError(code, message, { errors: [{ field: 'after', message }], details });
 
 /** `after` as a position no later than the event log's newest (a later one would wait forever). */
 async function parseAfter(after: unknown, lastPosition: () => Promise<bigint | undefined>): Promise<bigint | undefined> {
@@ -111,9 +111,11 @@ async function parseAfter(after: unknown, lastPosition: () => Promise<bigint | u
   const position = BigInt(after);
   const head = (await lastPosition()) ?? 0n;
   if (position > head) {
-    throw badAfter(`after ${position} is beyond the newest position of the event log (${head}); pass a position received in a change`, {
-      head: String(head),
-    });
+    throw badAfter(
+      `after ${position} is beyond the newest position of the event log (${head}); pass a position received in a change`,
+      { head: String(head) },
+      'POSITION_AHEAD',
+    );
   }
   return position;
 }

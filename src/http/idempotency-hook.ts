@@ -60,7 +60,7 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
         return replay(reply, claim.answer);
       case 'in_progress':
         void reply.header('Retry-After', '5');
-        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still running; retry in a few seconds');
+        throw new AppError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still running; retry in a few seconds');
       case 'interrupted': {
         // The first request's process ended before it answered: did its command commit?
         const head = await services.store.lastPosition();
@@ -104,7 +104,7 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
 function replay(reply: FastifyReply, answer: KeptAnswer): FastifyReply {
   if (answer.body === null) {
     throw new AppError(
-      'CONFLICT',
+      'IDEMPOTENT_ANSWER_WITHHELD',
       'the request with this Idempotency-Key succeeded, but its answer carried a secret, which is never kept: look the result up instead',
       {
         details: { originalStatus: answer.status },

@@ -1,22 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isTransientDatabaseError } from '../storage/errors.js';
-import { AppError, type ErrorCode, type FieldIssue } from '../errors.js';
+import { AppError, ERROR_REGISTRY, type ErrorCategory, type ErrorCode, type FieldIssue } from '../errors.js';
 import { NOT_AUTHENTICATED } from '../edge/authorize.js';
 
-const STATUS: Record<ErrorCode, number> = {
-  VALIDATION: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PRECONDITION_FAILED: 412,
-  UNPROCESSABLE: 422,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  UNAVAILABLE: 503,
-};
-
-const TITLE: Record<ErrorCode, string> = {
+/** The title of a problem: one per category, or per status where a code has a status of its own. */
+const TITLE: Record<ErrorCategory, string> = {
   VALIDATION: 'Invalid request',
   UNAUTHENTICATED: 'Not authenticated',
   FORBIDDEN: 'Forbidden',
@@ -28,6 +16,7 @@ const TITLE: Record<ErrorCode, string> = {
   INTERNAL: 'Internal error',
   UNAVAILABLE: 'Service unavailable',
 };
+const STATUS_TITLE: Readonly<Record<number, string>> = { 413: 'Payload too large', 415: 'Unsupported media type' };
 
 /** RFC 9457 problem details, as every error response of the REST API carries them. */
 export interface Problem {
@@ -42,17 +31,15 @@ export interface Problem {
 }
 
 /** The HTTP status of an error code. */
-export const statusOf = (code: ErrorCode): number => STATUS[code];
+export const statusOf = (code: ErrorCode): number => ERROR_REGISTRY[code].status;
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, body too large) in our taxonomy. */
 function fromFastify(error: FastifyError): AppError | undefined {
   const status = error.statusCode;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 404) return new AppError('NOT_FOUND', error.message);
-  if (status === 413 || status === 415) {
-    // Keep their own statuses: the taxonomy has no code for them, and they are not validation of fields.
-    return Object.assign(new AppError('VALIDATION', error.message), { httpStatus: status });
-  }
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', error.message);
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', error.message);
   if (status === 429) return new AppError('RATE_LIMITED', error.message);
   return new AppError(
     'VALIDATION',
@@ -80,12 +67,12 @@ export function toProblem(error: unknown, requestId?: string): Problem {
       requestId,
     };
   }
-  const status = (appError as AppError & { httpStatus?: number }).httpStatus ?? STATUS[appError.code];
-  const detail = appError.code === 'INTERNAL' ? 'An unexpected error occurred; it has been logged.' : appError.message;
+  const status = statusOf(appError.code);
+  const detail = appError.category === 'INTERNAL' ? 'An unexpected error occurred; it has been logged.' : appError.message;
   return {
     ...appError.details,
     type: `urn:infraledger:problem:${appError.code.toLowerCase().replaceAll('_', '-')}`,
-    title: status === 415 ? 'Unsupported media type' : status === 413 ? 'Payload too large' : TITLE[appError.code],
+    title: STATUS_TITLE[status] ?? TITLE[appError.category],
     status,
     detail,
     code: appError.code,
@@ -97,7 +84,7 @@ export function toProblem(error: unknown, requestId?: string): Problem {
 /** Fastify error handler: one mapping for every route. */
 export function sendProblem(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const problem = toProblem(error, request.id);
-  if (problem.status >= 500 && problem.code !== 'UNAVAILABLE') request.log.error({ err: error }, 'request failed');
+  if (problem.status >= 500 && problem.status !== 503) request.log.error({ err: error }, 'request failed');
   else if (problem.status >= 500) request.log.warn({ err: error }, 'request answered 503');
   if (problem.status === 401) {
     // RFC 6750 §3.1: no error code when the request carried no credentials at all.

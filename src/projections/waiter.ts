@@ -42,7 +42,7 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
     for (const name of names) {
       const runner = local.get(name);
       if (runner?.state === 'failed') {
-        throw new AppError('UNAVAILABLE', `the ${name} read model is stopped on a poison event; an operator must rebuild it`);
+        throw new AppError('READ_MODEL_STOPPED', `the ${name} read model is stopped on a poison event; an operator must rebuild it`);
       }
       if (runner?.position !== undefined && runner.position >= position) continue;
       // This process applies it: its progress wakes the waiter, the table has nothing newer to say.
@@ -74,7 +74,7 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
         const left = deadline - Date.now();
         if (left <= 0) {
           throw new AppError(
-            'UNAVAILABLE',
+            'READ_MODEL_LAGGING',
             `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`,
             {
               details: { position: String(position) },

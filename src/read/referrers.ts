@@ -30,7 +30,7 @@ const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> =
  * the read tables (falling back to the id) and rewrites the 409's message and details.
  */
 export async function nameReferrers(db: Db, error: unknown): Promise<unknown> {
-  if (!(error instanceof AppError) || error.code !== 'CONFLICT' || !Array.isArray(error.details.referrers)) return error;
+  if (!(error instanceof AppError) || error.code !== 'STILL_REFERENCED' || !Array.isArray(error.details.referrers)) return error;
   const referrers = error.details.referrers as Referrer[];
   const named: NamedReferrer[] = [];
   for (const referrer of referrers) {
@@ -45,7 +45,7 @@ export async function nameReferrers(db: Db, error: unknown): Promise<unknown> {
     named.push({ type: referrer.kind, id: referrer.id, field: referrer.field, name: row?.name ?? referrer.id });
   }
   const kind = error.message.match(/^the (\w+) is still referenced/)?.[1] ?? 'entity';
-  return new AppError('CONFLICT', `${kind} is still referenced by ${named.map((r) => `${r.type} "${r.name}"`).join(', ')}`, {
+  return new AppError('STILL_REFERENCED', `${kind} is still referenced by ${named.map((r) => `${r.type} "${r.name}"`).join(', ')}`, {
     details: { referrers: named },
     cause: error,
   });

@@ -20,6 +20,10 @@ const STATUS_OF: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   UNPROCESSABLE: 422,
+  NOT_UNIQUE: 409,
+  STILL_REFERENCED: 409,
+  LAST_SUPER_ACCESS: 409,
+  INVALID_REFERENCE: 422,
 };
 
 /** Asserts a problem response with this code and, when given, exactly this detail and these errors. */
@@ -162,7 +166,7 @@ for (const target of databaseTargets()) {
 
       it('refuses a second provider of a one-per-type kind, naming the type', async () => {
         const response = await post({ ...bodyOf('svc_service_account'), key: `svc-${next()}` });
-        expectProblem(response, 'CONFLICT', { detail: 'an auth provider of type svc_service_account already exists' });
+        expectProblem(response, 'NOT_UNIQUE', { detail: 'an auth provider of type svc_service_account already exists' });
       });
 
       it('applies the defaults: key = type, enabled, configuration defaults, domains lower-cased', async () => {
@@ -237,10 +241,10 @@ for (const target of databaseTargets()) {
 
       it('refuses a key or a name (case-insensitively) that another provider has', async () => {
         const first = await create(bodyOf('google'));
-        expectProblem(await post({ ...bodyOf('google'), key: first.key }), 'CONFLICT', {
+        expectProblem(await post({ ...bodyOf('google'), key: first.key }), 'NOT_UNIQUE', {
           detail: `an auth provider with the key "${first.key}" already exists`,
         });
-        expectProblem(await post({ ...bodyOf('google'), name: first.name.toUpperCase() }), 'CONFLICT');
+        expectProblem(await post({ ...bodyOf('google'), name: first.name.toUpperCase() }), 'NOT_UNIQUE');
       });
     });
 
@@ -300,8 +304,8 @@ for (const target of databaseTargets()) {
 
     describe('when a provider is disabled or deleted', () => {
       it('refuses to disable the service-account provider while admin is the only super user', async () => {
-        expectProblem(await action(svcProviderId, 'disable'), 'CONFLICT', { detail: LAST_SUPER_SIGN_IN });
-        expectProblem(await remove(svcProviderId), 'CONFLICT', { detail: LAST_SUPER_SIGN_IN });
+        expectProblem(await action(svcProviderId, 'disable'), 'LAST_SUPER_ACCESS', { detail: LAST_SUPER_SIGN_IN });
+        expectProblem(await remove(svcProviderId), 'LAST_SUPER_ACCESS', { detail: LAST_SUPER_SIGN_IN });
         expect((await get(svcProviderId)).json<AuthProviderView>().enabled).toBe(true);
       });
 

@@ -100,7 +100,7 @@ for (const target of databaseTargets()) {
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         const refused = results.find((r) => r.status === 'rejected');
         // Both the name and the derived slug collide: whichever is checked first is named.
-        expect(refused?.reason).toMatchObject({ code: 'CONFLICT' });
+        expect(refused?.reason).toMatchObject({ code: 'NOT_UNIQUE' });
         expect(['name', 'template']).toContain((refused?.reason as { errors: { field: string }[] }).errors[0]?.field);
         expect(await reservationEvents('template-name:race')).toEqual(['UniqueValueReserved']);
       });
@@ -205,7 +205,7 @@ for (const target of databaseTargets()) {
         ).catch((error: unknown) => error);
 
         const message = 'a template named "held" already exists';
-        expect(refused).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
+        expect(refused).toMatchObject({ code: 'NOT_UNIQUE', message, errors: [{ field: 'name', message }] });
         // A single attempt (maxAttempts 1) does not assume: it reads first and answers as before the change.
         const readFirst = await executeCommand(
           { ...spine.deps, maxAttempts: 1 },
@@ -214,7 +214,7 @@ for (const target of databaseTargets()) {
           createWithSlug(id, 'held', 'other_slug'),
           context(),
         ).catch((error: unknown) => error);
-        expect(readFirst).toMatchObject({ code: 'CONFLICT', message, errors: [{ field: 'name', message }] });
+        expect(readFirst).toMatchObject({ code: 'NOT_UNIQUE', message, errors: [{ field: 'name', message }] });
         // The first attempt's append failed on the reservation; the second read it and refused.
         expect(appends).toEqual([`conflict on ${uniqueStreamId('template-name:held')}`]);
         expect(reservationReads()).toContain(uniqueStreamId('template-name:held'));
@@ -308,7 +308,7 @@ for (const target of databaseTargets()) {
         await expect(
           executeCommand(deps, templateAggregate, other, createWithSlug(other, 'Ordered other', 'ordered_held'), context()),
         ).rejects.toMatchObject({
-          code: 'CONFLICT',
+          code: 'NOT_UNIQUE',
           errors: [{ field: 'template' }],
         });
         expect(await reservations('template-name:ordered other')).toEqual([]);
@@ -362,7 +362,7 @@ for (const target of databaseTargets()) {
             known: unwritten(templateAggregate),
           }),
         ).rejects.toMatchObject({
-          code: 'CONFLICT',
+          code: 'ALREADY_EXISTS',
         });
       });
     });

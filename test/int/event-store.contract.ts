@@ -49,7 +49,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         await store.append(id, [event()], { expectedRevision: 0n });
         const stale = store.append(id, [event()], { expectedRevision: 0n });
         await expect(stale).rejects.toBeInstanceOf(StreamRevisionConflictError);
-        await expect(stale).rejects.toMatchObject({ code: 'CONFLICT', streamId: id, actual: 1n });
+        await expect(stale).rejects.toMatchObject({ code: 'CONCURRENT_MODIFICATION', streamId: id, actual: 1n });
       });
 
       it('appends anywhere with any, and stream_exists needs a stream', async () => {

@@ -68,7 +68,7 @@ for (const target of databaseTargets()) {
           [{ query: '{ templates { id }' }, 'GRAPHQL_PARSE_FAILED'],
           [{ query: '{ templates { nope } }' }, 'GRAPHQL_VALIDATION_FAILED'],
           [{ query: 'query ($id: UUID!) { template(id: $id) { id } }', variables: { id: 5 } }, 'BAD_USER_INPUT'],
-          [{ query: `{ templates { ${'parents { '.repeat(10)}id${' }'.repeat(10)} } }` }, 'BAD_USER_INPUT'],
+          [{ query: `{ templates { ${'parents { '.repeat(10)}id${' }'.repeat(10)} } }` }, 'LIMIT_EXCEEDED'],
         ];
         for (const [body, code] of requestErrors) {
           const strict = await post(body, asGraphqlResponse);

@@ -643,7 +643,7 @@ for (const target of databaseTargets()) {
         expect(body).not.toHaveProperty('data');
         expect(body.errors?.[0]).toMatchObject({
           message: 'query depth 12 exceeds the maximum of 10 (GRAPHQL_MAX_DEPTH)',
-          extensions: { code: 'BAD_USER_INPUT', limit: 'depth' },
+          extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' },
         });
       });
 

@@ -287,7 +287,7 @@ for (const target of databaseTargets()) {
 
       it('deletes, and names the referrers of a refused delete with CONFLICT', async () => {
         const refused = await errorOf('mutation ($id: UUID!) { deleteIntegration(id: $id) }', { id: ids.git });
-        expect(refused.extensions.code).toBe('CONFLICT');
+        expect(refused.extensions.code).toBe('STILL_REFERENCED');
         expect((await data('mutation ($id: UUID!) { deleteWorkspace(id: $id) }', { id: ids.Workspace })).deleteWorkspace).toBe(true);
         expect((await data('query ($id: UUID) { workspace(id: $id) { id } }', { id: ids.Workspace })).workspace).toBeNull();
         const gone = await errorOf('mutation ($id: UUID!) { updateWorkspace(id: $id, input: {description: "x"}) { id } }', {
@@ -306,7 +306,7 @@ for (const target of databaseTargets()) {
         );
         await create('Template', { name: 'gql taken', template: 'gql_taken' });
         const taken = await errorOf('mutation { createTemplate(input: {name: "gql taken", template: "gql_taken_2"}) { id } }');
-        expect(taken.extensions.code).toBe('CONFLICT');
+        expect(taken.extensions.code).toBe('NOT_UNIQUE');
         const badRevision = await errorOf('mutation ($id: UUID!) { updateTemplate(id: $id, input: {}, revision: 0) { id } }', {
           id: '00000000-0000-4000-8000-000000000000',
         });

@@ -59,7 +59,7 @@ for (const target of databaseTargets()) {
       const other = await post('reuse-1', templateBody());
       expect(other.statusCode).toBe(422);
       expect(other.json()).toMatchObject({
-        code: 'UNPROCESSABLE',
+        code: 'IDEMPOTENCY_KEY_REUSED',
         detail: 'this Idempotency-Key was already used for a different request (method, path or body)',
       });
     });

@@ -44,7 +44,7 @@ interface IssuedTokenBody {
   readonly expiresAt: string;
 }
 
-const STATUS_OF: Record<ErrorCode, number> = {
+const STATUS_OF: Partial<Record<ErrorCode, number>> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
@@ -55,6 +55,12 @@ const STATUS_OF: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  NOT_UNIQUE: 409,
+  ALREADY_EXISTS: 409,
+  LAST_SUPER_ACCESS: 409,
+  ILLEGAL_TRANSITION: 409,
+  CONCURRENT_MODIFICATION: 409,
+  FEATURE_DISABLED: 409,
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -631,7 +637,7 @@ for (const target of databaseTargets()) {
       it('refuses to create one while no personal_access_token provider is enabled', async () => {
         expectProblem(
           await createPat(owner.token, { name: 'ci', expiresInDays: 30 }),
-          'CONFLICT',
+          'FEATURE_DISABLED',
           'personal access tokens are disabled: enable the personal_access_token provider',
         );
       });
@@ -853,7 +859,7 @@ for (const target of databaseTargets()) {
             url: '/api/users',
             payload: { kind: 'service_account', identifier: 'twin-bot', password: passwordOf('twin-bot') },
           }),
-          'CONFLICT',
+          'NOT_UNIQUE',
           message,
           [{ field: 'identifier', message }],
         );
@@ -1011,13 +1017,13 @@ for (const target of databaseTargets()) {
       let secondSuper: { user: UserView; token: string };
 
       it('refuses to deactivate admin while it is the only super user', async () => {
-        expectProblem(await userAction(admin.id, 'deactivate'), 'CONFLICT', LAST_SUPER);
+        expectProblem(await userAction(admin.id, 'deactivate'), 'LAST_SUPER_ACCESS', LAST_SUPER);
         expect((await me(adminToken)).roles).toEqual(['super']);
       });
 
       it('refuses to demote admin while it is the only super user, and lets it keep super among other roles', async () => {
-        expectProblem(await patchUser(admin.id, { roles: ['infra'] }), 'CONFLICT', LAST_SUPER);
-        expectProblem(await patchUser(admin.id, { roles: [] }), 'CONFLICT', LAST_SUPER);
+        expectProblem(await patchUser(admin.id, { roles: ['infra'] }), 'LAST_SUPER_ACCESS', LAST_SUPER);
+        expectProblem(await patchUser(admin.id, { roles: [] }), 'LAST_SUPER_ACCESS', LAST_SUPER);
         const kept = await patchUser(admin.id, { roles: ['super', 'infra'] });
         expect(kept.statusCode, kept.body).toBe(200);
         const back = await patchUser(admin.id, { roles: ['super'] });
@@ -1027,7 +1033,7 @@ for (const target of databaseTargets()) {
       it('does not count a deactivated super user as the other one', async () => {
         const dormant = await createUser('dormant-super', ['super']);
         expect((await userAction(dormant.id, 'deactivate')).statusCode).toBe(200);
-        expectProblem(await userAction(admin.id, 'deactivate'), 'CONFLICT', LAST_SUPER);
+        expectProblem(await userAction(admin.id, 'deactivate'), 'LAST_SUPER_ACCESS', LAST_SUPER);
       });
 
       it('allows both once a second super user exists', async () => {
@@ -1056,7 +1062,7 @@ for (const target of databaseTargets()) {
           patchUser(secondSuper.user.id, { roles: ['infra'] }, secondSuper.token),
         ]);
         expect([mine.statusCode, theirs.statusCode].sort()).toEqual([200, 409]);
-        expectProblem(mine.statusCode === 409 ? mine : theirs, 'CONFLICT', LAST_SUPER);
+        expectProblem(mine.statusCode === 409 ? mine : theirs, 'LAST_SUPER_ACCESS', LAST_SUPER);
       });
     });
 

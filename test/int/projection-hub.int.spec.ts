@@ -163,7 +163,7 @@ for (const target of databaseTargets()) {
         const more = await writeHistory(spine, 2, 'later');
         const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
         await waitFor(['users', 'sessions'], more);
-        await expect(waitFor(['templates'], more)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        await expect(waitFor(['templates'], more)).rejects.toMatchObject({ code: 'READ_MODEL_STOPPED' });
         await hub.stop();
       });
     });

@@ -312,7 +312,7 @@ for (const target of databaseTargets()) {
         const { rows: count } = await spine.pool.query<{ n: string }>('SELECT count(*) AS n FROM templates');
         expect(Number(count[0]?.n)).toBe(3);
         const waitFor = createPositionWaiter({ pool: spine.pool, runners: [runner], timeoutMs: 1000 });
-        await expect(waitFor(['templates'], head + 1n)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        await expect(waitFor(['templates'], head + 1n)).rejects.toMatchObject({ code: 'READ_MODEL_STOPPED' });
         await runner.stop();
       });
 

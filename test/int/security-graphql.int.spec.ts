@@ -37,7 +37,7 @@ function expectRefusedBeforeExecution(response: LightMyRequestResponse, message:
   const body = response.json<GraphBody>();
   expect(body).not.toHaveProperty('data');
   expect(body.errors).toHaveLength(1);
-  expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit });
+  expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit });
   if (typeof message === 'string') expect(body.errors?.[0]?.message).toBe(message);
   else expect(body.errors?.[0]?.message).toMatch(message);
 }
@@ -170,7 +170,7 @@ if (pglite) {
       expect(response.statusCode).toBe(200);
       const body = response.json<GraphBody>();
       expect(body.data).toBeNull();
-      expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'response_size' });
+      expect(body.errors?.[0]?.extensions).toEqual({ code: 'LIMIT_EXCEEDED', limit: 'response_size' });
       expect(body.errors?.[0]?.message).toMatch(
         new RegExp(
           `^the answer is \\d+ bytes; the maximum is ${limit} \\(${setting}\\); ask for fewer fields, smaller pages or fewer aliases$`,

@@ -155,7 +155,7 @@ for (const target of databaseTargets()) {
           expect(response.statusCode, response.body).toBe(400);
           const newest = await head();
           expect(response.json()).toMatchObject({
-            code: 'VALIDATION',
+            code: 'POSITION_AHEAD',
             detail: `X-Min-Position ${beyond} is beyond the newest position of the event log (${newest}); send a position an X-Position header returned`,
             errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${newest}` }],
             head: newest,
@@ -179,7 +179,7 @@ for (const target of databaseTargets()) {
         });
         const body = response.json<GraphBody>();
         expect(body).not.toHaveProperty('data');
-        expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', head: await head() });
+        expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'POSITION_AHEAD', head: await head() });
         expect(body.errors?.[0]?.message).toMatch(
           /^X-Min-Position 9999999999999999999 is beyond the newest position of the event log \(\d+\)/,
         );

@@ -134,7 +134,7 @@ for (const target of databaseTargets()) {
 
     it('refuses a repeated prefix with the uniqueness conflict REST would answer', async () => {
       await expect(seedCatalog(services, small('seed-first'))).rejects.toThrow(
-        /^creating integration seed-first .*: CONFLICT: an integration named/,
+        /^creating integration seed-first .*: NOT_UNIQUE: an integration named/,
       );
     });
   });

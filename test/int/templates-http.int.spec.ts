@@ -34,6 +34,10 @@ const STATUS_OF: Partial<Record<ErrorCode, number>> = {
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   UNPROCESSABLE: 422,
+  NOT_UNIQUE: 409,
+  STILL_REFERENCED: 409,
+  LAST_SUPER_ACCESS: 409,
+  INVALID_REFERENCE: 422,
 };
 
 /** Asserts an RFC 9457 problem response and returns its body for further checks. */
@@ -529,7 +533,7 @@ for (const target of databaseTargets()) {
         const child = await create({ parentIds: [parent.id] });
 
         const problem = expectProblem(await remove(parent.id), 409, {
-          code: 'CONFLICT',
+          code: 'STILL_REFERENCED',
           detail: `template is still referenced by template "${child.name}"`,
         });
 
@@ -577,7 +581,7 @@ for (const target of databaseTargets()) {
       it('answers 422 naming parentIds[0] for a missing parent', async () => {
         const missing = randomUUID();
         expectProblem(await post(fresh({ parentIds: [missing] })), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           detail: 'invalid references: parentIds[0]',
           errors: [{ field: 'parentIds[0]', message: `template ${missing} does not exist` }],
         });
@@ -587,7 +591,7 @@ for (const target of databaseTargets()) {
         const parent = await create();
         await remove(parent.id);
         expectProblem(await post(fresh({ parentIds: [parent.id] })), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           errors: [{ field: 'parentIds[0]', message: `template ${parent.id} does not exist` }],
         });
       });
@@ -595,7 +599,7 @@ for (const target of databaseTargets()) {
       it('answers 422 naming parentIds[0] for a disabled parent', async () => {
         const parent = await create({ status: 'disabled' });
         expectProblem(await post(fresh({ parentIds: [parent.id] })), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           detail: 'invalid references: parentIds[0]',
           errors: [{ field: 'parentIds[0]', message: `template ${parent.id} is disabled and cannot be newly referenced` }],
         });
@@ -604,7 +608,7 @@ for (const target of databaseTargets()) {
       it('answers 422 naming executorIds[0] for any executor, since executors do not exist yet', async () => {
         const executor = randomUUID();
         expectProblem(await post(fresh({ executorIds: [executor] })), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           detail: 'invalid references: executorIds[0]',
           errors: [{ field: 'executorIds[0]', message: `executor ${executor} does not exist` }],
         });
@@ -614,7 +618,7 @@ for (const target of databaseTargets()) {
         const parent = await create();
         const missing = randomUUID();
         expectProblem(await post(fresh({ parentIds: [parent.id, missing], executorIds: [randomUUID()] })), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           detail: 'invalid references: parentIds[1], executorIds[0]',
           fields: ['parentIds[1]', 'executorIds[0]'],
         });
@@ -627,7 +631,7 @@ for (const target of databaseTargets()) {
         await action(kept.id, 'disable');
 
         expectProblem(await patch(child.id, { parentIds: [kept.id, disabledParent.id] }), 422, {
-          code: 'UNPROCESSABLE',
+          code: 'INVALID_REFERENCE',
           errors: [{ field: 'parentIds[1]', message: `template ${disabledParent.id} is disabled and cannot be newly referenced` }],
         });
         const unrelated = await patch(child.id, { parentIds: [kept.id], description: 'still fine' });
@@ -641,14 +645,14 @@ for (const target of databaseTargets()) {
         const first = await create();
         const name = first.name.toUpperCase();
         const message = `a template named "${name}" already exists`;
-        expectProblem(await post(fresh({ name })), 409, { code: 'CONFLICT', detail: message, errors: [{ field: 'name', message }] });
+        expectProblem(await post(fresh({ name })), 409, { code: 'NOT_UNIQUE', detail: message, errors: [{ field: 'name', message }] });
       });
 
       it('answers 409 naming template for a slug in use', async () => {
         const first = await create();
         const message = `a template with the slug "${first.template}" already exists`;
         expectProblem(await post(fresh({ template: first.template })), 409, {
-          code: 'CONFLICT',
+          code: 'NOT_UNIQUE',
           detail: message,
           errors: [{ field: 'template', message }],
         });
@@ -663,7 +667,7 @@ for (const target of databaseTargets()) {
         expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409]);
         const lost = responses.find((r) => r.statusCode === 409);
         if (!lost) throw new Error('no 409');
-        expectProblem(lost, 409, { code: 'CONFLICT', fields: ['name'] });
+        expectProblem(lost, 409, { code: 'NOT_UNIQUE', fields: ['name'] });
         const won = responses.find((r) => r.statusCode === 201)?.json<TemplateView>();
         const lostSlug = loserSlugs.find((slug) => slug !== won?.template);
         // The refused create must not keep the slug it tried to reserve.
@@ -680,7 +684,7 @@ for (const target of databaseTargets()) {
         expect(statuses.filter((s) => s === 201)).toHaveLength(1);
         expect(statuses.filter((s) => s === 409)).toHaveLength(19);
         for (const response of responses.filter((r) => r.statusCode === 409)) {
-          expectProblem(response, 409, { code: 'CONFLICT', fields: ['name'] });
+          expectProblem(response, 409, { code: 'NOT_UNIQUE', fields: ['name'] });
         }
         const listed = await list({ filter: { name } });
         expect(listed.headers['content-range']).toBe('templates 0-0/1');
@@ -713,14 +717,14 @@ for (const target of databaseTargets()) {
         expect((await patch(view.id, { name: newName })).statusCode).toBe(200);
 
         expect((await post(fresh({ name: oldName }))).statusCode).toBe(201);
-        expectProblem(await post(fresh({ name: newName.toLowerCase() })), 409, { code: 'CONFLICT', fields: ['name'] });
+        expectProblem(await post(fresh({ name: newName.toLowerCase() })), 409, { code: 'NOT_UNIQUE', fields: ['name'] });
       });
 
       it('answers 409 naming name when a rename takes a name in use, and lets a template change its own name case', async () => {
         const taken = await create();
         const view = await create();
 
-        expectProblem(await patch(view.id, { name: taken.name }), 409, { code: 'CONFLICT', fields: ['name'] });
+        expectProblem(await patch(view.id, { name: taken.name }), 409, { code: 'NOT_UNIQUE', fields: ['name'] });
         const recased = await patch(view.id, { name: view.name.toUpperCase() });
         expect(recased.statusCode).toBe(200);
         expect(recased.json<TemplateView>()).toMatchObject({ name: view.name.toUpperCase(), revision: 2 });

@@ -229,7 +229,7 @@ for (const target of databaseTargets()) {
         },
       });
       expect(refused.errors?.[0]?.extensions).toMatchObject({
-        code: 'BAD_USER_INPUT',
+        code: 'INVALID_VARIABLES',
         errors: [
           { field: 'variables.region', message: 'must be a string' },
           { field: 'variables.x', message: 'is not a variable of source code version modules/typed:v1.0.0' },

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/log.js';
 import { openServices, type Services } from '../../src/services.js';
 import type { DatabaseTarget, TestDatabase } from './databases.js';
 import { TEST_PASSWORD_HASH_COST } from './password-cost.js';
+import { unregisteredCodes } from './error-codes.js';
 
 /** The bootstrap admin's password in every harness. */
 export const ADMIN_PASSWORD = 'test-admin-password-1';
@@ -91,6 +92,15 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
       onQuery: options.onQuery,
     });
     const app = await buildApp(services);
+    const unregistered: string[] = [];
+    app.addHook('onSend', async (request, reply, payload) => {
+      const codes =
+        reply.statusCode >= 400 || request.url.startsWith('/api/graphql')
+          ? unregisteredCodes(String(reply.getHeader('content-type') ?? ''), typeof payload === 'string' ? payload : '')
+          : [];
+      if (codes.length > 0) unregistered.push(`${request.method} ${request.url}: ${codes.join(', ')}`);
+      return payload;
+    });
     await app.ready();
     const opened = services;
     const signIn = async (identifier: string, password: string): Promise<string> => {
@@ -123,6 +133,8 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
         await opened.close();
         await database.close();
         await rm(dataDir, { recursive: true, force: true });
+        if (unregistered.length > 0)
+          throw new Error(`answered error codes missing from the registry (src/errors.ts):\n${unregistered.join('\n')}`);
       },
     };
   } catch (error) {

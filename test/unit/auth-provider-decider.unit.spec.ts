@@ -30,7 +30,7 @@ const enabled: AuthProviderEvent = { type: 'AuthProviderEnabled', data: {} };
 const disabled: AuthProviderEvent = { type: 'AuthProviderDisabled', data: {} };
 const deleted: AuthProviderEvent = { type: 'AuthProviderDeleted', data: {} };
 const notFound = { code: 'NOT_FOUND', message: 'auth provider not found' } as const;
-const lastSuper = { code: 'CONFLICT', message: LAST_SUPER_SIGN_IN } as const;
+const lastSuper = { code: 'LAST_SUPER_ACCESS', message: LAST_SUPER_SIGN_IN } as const;
 
 describe('when an auth provider is created', () => {
   it('records every field, configuration included', () => {
@@ -41,7 +41,7 @@ describe('when an auth provider is created', () => {
     spec
       .given([created])
       .when(create)
-      .thenThrows({ code: 'CONFLICT', message: `auth provider ${ID} already exists` });
+      .thenThrows({ code: 'ALREADY_EXISTS', message: `auth provider ${ID} already exists` });
   });
 });
 

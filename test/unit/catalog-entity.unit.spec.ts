@@ -36,7 +36,7 @@ describe('a catalog entity (the generic decider, through Integration)', () => {
       spec
         .given([created])
         .when({ type: 'Create', data: { ...fields, id: ID, status: 'enabled' } })
-        .thenThrows({ code: 'CONFLICT', message: `integration ${ID} already exists` });
+        .thenThrows({ code: 'ALREADY_EXISTS', message: `integration ${ID} already exists` });
     });
   });
 

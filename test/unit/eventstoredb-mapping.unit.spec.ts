@@ -89,13 +89,16 @@ describe('when an append fails with a wrong expected version', () => {
     const vendor = new WrongExpectedVersionError(undefined, { streamName: 'orders-1', expected: 0n, current: 1n });
     const error = translateAppendError(vendor, 'orders-1', 0n);
     expect(error).toBeInstanceOf(StreamRevisionConflictError);
-    expect(error).toMatchObject({ code: 'CONFLICT', streamId: 'orders-1', expected: 0n, actual: 1n });
+    expect(error).toMatchObject({ code: 'CONCURRENT_MODIFICATION', streamId: 'orders-1', expected: 0n, actual: 1n });
     expect(error.message).toBe('stream orders-1 was modified concurrently (expected 0, found 1)');
   });
 
   it('reports no_stream when the stream does not exist', () => {
     const vendor = new WrongExpectedVersionError(undefined, { streamName: 'orders-2', expected: STREAM_EXISTS, current: NO_STREAM });
-    expect(translateAppendError(vendor, 'orders-2', 'stream_exists')).toMatchObject({ code: 'CONFLICT', actual: 'no_stream' });
+    expect(translateAppendError(vendor, 'orders-2', 'stream_exists')).toMatchObject({
+      code: 'CONCURRENT_MODIFICATION',
+      actual: 'no_stream',
+    });
   });
 
   it('reads the versions from the gRPC metadata the way the client does', () => {
@@ -105,7 +108,7 @@ describe('when an append fails with a wrong expected version', () => {
       'expected-version': '4',
     });
     const error = translateAppendError(convertToCommandError(grpc), 'orders-3', 4n);
-    expect(error).toMatchObject({ code: 'CONFLICT', expected: 4n, actual: 'no_stream' });
+    expect(error).toMatchObject({ code: 'CONCURRENT_MODIFICATION', expected: 4n, actual: 'no_stream' });
   });
 });
 

@@ -118,7 +118,7 @@ describe('an executor', () => {
         .given([created])
         .when({ type: 'Act', data: { action: 'approve', approvalFlow: true } })
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'ILLEGAL_TRANSITION',
           message: 'cannot approve an executor in state provision with status ready; allowed: execute, delete',
           details: { currentState: 'provision', currentStatus: 'ready', allowedActions: ['execute', 'delete'] },
         });

@@ -69,7 +69,7 @@ describe('the resource lifecycle (approval flow on)', () => {
         const allowed = LIFECYCLE_ACTIONS.filter((a) => legal.has(key(from, a)));
         expect(() => transition(from, action, resource, 'resource')).toThrow(
           expect.objectContaining({
-            code: 'CONFLICT',
+            code: 'ILLEGAL_TRANSITION',
             message: `cannot ${action} a resource in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`,
             details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
           }) as Error,

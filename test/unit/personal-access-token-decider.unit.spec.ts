@@ -24,14 +24,14 @@ describe('when a personal access token is created', () => {
     spec
       .given([created])
       .when(create)
-      .thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
+      .thenThrows({ code: 'ALREADY_EXISTS', message: `personal access token ${ID} already exists` });
   });
 
   it('is refused when that id was already used by a revoked token', () => {
     spec
       .given([created, revoked()])
       .when(create)
-      .thenThrows({ code: 'CONFLICT', message: `personal access token ${ID} already exists` });
+      .thenThrows({ code: 'ALREADY_EXISTS', message: `personal access token ${ID} already exists` });
   });
 });
 

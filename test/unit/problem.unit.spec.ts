@@ -70,7 +70,7 @@ describe('problem details', () => {
         statusCode: 415,
         code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
       });
-      expect(toProblem(error)).toMatchObject({ status: 415, title: 'Unsupported media type', code: 'VALIDATION' });
+      expect(toProblem(error)).toMatchObject({ status: 415, title: 'Unsupported media type', code: 'UNSUPPORTED_MEDIA_TYPE' });
     });
 
     it('says the body is not valid JSON', () => {

@@ -148,7 +148,7 @@ describe('a resource', () => {
         .given(changed)
         .when({ type: 'Act', data: { action: 'execute', approvalFlow: true } })
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'ILLEGAL_TRANSITION',
           message: 'cannot execute a resource in state provisioned with status approval_pending; allowed: approve, reject',
           details: { currentState: 'provisioned', currentStatus: 'approval_pending', allowedActions: ['approve', 'reject'] },
         });
@@ -177,7 +177,7 @@ describe('a resource', () => {
         .given(rejected)
         .when({ type: 'Act', data: { action: 'execute', approvalFlow: true } })
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'ILLEGAL_TRANSITION',
           message: 'cannot execute a resource in state provisioned with status rejected; allowed: destroy',
           details: { currentState: 'provisioned', currentStatus: 'rejected', allowedActions: ['destroy'] },
         });
@@ -211,7 +211,7 @@ describe('a resource', () => {
         .given(provisioned.slice(0, 3))
         .when(change({ variables }))
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'ENTITY_BUSY',
           message: 'cannot change variables of a resource in state provision with status queued: wait until the run or request has ended',
           details: { currentState: 'provision', currentStatus: 'queued', changedFields: ['variables'] },
         });
@@ -368,7 +368,7 @@ describe('a resource and its parents and children (lineage)', () => {
         .given(destroyed)
         .when(act('recreate', lineage([parent('destroyed', 'done')])))
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'LINEAGE_CONFLICT',
           message: 'cannot recreate a resource under a destroyed or destroying parent: "Network" (destroyed/done)',
           details: { parents: [parent('destroyed', 'done')] },
         });
@@ -376,7 +376,7 @@ describe('a resource and its parents and children (lineage)', () => {
         .given(destroyed)
         .when(act('recreate', lineage([parent('destroy', 'ready')])))
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'LINEAGE_CONFLICT',
           message: 'cannot recreate a resource under a destroyed or destroying parent: "Network" (destroy/ready)',
           details: { parents: [parent('destroy', 'ready')] },
         });
@@ -397,7 +397,7 @@ describe('a resource and its parents and children (lineage)', () => {
         .given(provisioned)
         .when(act('destroy', lineage([], [child])))
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'LINEAGE_CONFLICT',
           message: 'cannot destroy a resource while its children are not destroyed: "Subnet" (provisioned/done)',
           details: { children: [child] },
         });
@@ -415,7 +415,7 @@ describe('a resource and its parents and children (lineage)', () => {
         .given(destroyed)
         .when(act('destroy', lineage([], [relative(CHILD, 'Subnet', 'provisioned', 'done')])))
         .thenThrows({
-          code: 'CONFLICT',
+          code: 'ILLEGAL_TRANSITION',
           message: 'cannot destroy a resource in state destroyed with status done; allowed: recreate, delete',
         });
     });

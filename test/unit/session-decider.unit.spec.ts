@@ -47,7 +47,7 @@ describe('when a session is started', () => {
     spec
       .given([started])
       .when(start)
-      .thenThrows({ code: 'CONFLICT', message: `session ${ID} already exists` });
+      .thenThrows({ code: 'ALREADY_EXISTS', message: `session ${ID} already exists` });
   });
 });
 

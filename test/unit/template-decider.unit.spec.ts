@@ -65,14 +65,14 @@ describe('template decider', () => {
       spec
         .given([created])
         .when(createTemplate)
-        .thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
+        .thenThrows({ code: 'ALREADY_EXISTS', message: `template ${ID} already exists` });
     });
 
     it('refuses to create a template again after it was deleted', () => {
       spec
         .given([created, deleted])
         .when(createTemplate)
-        .thenThrows({ code: 'CONFLICT', message: `template ${ID} already exists` });
+        .thenThrows({ code: 'ALREADY_EXISTS', message: `template ${ID} already exists` });
     });
 
     it('refuses its own id among the parents with UNPROCESSABLE naming parentIds', () => {

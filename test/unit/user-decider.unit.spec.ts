@@ -80,7 +80,7 @@ describe('when a user is created', () => {
     spec
       .given([created])
       .when(create(serviceAccount))
-      .thenThrows({ code: 'CONFLICT', message: `user ${ID} already exists` });
+      .thenThrows({ code: 'ALREADY_EXISTS', message: `user ${ID} already exists` });
   });
 
   it('refuses a service account without a password', () => {

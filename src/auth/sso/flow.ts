@@ -125,7 +125,8 @@ export function createSsoService(deps: SsoDeps): SsoService {
     } catch (error) {
       if (error instanceof SsoLoginRefused) throw new SsoError('invalid_state', `sign-in transaction refused (${error.refusal})`);
       // Two callbacks of one transaction at once: the loser's append conflicts; it was used.
-      if (error instanceof AppError && error.code === 'CONFLICT') throw new SsoError('invalid_state', 'sign-in transaction refused (used)');
+      if (error instanceof AppError && error.category === 'CONFLICT')
+        throw new SsoError('invalid_state', 'sign-in transaction refused (used)');
       throw error;
     }
   }

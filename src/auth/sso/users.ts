@@ -52,7 +52,7 @@ export const findUserBySubject = (deps: CommandDeps, provider: string, subject: 
   findUserByUniqueKey(deps, `user-subject:${provider}:${subject}`);
 
 const conflictOn = (error: unknown, field: string): boolean =>
-  error instanceof AppError && error.code === 'CONFLICT' && error.errors.some((e) => e.field === field);
+  error instanceof AppError && error.code === 'NOT_UNIQUE' && error.errors.some((e) => e.field === field);
 
 /**
  * Finds the user an identity provider knows as `subject` — matched by (provider key, subject), never

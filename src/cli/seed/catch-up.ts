@@ -40,7 +40,7 @@ export async function waitForProjections(
       await services.waitFor(names, position);
       return;
     } catch (error) {
-      if (!isAppError(error) || error.code !== 'UNAVAILABLE') throw error;
+      if (!isAppError(error) || error.category !== 'UNAVAILABLE') throw error;
       const failed = services.runners.filter((r) => r.state === 'failed').map((r) => r.projection.name);
       if (failed.length > 0) {
         throw new SeedError(

@@ -203,7 +203,8 @@ export function authProviderWrites(services: Services): WriteOperations & { read
         const pinned = call.expectedRevision ?? (changes.configuration === undefined ? undefined : revision);
         const written = await run(call, id, { type: 'UpdateAuthProvider', data: { changes } }, pinned).catch((error: unknown) => {
           if (call.expectedRevision !== undefined || !(error instanceof AppError) || error.code !== 'PRECONDITION_FAILED') throw error;
-          if (attempt >= 3) throw new AppError('CONFLICT', 'the auth_provider is being modified concurrently; try again', { cause: error });
+          if (attempt >= 3)
+            throw new AppError('CONCURRENT_MODIFICATION', 'the auth_provider is being modified concurrently; try again', { cause: error });
           return undefined;
         });
         if (written) return written;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { generatePersonalAccessToken } from '../../auth/pat-format.js';
 import { executeCommand, loadAggregate } from '../../commands/handler.js';
 import { personalAccessTokenAggregate } from '../../commands/personal-access-token.js';
-import { AppError, conflict, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { allows } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
 import { parseInput } from '../../validation.js';
@@ -27,7 +27,8 @@ const providerConfiguration = z.object({ maxLifetimeDays: z.number().int().posit
 export async function patMaxLifetimeDays(services: Pick<Services, 'db'>): Promise<number> {
   const { rows } = await sql<{ configuration: unknown }>`
     SELECT configuration FROM auth_providers WHERE type = 'personal_access_token' AND enabled AND deleted_at IS NULL`.execute(services.db);
-  if (rows.length === 0) throw conflict('personal access tokens are disabled: enable the personal_access_token provider');
+  if (rows.length === 0)
+    throw new AppError('FEATURE_DISABLED', 'personal access tokens are disabled: enable the personal_access_token provider');
   // A configuration that cannot be read falls back to the default rather than blocking every token.
   const limits = rows.map((r) => providerConfiguration.safeParse(r.configuration).data?.maxLifetimeDays ?? DEFAULT_PAT_MAX_LIFETIME_DAYS);
   return Math.min(...limits);

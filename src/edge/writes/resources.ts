@@ -69,7 +69,7 @@ export function resourceWrites(services: Services): WriteOperations {
     const errors = checkVariables(version.fields.variables, variables, version.fields.identifier);
     if (errors.length === 0) return;
     const names = [...new Set(errors.map((e) => e.field.slice('variables.'.length)))];
-    throw new AppError('UNPROCESSABLE', `invalid variables for source code version ${version.fields.identifier}: ${names.join(', ')}`, {
+    throw new AppError('INVALID_VARIABLES', `invalid variables for source code version ${version.fields.identifier}: ${names.join(', ')}`, {
       errors,
     });
   }
@@ -185,7 +185,7 @@ export function resourceWrites(services: Services): WriteOperations {
         const template = (await loadAggregate(deps, templateAggregate, parsed.templateId)).state;
         if (template.status !== 'active') {
           const message = `template ${parsed.templateId} does not exist`;
-          throw new AppError('UNPROCESSABLE', 'invalid references: templateId', { errors: [{ field: 'templateId', message }] });
+          throw new AppError('INVALID_REFERENCE', 'invalid references: templateId', { errors: [{ field: 'templateId', message }] });
         }
         await checkDeclaredVariables(parsed.sourceCodeVersionId, parsed.variables);
         return { ...parsed, abstract: template.fields.abstract, creatorId: principal.userId };

@@ -92,7 +92,7 @@ export async function appendToRunLog(
   }
   if (run?.resourceId !== resourceId) throw notFound('run not found');
   if (!isOpenRun(run.status)) {
-    throw new AppError('CONFLICT', `run ${runId} has ended (${run.status}): its log takes no more output`, {
+    throw new AppError('RUN_ENDED', `run ${runId} has ended (${run.status}): its log takes no more output`, {
       details: { runStatus: run.status },
     });
   }

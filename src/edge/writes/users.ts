@@ -84,7 +84,7 @@ export function userWrites(services: Services): WriteOperations {
         return [{ streamId: userAggregate.streamId(other), expectedRevision: revision, events: [] }];
       }
     }
-    throw new AppError('CONFLICT', 'refused: this is the last active super user');
+    throw new AppError('LAST_SUPER_ACCESS', 'refused: this is the last active super user');
   };
 
   /** Runs the commands in order; only the first carries the expected revision and guards. */

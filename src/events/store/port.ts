@@ -138,9 +138,13 @@ export class StreamRevisionConflictError extends AppError {
   readonly actual: bigint | 'no_stream';
 
   constructor(streamId: string, expected: ExpectedRevision, actual: bigint | 'no_stream') {
-    super('CONFLICT', `stream ${streamId} was modified concurrently (expected ${String(expected)}, found ${String(actual)})`, {
-      details: { streamId },
-    });
+    super(
+      'CONCURRENT_MODIFICATION',
+      `stream ${streamId} was modified concurrently (expected ${String(expected)}, found ${String(actual)})`,
+      {
+        details: { streamId },
+      },
+    );
     this.streamId = streamId;
     this.expected = expected;
     this.actual = actual;

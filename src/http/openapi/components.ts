@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
+import { ERROR_REGISTRY, type ErrorCode } from '../../errors.js';
 
 /**
  * Building blocks of the OpenAPI document: the zod → JSON Schema bridge, the shared components
@@ -8,6 +9,10 @@ import { z } from 'zod';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 type Responses = OpenAPIV3_1.ResponsesObject;
+
+/** The codes a REST problem can carry (GraphQL's own names left out). */
+const restErrorCodes = (): ErrorCode[] =>
+  (Object.keys(ERROR_REGISTRY) as ErrorCode[]).filter((code) => ERROR_REGISTRY[code].api !== 'graphql');
 
 /** One operation (OpenAPI 3.1). */
 export type Operation = OpenAPIV3_1.OperationObject;
@@ -103,18 +108,8 @@ const problemSchema: Schema = {
     detail: { type: 'string' },
     code: {
       type: 'string',
-      enum: [
-        'VALIDATION',
-        'UNAUTHENTICATED',
-        'FORBIDDEN',
-        'NOT_FOUND',
-        'CONFLICT',
-        'PRECONDITION_FAILED',
-        'UNPROCESSABLE',
-        'RATE_LIMITED',
-        'INTERNAL',
-        'UNAVAILABLE',
-      ],
+      description: 'The stable machine code (docs/errors.md): match on it, not on `detail`.',
+      enum: restErrorCodes(),
     },
     errors: {
       type: 'array',

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
-import { unprocessable } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { diffText, type FieldChange } from '../../projections/audit-history.js';
 import { applyFilters, applyPage, contentRange, listWithTotal, parseListQuery, type ListQuery } from '../../read/list-query.js';
 import { auditLogScope, auditLogVisibility } from '../../read/audit-log.js';
@@ -169,10 +169,10 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
     );
     const total = Number((await count.executeTakeFirstOrThrow()).total);
     if (input.range === undefined && total > exportMax) {
-      throw unprocessable(
-        `the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`,
-        [{ field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` }],
-      );
+      const message = `the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`;
+      throw new AppError('EXPORT_TOO_LARGE', message, {
+        errors: [{ field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` }],
+      });
     }
     const end = Math.min(query.offset + query.limit, total);
     async function* lines(): AsyncGenerator<string> {
