@@ -24,7 +24,8 @@ const ROUNDS = 3;
 
 const definitions = new Map(allEventDefinitions.filter((d) => !INTERNAL_EVENT_TYPES.has(d.type)).map((d) => [d.type, d]));
 const COLUMNS =
-  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
+  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, ' +
+  'diff, reason';
 
 /** The audit projection without its memory of entities: each row from its event alone. */
 const rowsOnly: Projection = {
@@ -70,7 +71,8 @@ async function run(db: BenchDatabase): Promise<void> {
     }
     const ratio = median(rates.history) / median(rates['rows only']);
     console.log(
-      `[${db.kind}] ${formatRate(seed.events)} template events: rows only ${formatRate(median(rates['rows only']))} events/s, history ${formatRate(median(rates.history))} events/s (median of ${ROUNDS}); history/rows only = ${ratio.toFixed(2)}`,
+      `[${db.kind}] ${formatRate(seed.events)} template events: rows only ${formatRate(median(rates['rows only']))} events/s, history ` +
+        `${formatRate(median(rates.history))} events/s (median of ${ROUNDS}); history/rows only = ${ratio.toFixed(2)}`,
     );
   } finally {
     await store.close();

@@ -113,11 +113,13 @@ export function formatLists(result: { sides: ListSide[]; load: number[] }): stri
   const lines = ['templates  |  requests/s  p50 / p99 ms'];
   for (const side of result.sides)
     lines.push(
-      `${formatRate(side.templates).padStart(9)}  |  ${formatRate(side.perSecond).padStart(10)}  ${formatMs(side.p50)} / ${formatMs(side.p99)}`,
+      `${formatRate(side.templates).padStart(9)}  |  ${formatRate(side.perSecond).padStart(10)}  ${formatMs(side.p50)} / ` +
+        formatMs(side.p99),
     );
   if (small && large) {
     lines.push(
-      `${formatRate(large.templates)} / ${formatRate(small.templates)}: throughput ×${(large.perSecond / small.perSecond).toFixed(2)}, p50 ×${(large.p50 / small.p50).toFixed(2)} (target: p50 within 1.3×)`,
+      `${formatRate(large.templates)} / ${formatRate(small.templates)}: throughput ×${(large.perSecond / small.perSecond).toFixed(2)}, ` +
+        `p50 ×${(large.p50 / small.p50).toFixed(2)} (target: p50 within 1.3×)`,
     );
   }
   lines.push(`name__like, 8 clients, sizes taking turns; load average ${result.load.map((l) => l.toFixed(2)).join(' ')}`);

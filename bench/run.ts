@@ -51,7 +51,8 @@ const CATCH_UP_TIMEOUT_MS = 120_000;
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const appendLine = (a: AppendResult): string =>
-  `${a.writers} × ${a.appendsPerWriter} appends: ${formatRate(a.eventsPerSecond)} events/s in ${formatSeconds(a.ms)}, p50 ${formatMs(a.p50)} ms, p99 ${formatMs(a.p99)} ms`;
+  `${a.writers} × ${a.appendsPerWriter} appends: ${formatRate(a.eventsPerSecond)} events/s in ${formatSeconds(a.ms)}, p50 ` +
+  `${formatMs(a.p50)} ms, p99 ${formatMs(a.p99)} ms`;
 
 const replayLine = (what: string, r: ReplayResult): string =>
   `${what}: ${formatRate(r.events)} events in ${formatSeconds(r.ms)}, ${formatRate(r.eventsPerSecond)} events/s`;
@@ -94,7 +95,8 @@ async function benchStore(db: BenchDatabase, codec: EventCodec, log: Logger): Pr
     if (db.kind === 'postgres') {
       const readable = await benchReadableDuringRebuild(deps);
       say(
-        `${tag} a fresh event readable during a rebuild after p50 ${formatMs(readable.p50)} ms, p90 ${formatMs(readable.p90)} ms, max ${formatMs(readable.max)} ms (${readable.probes} probes)`,
+        `${tag} a fresh event readable during a rebuild after p50 ${formatMs(readable.p50)} ms, p90 ${formatMs(readable.p90)} ms, max ` +
+          `${formatMs(readable.max)} ms (${readable.probes} probes)`,
       );
     }
 
@@ -161,12 +163,14 @@ async function storePart(log: Logger): Promise<boolean> {
   say('');
   const cpus = os.cpus();
   say(
-    `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`,
+    `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ` +
+      os.arch(),
   );
   say(`PostgreSQL: ${shownUrl.toString()} (throwaway database per run); PGlite: in memory`);
   say(
     `workload: appends ${SINGLE_WRITER_APPENDS} × 1 writer and ${APPENDS_PER_WRITER} × ${WRITERS} writers (1 event each, one stream per writer, exact expected revision); ` +
-      `replay of ${formatRate(TEMPLATES * 2)} template events (rebuild: batches of ${formatRate(REBUILD_BATCH)}; runner catch-up: batches of ${BATCH_SIZE})`,
+      `replay of ${formatRate(TEMPLATES * 2)} template events (rebuild: batches of ${formatRate(REBUILD_BATCH)}; runner catch-up: ` +
+      `batches of ${BATCH_SIZE})`,
   );
   say(`figures are from one run on this machine (total ${formatSeconds(Date.now() - started)}); expect run-to-run variance`);
   say('');

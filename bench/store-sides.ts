@@ -110,7 +110,8 @@ export async function benchAppendSides(
         });
         runs[side].push(result);
         say(
-          `[appends] ${writers} writer(s), round ${round + 1}, ${side}: ${formatRate(result.eventsPerSecond)} events/s, p50 ${formatMs(result.p50)} ms, p99 ${formatMs(result.p99)} ms`,
+          `[appends] ${writers} writer(s), round ${round + 1}, ${side}: ${formatRate(result.eventsPerSecond)} events/s, p50 ` +
+            `${formatMs(result.p50)} ms, p99 ${formatMs(result.p99)} ms`,
         );
       }
     }
@@ -126,7 +127,10 @@ export function appendTargetLines(rows: readonly SideRow[]): string[] {
     .map((r) => {
       const rate = r.results.now.eventsPerSecond / r.results.emmett.eventsPerSecond;
       const p99 = r.results.now.p99 / r.results.emmett.p99;
-      return `  ${r.writers} writers: now/Emmett ${rate.toFixed(2)} (target ≥ 1.00) ${rate >= 1 ? 'MET' : 'NOT MET'}; p99 now/Emmett ${p99.toFixed(2)} (target ≤ 1.00) ${p99 <= 1 ? 'MET' : 'NOT MET'}`;
+      return (
+        `  ${r.writers} writers: now/Emmett ${rate.toFixed(2)} (target ≥ 1.00) ${rate >= 1 ? 'MET' : 'NOT MET'}; p99 now/Emmett ` +
+        `${p99.toFixed(2)} (target ≤ 1.00) ${p99 <= 1 ? 'MET' : 'NOT MET'}`
+      );
     });
 }
 
@@ -135,12 +139,15 @@ export function formatSideRows(rows: readonly SideRow[]): string[] {
   const cell = (r: AppendResult): string =>
     `${formatRate(r.eventsPerSecond).padStart(7)} ${`${formatMs(r.p50)}/${formatMs(r.p99)}`.padStart(11)}`;
   const lines = [
-    'writers  load  |  now ev/s  p50/p99 ms  |  before ev/s  p50/p99  |  Emmett ev/s  p50/p99  |  now/Emmett  p99 now/Emmett  |  now/before',
+    'writers  load  |  now ev/s  p50/p99 ms  |  before ev/s  p50/p99  |  Emmett ev/s  p50/p99  |  now/Emmett  p99 now/Emmett  |  ' +
+      'now/before',
   ];
   for (const row of rows) {
     const { now, before, emmett } = row.results;
     lines.push(
-      `${String(row.writers).padStart(7)}  ${row.load.toFixed(1).padStart(4)}  |  ${cell(now)}  |  ${cell(before)}   |  ${cell(emmett)}   |  ${(now.eventsPerSecond / emmett.eventsPerSecond).toFixed(2).padStart(10)}  ${(now.p99 / emmett.p99).toFixed(2).padStart(14)}  |  ${(now.eventsPerSecond / before.eventsPerSecond).toFixed(2).padStart(10)}`,
+      `${String(row.writers).padStart(7)}  ${row.load.toFixed(1).padStart(4)}  |  ${cell(now)}  |  ${cell(before)}   |  ` +
+        `${cell(emmett)}   |  ${(now.eventsPerSecond / emmett.eventsPerSecond).toFixed(2).padStart(10)}  ` +
+        `${(now.p99 / emmett.p99).toFixed(2).padStart(14)}  |  ${(now.eventsPerSecond / before.eventsPerSecond).toFixed(2).padStart(10)}`,
     );
   }
   return lines;
@@ -247,7 +254,9 @@ export async function benchGrowth(adminUrl: string, codec: EventCodec, log: Logg
       const readPerSecond = perSecond(read, performance.now() - readStarted);
       rows.push({ events: size, fillMs, now, emmett: theirsResult, readPerSecond, load });
       say(
-        `[growth] ${formatRate(size)} events: now ${formatRate(now.eventsPerSecond)} events/s (p99 ${formatMs(now.p99)} ms), Emmett ${formatRate(theirsResult.eventsPerSecond)} (p99 ${formatMs(theirsResult.p99)} ms), $all read ${formatRate(readPerSecond)} events/s`,
+        `[growth] ${formatRate(size)} events: now ${formatRate(now.eventsPerSecond)} events/s (p99 ${formatMs(now.p99)} ms), Emmett ` +
+          `${formatRate(theirsResult.eventsPerSecond)} (p99 ${formatMs(theirsResult.p99)} ms), $all read ${formatRate(readPerSecond)} ` +
+          `events/s`,
       );
     }
   } finally {

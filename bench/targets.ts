@@ -40,6 +40,7 @@ export function formatTargets(checks: readonly TargetCheck[]): string[] {
   const width = Math.max(...checks.map((c) => c.label.length));
   return checks.map(
     (c) =>
-      `  ${c.label.padEnd(width)}  ${formatRate(c.measured).padStart(8)} events/s  (target ≥ ${formatRate(c.target)})  ${c.met ? 'MET' : 'NOT MET'}`,
+      `  ${c.label.padEnd(width)}  ${formatRate(c.measured).padStart(8)} events/s  (target ≥ ${formatRate(c.target)})  ` +
+      (c.met ? 'MET' : 'NOT MET'),
   );
 }

@@ -12,4 +12,6 @@ export function inputsDigest(root: string, part: BuildPart): string;
 /** Why a part must be built, or undefined when its build is current. */
 export function staleness(root: string, part: BuildPart): string | undefined;
 /** Builds a part (through `run`) and records the digest of its inputs. */
-export function buildPart(root: string, part: BuildPart, run?: (argv: string[]) => void): void;
+export function buildPart(root: string, part: BuildPart, run?: (argv: string[]) => void | Promise<void>): Promise<void>;
+/** Builds the parts named (all when none is), or only the stale ones; the parts build at the same time. */
+export function buildParts(names?: readonly string[], options?: { ifStale?: boolean }): Promise<void>;

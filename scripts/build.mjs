@@ -5,7 +5,7 @@
 // builds what it needs.
 // A part is current when the SHA-256 over its input files (paths and contents) equals the one
 // recorded at its last successful build (dist/.build/<part>.sha256) and its output exists.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -84,28 +84,38 @@ export function staleness(root, part) {
 // NODE_ENV=production whoever calls: under vitest (NODE_ENV=test) Vite would build React's development bundle.
 const production = { ...process.env, NODE_ENV: 'production' };
 
+/** Runs `node argv…` in `root` with the build's environment; rejects when it fails. */
+function runNode(root, argv) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: root, stdio: 'inherit', env: production });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(argv[0] ?? '')} ${argv.slice(1).join(' ')} failed (${signal ?? code})`)),
+    );
+  });
+}
+
 /** Builds a part and records the digest its build came from (taken first: edits during the build make it stale). */
-export function buildPart(
-  root,
-  part,
-  run = (argv) => execFileSync(process.execPath, argv, { cwd: root, stdio: 'inherit', env: production }),
-) {
+export async function buildPart(root, part, run = (argv) => runNode(root, argv)) {
   const digest = inputsDigest(root, part);
-  run(part.command());
+  await run(part.command());
   mkdirSync(path.dirname(stampFile(root, part)), { recursive: true });
   writeFileSync(stampFile(root, part), `${digest}\n`);
 }
 
 /**
  * Builds the parts named (every part when none is), or with `ifStale` only those whose inputs
- * changed, saying for each what it did. Unknown names end the process with status 2.
+ * changed, saying for each what it did. The parts build at the same time (each is one process, and a
+ * first build is then as long as the longest part instead of the three in turn). Unknown names end
+ * the process with status 2, a failed build with status 1.
  */
-export function buildParts(names = [], { ifStale = false } = {}) {
+export async function buildParts(names = [], { ifStale = false } = {}) {
   const unknown = names.filter((n) => !PARTS.some((p) => p.name === n));
   if (unknown.length > 0) {
     process.stderr.write(`unknown part(s): ${unknown.join(', ')}; parts: ${PARTS.map((p) => p.name).join(', ')}\n`);
     process.exit(2);
   }
+  const builds = [];
   for (const part of PARTS.filter((p) => names.length === 0 || names.includes(p.name))) {
     const why = ifStale ? staleness(ROOT, part) : 'asked to';
     if (why === undefined) {
@@ -113,13 +123,16 @@ export function buildParts(names = [], { ifStale = false } = {}) {
       continue;
     }
     process.stdout.write(`build: ${part.name} (${why})\n`);
-    buildPart(ROOT, part);
+    builds.push(buildPart(ROOT, part));
   }
+  const failed = (await Promise.allSettled(builds)).filter((result) => result.status === 'rejected');
+  for (const { reason } of failed) process.stderr.write(`build failed: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+  if (failed.length > 0) process.exit(1);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  buildParts(
+  await buildParts(
     args.filter((a) => !a.startsWith('--')),
     { ifStale: args.includes('--if-stale') },
   );

@@ -4,5 +4,5 @@
 // lifecycle script and Node starts once (one start-up of Node, ≈0.1 s, less on every restart).
 import { buildParts } from './build.mjs';
 
-buildParts([], { ifStale: true });
+await buildParts([], { ifStale: true });
 await import('../dist/src/main.js');

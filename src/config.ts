@@ -81,7 +81,9 @@ const envSchema = z.object({
     .regex(/^\d{1,2}$/, 'must be a whole number')
     .transform(Number)
     .refine((cost) => cost >= PASSWORD_HASH_COST.min && cost <= PASSWORD_HASH_COST.max, {
-      message: `must be from ${PASSWORD_HASH_COST.min} (16 MiB a hash) to ${PASSWORD_HASH_COST.max} (1 GiB); the default ${PASSWORD_HASH_COST.default} is OWASP's minimum`,
+      message:
+        `must be from ${PASSWORD_HASH_COST.min} (16 MiB a hash) to ${PASSWORD_HASH_COST.max} (1 GiB); the default ` +
+        `${PASSWORD_HASH_COST.default} is OWASP's minimum`,
     })
     .default(PASSWORD_HASH_COST.default),
   /** Private Ed25519 JWK (JSON) that signs access tokens; embedded mode generates one into DATA_DIR. */
@@ -127,7 +129,9 @@ const envSchema = z.object({
         if (!isProxyEntry(entry))
           context.addIssue({
             code: 'custom',
-            message: `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal`,
+            message:
+              `${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, ` +
+              `linklocal, uniquelocal`,
           });
       }
     })

@@ -52,7 +52,8 @@ export const ERROR_REGISTRY = {
   UNPROCESSABLE: entry(
     'UNPROCESSABLE',
     422,
-    'Well-formed input that breaks a domain rule (a variable the template does not declare, a value out of its range); `errors` lists the fields.',
+    'Well-formed input that breaks a domain rule (a variable the template does not declare, a value out of its range); `errors` lists ' +
+      'the fields.',
     'rest',
   ),
   NOT_FOUND: entry(
@@ -79,7 +80,8 @@ export const ERROR_REGISTRY = {
   RATE_LIMITED: entry(
     'RATE_LIMITED',
     429,
-    'Too many sign-in attempts, or too many live subscriptions for one caller; `retryAfter` (and the `Retry-After` header) says when to try again.',
+    'Too many sign-in attempts, or too many live subscriptions for one caller; `retryAfter` (and the `Retry-After` header) says when ' +
+      'to try again.',
   ),
   UNAVAILABLE: entry('UNAVAILABLE', 503, 'A store is down or was unreachable for this request; nothing was lost: retry shortly.', 'rest'),
   INTERNAL: entry('INTERNAL', 500, 'A bug. The message is masked; the log has the cause under the `requestId`.', 'rest'),
@@ -106,12 +108,14 @@ export const ERROR_REGISTRY = {
   INVALID_REFERENCE: entry(
     'UNPROCESSABLE',
     422,
-    'An id in the input names no entity of the right kind, a disabled one, or one in the wrong state (for example a template that is not enabled); `errors` names the field.',
+    'An id in the input names no entity of the right kind, a disabled one, or one in the wrong state (for example a template that is ' +
+      'not enabled); `errors` names the field.',
   ),
   INVALID_VARIABLES: entry(
     'UNPROCESSABLE',
     422,
-    "A resource's variables do not match what its source code version declares (a required one missing, an unknown one, a wrong type, a value its validation refuses); `errors` names each variable.",
+    "A resource's variables do not match what its source code version declares (a required one missing, an unknown one, a wrong type, " +
+      'a value its validation refuses); `errors` names each variable.',
   ),
   IDEMPOTENCY_KEY_REUSED: entry(
     'UNPROCESSABLE',
@@ -146,18 +150,21 @@ export const ERROR_REGISTRY = {
   IDEMPOTENT_ANSWER_WITHHELD: entry(
     'CONFLICT',
     409,
-    'The first request with this `Idempotency-Key` succeeded, but its answer held a secret, which is never kept: look the result up instead.',
+    'The first request with this `Idempotency-Key` succeeded, but its answer held a secret, which is never kept: look the result up ' +
+      'instead.',
     'rest',
   ),
   FEATURE_DISABLED: entry(
     'CONFLICT',
     409,
-    'The feature needs a provider or setting that is off (for example personal access tokens without the `personal_access_token` provider).',
+    'The feature needs a provider or setting that is off (for example personal access tokens without the `personal_access_token` ' +
+      'provider).',
   ),
   READ_MODEL_LAGGING: entry(
     'UNAVAILABLE',
     503,
-    'The write was stored (its `position` is given) but the read side did not catch up in time: read it again shortly, or send `X-Min-Position`.',
+    'The write was stored (its `position` is given) but the read side did not catch up in time: read it again shortly, or send ' +
+      '`X-Min-Position`.',
   ),
   READ_MODEL_STOPPED: entry(
     'UNAVAILABLE',

@@ -87,7 +87,9 @@ export function passwordProblem(password: string): string | undefined {
   const estimated = checks.strength.check(password.slice(0, 256));
   if (estimated.score < MIN_PASSWORD_SCORE) {
     const why = WEAKNESSES[estimated.feedback.warning ?? ''] ?? 'is too easy to guess';
-    return `${why}: it could be guessed in about 10^${Math.floor(estimated.guessesLog10)} tries; choose another, such as a few random words`;
+    return (
+      `${why}: it could be guessed in about 10^${Math.floor(estimated.guessesLog10)} tries; choose another, such as a few random ` + `words`
+    );
   }
   return undefined;
 }

@@ -162,7 +162,8 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       if (config.embedded) {
         if (options.requireExistingDataDir && !existsSync(path.join(config.DATA_DIR, 'pgdata'))) {
           throw new ConfigError(
-            `DATA_DIR ${config.DATA_DIR} holds no infraledger database (no pgdata/ in it), and this command does not create one: point DATA_DIR at the service's data directory (or set DATABASE_URL), or start the service once to create it`,
+            `DATA_DIR ${config.DATA_DIR} holds no infraledger database (no pgdata/ in it), and this command does not create one: point ` +
+              `DATA_DIR at the service's data directory (or set DATABASE_URL), or start the service once to create it`,
           );
         }
         await mkdir(config.DATA_DIR, { recursive: true });

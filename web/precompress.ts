@@ -13,7 +13,9 @@ const MIN_BYTES = 1024;
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : Promise.resolve([path.join(dir, e.name)]))));
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : Promise.resolve([path.join(dir, e.name)]))),
+  );
   return nested.flat();
 }
 
@@ -36,7 +38,10 @@ export function precompress(): Plugin {
         files.map(async (file) => {
           if ((await stat(file)).size < MIN_BYTES) return;
           const content = await readFile(file);
-          await writeFile(`${file}.br`, await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+          await writeFile(
+            `${file}.br`,
+            await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+          );
           await writeFile(`${file}.gz`, await gzipAsync(content, { level: 9 }));
         }),
       );

@@ -25,7 +25,11 @@ export default defineConfig({
     rollupOptions: {
       onwarn(warning, warn) {
         // The cycle described above, reported once per importing module.
-        if (warning.message.includes('node_modules/ra-core/dist/util/FieldTitle.js') && warning.message.includes('circular dependency between chunks')) return;
+        if (
+          warning.message.includes('node_modules/ra-core/dist/util/FieldTitle.js') &&
+          warning.message.includes('circular dependency between chunks')
+        )
+          return;
         warn(warning);
       },
     },

@@ -126,7 +126,9 @@ export async function benchCommands(options: CommandsOptions, say: (line: string
 /** The report lines: each round side by side with its ratio, then the totals. */
 export function formatCommands(results: CommandsResults, options: CommandsOptions): string[] {
   const line = (label: string, a: WriteSide, b: WriteSide): string =>
-    `${label.padEnd(8)} ${formatRate(a.perSecond).padStart(8)} (${formatMs(a.p50)} / ${formatMs(a.p99)})   ${formatRate(b.perSecond).padStart(8)} (${formatMs(b.p50)} / ${formatMs(b.p99)})   ${(b.perSecond / a.perSecond).toFixed(2).padStart(6)}`;
+    `${label.padEnd(8)} ${formatRate(a.perSecond).padStart(8)} (${formatMs(a.p50)} / ${formatMs(a.p99)})   ` +
+    `${formatRate(b.perSecond).padStart(8)} (${formatMs(b.p50)} / ${formatMs(b.p99)})   ` +
+    (b.perSecond / a.perSecond).toFixed(2).padStart(6);
   const lines = [`round    before /s (p50 / p99 ms)   now /s (p50 / p99 ms)   now / before`];
   results.old.rounds.forEach((a, i) => {
     const b = results.current.rounds[i];
@@ -134,8 +136,12 @@ export function formatCommands(results: CommandsResults, options: CommandsOption
   });
   lines.push(line('all', results.old.total, results.current.total));
   lines.push(
-    `POST /api/templates by ${options.clients} clients, ${options.rounds} rounds of ${options.writesPerRound} writes per side (after ${options.warmupWrites} each to warm up), ${options.adminUrl === undefined ? 'both embedded (PGlite in a DATA_DIR each)' : 'both on PostgreSQL'}; before = ${results.baseCommit}`,
-    `load average before ${results.loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${results.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ${os.availableParallelism()} CPUs`,
+    `POST /api/templates by ${options.clients} clients, ${options.rounds} rounds of ${options.writesPerRound} writes per side (after ` +
+      `${options.warmupWrites} each to warm up), ` +
+      `${options.adminUrl === undefined ? 'both embedded (PGlite in a DATA_DIR each)' : 'both on PostgreSQL'}; before = ` +
+      results.baseCommit,
+    `load average before ${results.loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ` +
+      `${results.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ${os.availableParallelism()} CPUs`,
   );
   return lines;
 }

@@ -62,7 +62,8 @@ async function ensureCatalog(
   const seed = topUp(have, want);
   const minutes = Math.ceil((seed.resources * COMMANDS_PER_RESOURCE) / SEED_COMMANDS_PER_SECOND / 60);
   say(
-    `seeding ${showSize(seed)} through the command path (npm run seed, a child process); expect about ${minutes} min or more on a busy machine`,
+    `seeding ${showSize(seed)} through the command path (npm run seed, a child process); expect about ${minutes} min or more on a busy ` +
+      `machine`,
   );
   await runSeed(env, seed, (line) => say(`  [seed] ${line}`));
   await catchUp(service, say);
@@ -101,7 +102,8 @@ async function verify(
     const prepared = await post(floorUrl.replace('/floor/', '/floor-prepared/'), body, {});
     if (!isDeepStrictEqual(graphql, expected) || !isDeepStrictEqual(prepared, expected)) {
       throw new Error(
-        `query ${query.name}: the GraphQL answer differs from the floor's:\n${JSON.stringify(graphql).slice(0, 400)}\n${JSON.stringify(expected).slice(0, 400)}`,
+        `query ${query.name}: the GraphQL answer differs from the ` +
+          `floor's:\n${JSON.stringify(graphql).slice(0, 400)}\n${JSON.stringify(expected).slice(0, 400)}`,
       );
     }
   }
@@ -129,7 +131,8 @@ export async function benchGraphql(options: GraphqlBenchOptions, log: Logger, sa
     const measurements: Measurement[] = [];
     const loadBefore = os.loadavg();
     say(
-      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (${os.availableParallelism()} CPUs, shared by the server and the load generator)`,
+      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (${os.availableParallelism()} CPUs, shared by the server ` +
+        `and the load generator)`,
     );
     for (const query of BENCH_QUERIES) {
       const bodies = query.bodies(ids);
@@ -175,7 +178,9 @@ export async function benchGraphql(options: GraphqlBenchOptions, log: Logger, sa
         measurements.push({ query: query.name, connections, graphql, floor: floorResult, floorPrepared, floorAuth });
         say(
           `[graphql] ${query.name} × ${connections}: graphql ${Math.round(graphql.requestsPerSecond)} rps (p99 ${graphql.p99.toFixed(1)} ms), ` +
-            `floor ${Math.round(floorResult.requestsPerSecond)} rps (p99 ${floorResult.p99.toFixed(1)} ms), prepared ${Math.round(floorPrepared.requestsPerSecond)} rps, floor+auth ${Math.round(floorAuth.requestsPerSecond)} rps in ${formatSeconds(Date.now() - started)}`,
+            `floor ${Math.round(floorResult.requestsPerSecond)} rps (p99 ${floorResult.p99.toFixed(1)} ms), prepared ` +
+            `${Math.round(floorPrepared.requestsPerSecond)} rps, floor+auth ${Math.round(floorAuth.requestsPerSecond)} rps in ` +
+            formatSeconds(Date.now() - started),
         );
       }
     }
@@ -209,14 +214,21 @@ export function graphqlNotes(
   const statements = [...results.statements].map(([query, n]) => `${query} ${n}`).join(', ');
   return [
     `catalog: ${showSize(results.catalog)} in ${shown.toString()}`,
-    `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ${os.arch()}`,
-    `the servers (one process), autocannon (a child process) and PostgreSQL share these ${os.availableParallelism()} CPUs: at 32 clients the load generator takes CPU from the server`,
-    `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}: other work on the machine makes the figures noisy`,
-    `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request, its statements prepared; floor: bare Fastify + pg, one statement, no auth;`,
-    `floor prep.: the floor's statement prepared once per connection (the target is against the floor, as issue 5 defines it; this column shows what preparing gives plain pg)`,
-    `floor+auth: the plain floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup): what authentication costs`,
+    `node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown model'}), ${os.platform()} ` +
+      os.arch(),
+    `the servers (one process), autocannon (a child process) and PostgreSQL share these ${os.availableParallelism()} CPUs: at 32 ` +
+      `clients the load generator takes CPU from the server`,
+    `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}: other work on the machine makes ` +
+      `the figures noisy`,
+    `graphql: the real service (openServices + buildApp, LOG_LEVEL=warn), admin's bearer token, authenticated per request, its ` +
+      `statements prepared; floor: bare Fastify + pg, one statement, no auth;`,
+    `floor prep.: the floor's statement prepared once per connection (the target is against the floor, as issue 5 defines it; this ` +
+      `column shows what preparing gives plain pg)`,
+    `floor+auth: the plain floor behind the service's authenticator (EdDSA token check, remembered per token, + 1 session lookup): ` +
+      `what authentication costs`,
     `SQL statements per GraphQL request (authentication included): ${statements}; the floor sends 1`,
-    `each cell: ${options.rounds} round(s) per side, taking turns, each ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured; (a) rotates over ${number.format(1000)} resource ids; p50/p99 per response, in ms`,
+    `each cell: ${options.rounds} round(s) per side, taking turns, each ${options.warmupSeconds} s warm-up + ` +
+      `${options.durationSeconds} s measured; (a) rotates over ${number.format(1000)} resource ids; p50/p99 per response, in ms`,
     `targets (issue 5): at 32 clients GraphQL ≥ 50% of the floor's requests/s on every query, and p99 < 50 ms on the 100-row page (d)`,
   ];
 }

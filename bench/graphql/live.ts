@@ -230,7 +230,8 @@ export async function benchLive(options: LiveOptions, log: Logger, say: (line: s
     const loadBefore = os.loadavg();
     const writes = await benchWrites(service, token, options);
     say(
-      `[graphql live] createTemplate ${formatRate(writes.graphql.perSecond)}/s (p99 ${formatMs(writes.graphql.p99)} ms) vs POST /api/templates ${formatRate(writes.rest.perSecond)}/s (p99 ${formatMs(writes.rest.p99)} ms)`,
+      `[graphql live] createTemplate ${formatRate(writes.graphql.perSecond)}/s (p99 ${formatMs(writes.graphql.p99)} ms) vs POST ` +
+        `/api/templates ${formatRate(writes.rest.perSecond)}/s (p99 ${formatMs(writes.rest.p99)} ms)`,
     );
     const fanout = await benchFanout(service, token, options);
     return { ...writes, fanout, loadBefore, loadAfter: os.loadavg() };
@@ -245,13 +246,17 @@ export function formatLive(results: LiveResults, options: Omit<LiveOptions, 'dat
   const ratio = results.graphql.perSecond / results.rest.perSecond;
   return [
     `writes (${options.rounds} rounds × ${options.writes} per side, ${options.concurrency} clients, sides taking turns):`,
-    `  createTemplate         ${formatRate(results.graphql.perSecond)}/s  p50 ${formatMs(results.graphql.p50)} ms  p99 ${formatMs(results.graphql.p99)} ms`,
-    `  POST /api/templates    ${formatRate(results.rest.perSecond)}/s  p50 ${formatMs(results.rest.p50)} ms  p99 ${formatMs(results.rest.p99)} ms`,
+    `  createTemplate         ${formatRate(results.graphql.perSecond)}/s  p50 ${formatMs(results.graphql.p50)} ms  p99 ` +
+      `${formatMs(results.graphql.p99)} ms`,
+    `  POST /api/templates    ${formatRate(results.rest.perSecond)}/s  p50 ${formatMs(results.rest.p50)} ms  p99 ` +
+      `${formatMs(results.rest.p99)} ms`,
     `  ratio GraphQL / REST   ${ratio.toFixed(2)}`,
     `fan-out (${results.fanout.subscribers} graphql-ws subscribers, ${results.fanout.writes} writes one after another):`,
     `  deliveries             ${formatRate(results.fanout.deliveriesPerSecond)}/s`,
-    `  write answer → delivery p50 ${formatMs(results.fanout.p50)} ms  p99 ${formatMs(results.fanout.p99)} ms (0 when the change arrived before the answer)`,
+    `  write answer → delivery p50 ${formatMs(results.fanout.p50)} ms  p99 ${formatMs(results.fanout.p99)} ms (0 when the change ` +
+      `arrived before the answer)`,
     `  write request → delivery p50 ${formatMs(results.fanout.requestP50)} ms  p99 ${formatMs(results.fanout.requestP99)} ms`,
-    `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}; node ${process.version}, ${os.availableParallelism()} CPUs shared by the service, the clients and PostgreSQL`,
+    `load average (1/5/15 min) before ${load(results.loadBefore)}, after ${load(results.loadAfter)}; node ${process.version}, ` +
+      `${os.availableParallelism()} CPUs shared by the service, the clients and PostgreSQL`,
   ];
 }

@@ -135,7 +135,8 @@ export const BENCH_QUERIES: readonly BenchQuery[] = [
     name: 'executors',
     title: '(c) 100 executors + sourceCode, storage, integrationIds',
     document:
-      '{ executors(range: [0, 100]) { name sourceCode { sourceCodeUrl identifier } storage { name } integrationIds { name integrationProvider } } }',
+      '{ executors(range: [0, 100]) { name sourceCode { sourceCodeUrl identifier } storage { name } integrationIds { name ' +
+      'integrationProvider } } }',
     bodies() {
       return [body(this.document)];
     },

@@ -84,7 +84,8 @@ export async function adminToken(baseUrl: string, env: Record<string, string>): 
   const body = (await response.json()) as { token?: unknown; detail?: string };
   if (!response.ok || typeof body.token !== 'string') {
     throw new Error(
-      `signing in admin failed (HTTP ${response.status}: ${body.detail ?? 'no detail'}); set BENCH_ADMIN_PASSWORD to the admin password of the bench database`,
+      `signing in admin failed (HTTP ${response.status}: ${body.detail ?? 'no detail'}); set BENCH_ADMIN_PASSWORD to the admin ` +
+        `password of the bench database`,
     );
   }
   return body.token;

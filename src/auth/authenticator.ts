@@ -44,7 +44,8 @@ export const RECALLED_SESSIONS = 10_000;
  * decision. Computed by PostgreSQL on both sides (the lookup and the guard), so its text forms agree.
  */
 const fingerprintOf = (session: string, user: string): string =>
-  `md5(row(${session}.user_id, ${session}.method, ${session}.ended_at, ${user}.kind, ${user}.identifier, ${user}.roles, ${user}.grants, ${user}.deactivated, ${user}.sessions_revoked_before)::text)`;
+  `md5(row(${session}.user_id, ${session}.method, ${session}.ended_at, ${user}.kind, ${user}.identifier, ${user}.roles, ` +
+  `${user}.grants, ${user}.deactivated, ${user}.sessions_revoked_before)::text)`;
 
 /** By first parameter number: a statement has a few dozen parameters at most. */
 const guardTexts = new Map<number, string>();
@@ -58,7 +59,8 @@ export function sessionGuardSql(first: number): string {
   let text = guardTexts.get(first);
   if (text === undefined) {
     text =
-      `coalesce((select ${fingerprintOf('guard_s', 'guard_u')} from sessions as guard_s inner join users as guard_u on guard_u.id = guard_s.user_id` +
+      `coalesce((select ${fingerprintOf('guard_s', 'guard_u')} from sessions as guard_s` +
+      ' inner join users as guard_u on guard_u.id = guard_s.user_id' +
       ` where guard_s.id = $${first}) = $${first + 1}, false)`;
     guardTexts.set(first, text);
   }

@@ -102,7 +102,8 @@ function explain(error: unknown): AppError {
   if (error instanceof PrivateAddressRefused) {
     return new AppError(
       'UNAVAILABLE',
-      `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true`,
+      `the developer portal's JWKS is not fetched from a private, loopback or link-local address (${error.address}); an administrator ` +
+        `may allow it with SSO_ALLOW_PRIVATE_ADDRESSES=true`,
     );
   }
   if (error instanceof jose.errors.JWTExpired) return unauthenticated('Backstage token expired');

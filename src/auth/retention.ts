@@ -46,7 +46,8 @@ export async function pruneSignIns(
     if (!lock[0]?.locked) return undefined;
     // Where the sign-in streams were truncated up to; before the first truncation, the oldest audit entry's day.
     const { rows: marks } = await tx.query<{ through: string | null }>(
-      "SELECT coalesce((SELECT to_char(through, 'YYYY-MM-DD') FROM retention_marks WHERE name = 'signin-streams'), (SELECT to_char((min(at) AT TIME ZONE 'UTC')::date - 1, 'YYYY-MM-DD') FROM audit_log)) AS through",
+      "SELECT coalesce((SELECT to_char(through, 'YYYY-MM-DD') FROM retention_marks WHERE name = 'signin-streams'), (SELECT " +
+        "to_char((min(at) AT TIME ZONE 'UTC')::date - 1, 'YYYY-MM-DD') FROM audit_log)) AS through",
     );
     if (settings.readTableDays === 0) return { sessions: 0, auditEntries: 0, through: marks[0]?.through ?? null };
     const cutoff = new Date(now.getTime() - settings.readTableDays * DAY_MS).toISOString();
@@ -68,7 +69,8 @@ export async function pruneSignIns(
     }
     if (signInStreams > 0) {
       await deps.pool.query(
-        "INSERT INTO retention_marks (name, through, updated_at) VALUES ('signin-streams', $1, now()) ON CONFLICT (name) DO UPDATE SET through = GREATEST(retention_marks.through, EXCLUDED.through), updated_at = now()",
+        "INSERT INTO retention_marks (name, through, updated_at) VALUES ('signin-streams', $1, now()) ON CONFLICT (name) DO UPDATE SET " +
+          'through = GREATEST(retention_marks.through, EXCLUDED.through), updated_at = now()',
         [isoDay(new Date(day.getTime() - DAY_MS))],
       );
     }

@@ -53,7 +53,10 @@ export async function recordSignIn(deps: SignInDeps, event: SignInEvent, context
   await deps.store.append(`signin-${day}`, [deps.codec.encode(event, metadata, deps.newId())], { expectedRevision: 'any' });
 }
 
-/** The active user owning a unique user key (`user-identifier:…`, `user-subject:…`), through its reservation stream (the write model, no lag). */
+/**
+ * The active user owning a unique user key (`user-identifier:…`, `user-subject:…`), through its reservation stream (the write model, no
+ * lag).
+ */
 export async function findUserByUniqueKey(
   deps: CommandDeps,
   key: string,

@@ -25,10 +25,12 @@ function printSummary(summary: SeedSummary, catchUpMs: number): void {
   const positions = [...summary.positions].sort(([, a], [, b]) => b - a);
   console.log(`  resources by state/status: ${positions.map(([position, n]) => `${position} ${number.format(n)}`).join(' · ')}`);
   console.log(
-    `  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference records)`,
+    `  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference ` +
+      `records)`,
   );
   console.log(
-    `  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ${summary.head ?? '-'})`,
+    `  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ` +
+      `${summary.head ?? '-'})`,
   );
 }
 
@@ -59,7 +61,8 @@ async function main(): Promise<number> {
   const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
   const target = config.embedded ? `embedded database in ${config.DATA_DIR}` : 'DATABASE_URL';
   console.log(
-    `seeding ${number.format(options.resources)} resources, ${options.templates} templates, ${options.executors} executors into the ${target} (prefix "${options.prefix}", concurrency ${options.concurrency})`,
+    `seeding ${number.format(options.resources)} resources, ${options.templates} templates, ${options.executors} executors into the ` +
+      `${target} (prefix "${options.prefix}", concurrency ${options.concurrency})`,
   );
   // Appends commit in parallel: a connection per command in flight (plus the projections' and a
   // spare) lets the concurrency count. Embedded PGlite is one connection whatever the pool.

@@ -28,7 +28,8 @@ async function main(args: readonly string[]): Promise<void> {
   }
   if (config.TOKEN_SIGNING_KEY !== undefined) {
     throw new ConfigError(
-      'TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (docs/operations.md, "Rotating the token signing key").',
+      'TOKEN_SIGNING_KEY is set: the key is not kept in DATA_DIR. Rotate it with TOKEN_SIGNING_KEYS_PREVIOUS (docs/operations.md, ' +
+        '"Rotating the token signing key").',
     );
   }
   const dataDir = config.DATA_DIR;
@@ -45,7 +46,8 @@ async function main(args: readonly string[]): Promise<void> {
   } else if (command === 'prune') {
     const { dropped, kept } = await pruneEmbeddedPreviousKeys(dataDir, hoursOption(args));
     console.log(
-      `dropped ${dropped.length} previous key(s)${dropped.length > 0 ? ` (${dropped.join(', ')})` : ''}; ${kept.length} still verify; restart the service`,
+      `dropped ${dropped.length} previous key(s)${dropped.length > 0 ? ` (${dropped.join(', ')})` : ''}; ` +
+        `${kept.length} still verify; restart the service`,
     );
   } else {
     throw new ConfigError(`unknown command "${command}"\n${USAGE}`);

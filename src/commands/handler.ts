@@ -111,7 +111,8 @@ export async function executeCommand<C, E extends DomainEvent, S>(
         if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
           throw new AppError(
             'PRECONDITION_FAILED',
-            `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ${revisionLabel(loaded.revision)}`,
+            `revision ${revisionLabel(options.expectedRevision)} is stale: the ${aggregate.kind} is at revision ` +
+              revisionLabel(loaded.revision),
             {
               details: { revision: loaded.revision === undefined ? null : Number(loaded.revision) + 1 },
             },

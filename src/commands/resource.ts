@@ -20,7 +20,9 @@ export type ResourceCommand = LifecycleCommand<ResourceFields>;
 /** A resource's write model. */
 export type ResourceState = LifecycleEntityState<ResourceFields>;
 
-/** Resources: the declared rules (names unique per template, references) plus their own; provisioned with approval (docs/contract.md §2). */
+/**
+ * Resources: the declared rules (names unique per template, references) plus their own; provisioned with approval (docs/contract.md §2).
+ */
 export const resourceAggregate = lifecycleAggregate<ResourceFields>({
   ...declaredRules(resourceEntity, check),
   events: resourceEventTypes,

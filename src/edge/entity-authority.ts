@@ -29,7 +29,9 @@ export function missingOnEntity(resource: PermissionResource, wanted: Permission
   return new AppError('FORBIDDEN', `missing permission ${permission}`, {
     details: {
       missingPermission: permission,
-      hint: `to ${verb} this ${label(resource)}: ${permission}, a grant of ${wanted} on it, or ${wanted === 'admin' ? 'leading' : 'membership of'} the team that owns it`,
+      hint:
+        `to ${verb} this ${label(resource)}: ${permission}, a grant of ${wanted} on it, or ` +
+        `${wanted === 'admin' ? 'leading' : 'membership of'} the team that owns it`,
     },
   });
 }

@@ -77,13 +77,11 @@ function relationColumns(alias: string, ownerColumn: string, userId: string, pre
   return [
     sql`${owner}`.as(`${prefix}owner_id`),
     sql`(SELECT ot.name FROM teams ot WHERE ot.id = ${owner})`.as(`${prefix}owner_name`),
-    sql`(SELECT CASE WHEN bool_or(m.role = 'lead') THEN 'lead' WHEN count(*) > 0 THEN 'member' END FROM mine m WHERE m.team_id = ${owner})`.as(
-      `${prefix}owner_role`,
-    ),
+    sql`(SELECT CASE WHEN bool_or(m.role = 'lead') THEN 'lead' WHEN count(*) > 0 THEN 'member' END
+      FROM mine m WHERE m.team_id = ${owner})`.as(`${prefix}owner_role`),
     sql`ARRAY(SELECT g.level FROM entity_grants g WHERE g.entity_id = ${sql.ref(`${alias}.id`)}
-      AND ((g.subject_type = 'user' AND g.subject_id = ${userId}) OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM mine))))`.as(
-      `${prefix}grant_levels`,
-    ),
+      AND ((g.subject_type = 'user' AND g.subject_id = ${userId})
+        OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM mine))))`.as(`${prefix}grant_levels`),
   ];
 }
 

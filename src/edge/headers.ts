@@ -40,7 +40,8 @@ export async function awaitMinPosition(
     beyondHead: (head) =>
       new AppError(
         'POSITION_AHEAD',
-        `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header returned`,
+        `X-Min-Position ${position} is beyond the newest position of the event log (${head}); send a position an X-Position header ` +
+          `returned`,
         {
           errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${head}` }],
           details: { head: String(head) },

@@ -82,7 +82,8 @@ export async function claimIdempotencyKey(pool: SqlPool, request: IdempotentRequ
   // An expired key is claimed afresh, in the same statement, as if it had never been used.
   const { rows: inserted } = await pool.query<{ caller: string }>(
     `INSERT INTO idempotency_keys (caller, key, fingerprint, correlation_id, method, path, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, correlation_id = EXCLUDED.correlation_id, method = EXCLUDED.method,
+     ON CONFLICT (caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, correlation_id = EXCLUDED.correlation_id, method =
+       EXCLUDED.method,
        path = EXCLUDED.path, status = NULL, headers = '{}', body = NULL, created_at = EXCLUDED.created_at
      WHERE idempotency_keys.created_at < $7::timestamptz - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})
      RETURNING caller`,
@@ -135,7 +136,8 @@ export async function committedEntityOf(
   caller: string,
 ): Promise<{ entityType: string; entityId: string; deleted: boolean } | undefined> {
   const { rows } = await pool.query<{ entity_type: string; entity_id: string | null; action: string }>(
-    "SELECT entity_type, entity_id, action FROM audit_log WHERE correlation_id = $1 AND actor_id = $2 AND entity_type NOT IN ('unique', 'refs') ORDER BY position, id",
+    'SELECT entity_type, entity_id, action FROM audit_log WHERE correlation_id = $1 AND actor_id = $2 AND entity_type NOT IN ' +
+      "('unique', 'refs') ORDER BY position, id",
     [correlationId, caller],
   );
   const first = rows.find((r) => r.entity_id !== null);

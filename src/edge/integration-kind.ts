@@ -24,7 +24,9 @@ async function requireIntegrationKind(
   if (state.status !== 'active') return;
   const { integrationType, integrationProvider } = state.fields;
   if (integrationType === rule.type && integrationProvider === provider) return;
-  const message = `integration ${integrationId} is a ${integrationType} integration of provider ${integrationProvider}; ${provider} ${noun} need a ${rule.type} integration of provider ${provider}`;
+  const message =
+    `integration ${integrationId} is a ${integrationType} integration of provider ${integrationProvider}; ${provider} ` +
+    `${noun} need a ${rule.type} integration of provider ${provider}`;
   throw new AppError('INVALID_REFERENCE', `invalid references: ${field}`, { errors: [{ field, message }] });
 }
 

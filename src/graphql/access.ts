@@ -2,14 +2,13 @@ import { entityPermissions } from '../edge/entity-permissions.js';
 import { accessWrites } from '../edge/writes/access.js';
 import { AppError } from '../errors.js';
 import type { GraphContext } from './context.js';
+import { doc, member } from './sdl-doc.js';
 
 /**
  * Permissions per entity over GraphQL (docs/contract.md §6): the permissions view of one entity
  * (`entityPermissions`, as REST's `GET …/{id}/permissions`) and its grants, on the same operations
  * REST runs. Every entity also answers `myPermissions` and `availableActions` (./model.ts).
  */
-
-const doc = (text: string, indent = ''): string => `${indent}"""\n${indent}${text}\n${indent}"""\n`;
 
 /** Types and root fields of permissions per entity. */
 export const ACCESS_SDL = `${doc('A grant of a level on one entity to a user or a team.')}type EntityGrant {
@@ -33,12 +32,18 @@ ${doc('Your role in the owning team (in the team itself, for a team): `member`, 
 ${doc('Its grants.', '  ')}  grants: [EntityGrant!]!
 }
 extend type Query {
-${doc('The permissions of one entity (`entityType` as `template`, `secret`, `team`, …); null when it does not exist or you may not read it.', '  ')}  entityPermissions(entityType: String!, id: UUID!): EntityPermissions
-}
+${member(
+  'The permissions of one entity (`entityType` as `template`, `secret`, `team`, …); null when it does not exist or you may not read it.',
+  'entityPermissions(entityType: String!, id: UUID!): EntityPermissions',
+)}}
 extend type Mutation {
-${doc('Gives a user or a team a level on one entity (replacing the level it had); needs `admin` on the entity.', '  ')}  grantEntityPermission(entityType: String!, id: UUID!, subjectType: String!, subjectId: UUID!, level: String!): EntityPermissions!
-${doc("Takes a user's or a team's grant on one entity away; needs `admin` on the entity.", '  ')}  revokeEntityPermission(entityType: String!, id: UUID!, subjectType: String!, subjectId: UUID!): EntityPermissions!
-}
+${member(
+  'Gives a user or a team a level on one entity (replacing the level it had); needs `admin` on the entity.',
+  'grantEntityPermission(entityType: String!, id: UUID!, subjectType: String!, subjectId: UUID!, level: String!): EntityPermissions!',
+)}${member(
+  "Takes a user's or a team's grant on one entity away; needs `admin` on the entity.",
+  'revokeEntityPermission(entityType: String!, id: UUID!, subjectType: String!, subjectId: UUID!): EntityPermissions!',
+)}}
 `;
 
 type Resolver = (root: unknown, args: Record<string, unknown>, context: GraphContext) => Promise<unknown>;

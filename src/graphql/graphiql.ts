@@ -10,7 +10,8 @@ const ASSETS_PREFIX = `${PAGE_PATH}/assets/`;
 
 /** The body of `GET /api/graphql` from a browser when `npm run build` has not built GraphiQL. */
 export const GRAPHIQL_NOT_BUILT =
-  'infraledger: GraphiQL is not built. Run `npm run build` (or `npm start`, which builds first). The GraphQL API itself works: POST /api/graphql.\n';
+  'infraledger: GraphiQL is not built. Run `npm run build` (or `npm start`, which builds first). The GraphQL API itself works: POST ' +
+  '/api/graphql.\n';
 
 /**
  * The page's policy: scripts, styles, fonts and requests only from the service itself. GraphiQL's

@@ -235,13 +235,15 @@ export function enforceLimits(
   }
   if (measured.cost > limits.maxCost) {
     throw refuse(
-      `query cost ${measured.cost} exceeds the maximum of ${limits.maxCost} (GRAPHQL_MAX_COST); ask for smaller pages (range) or fewer nested lists`,
+      `query cost ${measured.cost} exceeds the maximum of ${limits.maxCost} (GRAPHQL_MAX_COST); ask for smaller pages (range) or fewer ` +
+        `nested lists`,
       'cost',
     );
   }
   if (measured.subscriptionCost > limits.subscriptionMaxCost) {
     throw refuse(
-      `subscription cost ${measured.subscriptionCost} per change exceeds the maximum of ${limits.subscriptionMaxCost} (SUBSCRIPTION_MAX_COST); select fewer fields`,
+      `subscription cost ${measured.subscriptionCost} per change exceeds the maximum of ${limits.subscriptionMaxCost} ` +
+        `(SUBSCRIPTION_MAX_COST); select fewer fields`,
       'subscription_cost',
     );
   }
@@ -269,7 +271,8 @@ export function refuseInvalidDocument(schema: GraphQLSchema, document: DocumentN
 export function enforcePublicLimits(measured: DocumentMeasure, limits: GraphLimits): void {
   if (measured.cost > limits.publicMaxCost) {
     throw refuse(
-      `query cost ${measured.cost} exceeds the maximum of ${limits.publicMaxCost} for a request without a valid token (GRAPHQL_PUBLIC_MAX_COST); sign in, or ask for less (one introspection at a time)`,
+      `query cost ${measured.cost} exceeds the maximum of ${limits.publicMaxCost} for a request without a valid token ` +
+        `(GRAPHQL_PUBLIC_MAX_COST); sign in, or ask for less (one introspection at a time)`,
       'public_cost',
     );
   }
@@ -286,7 +289,8 @@ export const maxResponseBytes = (limits: GraphLimits, signedIn: boolean): number
  */
 export function tooLargeAnswer(bytes: number, limit: number, signedIn: boolean): string {
   const setting = signedIn ? 'GRAPHQL_MAX_RESPONSE_BYTES' : 'GRAPHQL_PUBLIC_MAX_RESPONSE_BYTES';
-  const message = `the answer is ${bytes} bytes; the maximum is ${limit} (${setting}); ask for fewer fields, smaller pages or fewer aliases`;
+  const message =
+    `the answer is ${bytes} bytes; the maximum is ${limit} (${setting}); ask for fewer fields, smaller pages or fewer ` + `aliases`;
   return JSON.stringify({
     data: null,
     errors: [{ message, extensions: { code: 'LIMIT_EXCEEDED' satisfies ErrorCode, limit: 'response_size' } }],

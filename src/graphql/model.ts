@@ -196,7 +196,8 @@ const ACCESS_FIELDS: Record<string, AccessField> = {
     part: 'availableActions',
     type: '[String!]!',
     description:
-      'What you may do with it now: `update`, `delete`, `enable`/`disable`, the lifecycle actions its state allows you, `changeOwner`, `grant`.',
+      'What you may do with it now: `update`, `delete`, `enable`/`disable`, the lifecycle actions its state allows you, `changeOwner`, ' +
+      '`grant`.',
   },
 };
 
@@ -252,7 +253,8 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   User: {
     name: 'User',
     description:
-      'A person, service account or the guest identity. Everyone signed in sees names; e-mail, provider, roles, grants and deactivation are shown to holders of `user:read` and to the user themself (null otherwise).',
+      'A person, service account or the guest identity. Everyone signed in sees names; e-mail, provider, roles, grants and ' +
+      'deactivation are shown to holders of `user:read` and to the user themself (null otherwise).',
     table: 'users',
     softDelete: false,
     readPermission: null,
@@ -360,7 +362,8 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   Run: {
     name: 'Run',
     description:
-      'One run of a resource (docs/contract.md §2, "Runs"): queued by `execute`, moved by the runner\'s `start`, `succeed` and `fail`. Read with `resource:read`; its log is `runLog(runId)` (and the `runLog` subscription).',
+      'One run of a resource (docs/contract.md §2, "Runs"): queued by `execute`, moved by the runner\'s `start`, `succeed` and `fail`. ' +
+      'Read with `resource:read`; its log is `runLog(runId)` (and the `runLog` subscription).',
     table: 'runs',
     softDelete: false,
     readPermission: 'resource:read',

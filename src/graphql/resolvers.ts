@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
+import { dynamicDb, dynamicSelect } from '../storage/dynamic.js';
 import { allows } from '../model/permissions.js';
 import { serviceAccountToken } from '../auth/sign-in.js';
 import { applyFilters, applyPage, pageOrder, parseListQuery, type ListQuery } from '../read/list-query.js';
@@ -210,9 +211,11 @@ function countResolver(root: RootEntity): Resolver {
     const load = signedIn(context);
     requireList(load, root);
     const query = parseList(root, context.services, { filter: args.filter });
-    const base = (load.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
-      .selectFrom(table)
-      .select(sql<string>`count(*)`.as('total')) as unknown as AnySelect;
+    const base: AnySelect = dynamicSelect(
+      dynamicDb(load.db)
+        .selectFrom(table)
+        .select(sql<string>`count(*)`.as('total')),
+    );
     const [row] = await rootRows(context, applyFilters(scoped(load, root, base), root.listSpec, query).compile());
     if (!row) throw new Error('count(*) answered no row');
     return Number(row.total);

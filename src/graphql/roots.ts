@@ -59,7 +59,9 @@ export const ROOT_ENTITIES: readonly RootEntity[] = [
     plural: 'approvals',
     listSpec: resourceListSpec,
     count: true,
-    noun: 'resource requests waiting for your approval (docs/contract.md §6: the leads of the team that owns the template, or `resource:admin`)',
+    noun:
+      'resource requests waiting for your approval (docs/contract.md §6: the leads of the team that owns the template, or ' +
+      '`resource:admin`)',
     scope: 'awaitingDecision',
   },
   { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },

@@ -4,6 +4,7 @@ import { appendToRunLog } from '../edge/writes/run-logs.js';
 import { allows } from '../model/permissions.js';
 import type { Principal } from '../model/principal.js';
 import type { RunLogTail } from '../read/run-log-feed.js';
+import { doc, member } from './sdl-doc.js';
 import { LOG_PAGE_BYTES, LOG_PAGE_CHUNKS, readRunLog } from '../read/run-logs.js';
 import { findRun } from '../read/runs.js';
 import type { Services } from '../services.js';
@@ -16,8 +17,6 @@ import type { GraphContext } from './context.js';
  * subscription tails a run live (wired in ./subscriptions.ts, on the graphql-ws transport and
  * limits of `changes`). The runs themselves are the `run` and `runs` root fields (./model.ts).
  */
-
-const doc = (text: string, indent = ''): string => `${indent}"""\n${indent}${text}\n${indent}"""\n`;
 
 /** Types and root fields of run logs (the subscription field is in SUBSCRIPTION_SDL). */
 export const RUN_LOG_SDL = `${doc("A piece of a run's log, as the runner appended it (secrets masked as `********`).")}type RunLogChunk {
@@ -41,11 +40,18 @@ ${doc("Bytes of the run's log now stored.", '  ')}  bytes: Float!
 ${doc('Whether the log reached its bound.', '  ')}  truncated: Boolean!
 }
 extend type Query {
-${doc(`A page of a run's log (\`resource:read\`): the chunks after \`after\` (default 0, the start), at most \`limit\` (default and most ${LOG_PAGE_CHUNKS}) and about ${LOG_PAGE_BYTES} bytes; null when the run does not exist.`, '  ')}  runLog(runId: UUID!, after: Int, limit: Int): RunLogPage
-}
+${member(
+  `A page of a run's log (\`resource:read\`): the chunks after \`after\` (default 0, the start), at most \`limit\` (default and most ` +
+    `${LOG_PAGE_CHUNKS}) and about ${LOG_PAGE_BYTES} bytes; null when the run does not exist.`,
+  'runLog(runId: UUID!, after: Int, limit: Int): RunLogPage',
+)}}
 extend type Mutation {
-${doc("Appends to a run's log, as `POST /api/resources/{id}/runs/{runId}/logs`: runner service accounts (or `resource:admin`), while the run is queued or in progress; secrets of the resource's variables, secrets and integrations are masked; at most RUN_LOG_MAX_BYTES per run, then truncated with a marker.", '  ')}  appendRunLog(resourceId: UUID!, runId: UUID!, content: String!): RunLogAppended!
-}
+${member(
+  "Appends to a run's log, as `POST /api/resources/{id}/runs/{runId}/logs`: runner service accounts (or `resource:admin`), while the " +
+    "run is queued or in progress; secrets of the resource's variables, secrets and integrations are masked; at most " +
+    'RUN_LOG_MAX_BYTES per run, then truncated with a marker.',
+  'appendRunLog(resourceId: UUID!, runId: UUID!, content: String!): RunLogAppended!',
+)}}
 `;
 
 const pageArgs = z.object({

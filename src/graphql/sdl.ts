@@ -4,13 +4,12 @@ import { ROOT_ENTITIES } from './roots.js';
 import { RUN_LOG_SDL } from './run-logs.js';
 import { ACCESS_SDL } from './access.js';
 import { SUBSCRIPTION_SDL } from './subscriptions.js';
+import { doc, member } from './sdl-doc.js';
 
 /**
  * The schema document, generated from the model so that every type and field carries the
  * description GraphiQL's docs explorer shows.
  */
-
-const doc = (text: string, indent = ''): string => `${indent}"""\n${indent}${text.replaceAll('"""', '\\"""')}\n${indent}"""\n`;
 
 function fieldType(field: FieldDef): string {
   switch (field.kind) {
@@ -34,7 +33,8 @@ function objectType(type: ObjectTypeDef): string {
 
 const LIST_ARGS = [
   doc(
-    'Key-value pairs to filter by, as on REST: `{"name__like": "db", "state": ["provisioned", "destroy"]}`; relation keys filter by id (`templateId`).',
+    'Key-value pairs to filter by, as on REST: `{"name__like": "db", "state": ["provisioned", "destroy"]}`; relation keys filter by id ' +
+      '(`templateId`).',
     '    ',
   ),
   '    filter: JSON\n',
@@ -50,20 +50,19 @@ function rootQueries(): string {
     const type = root.type;
     const single =
       type === 'User'
-        ? 'One user by id; null when it does not exist. Any signed-in caller may look a user up (names are public inside the service); restricted fields need `user:read` or being that user.'
+        ? 'One user by id; null when it does not exist. Any signed-in caller may look a user up (names are public inside the service); ' +
+          'restricted fields need `user:read` or being that user.'
         : `One ${type} by id; null when it does not exist or the caller may not read it.`;
-    if (root.single) parts.push(`${doc(single, '  ')}  ${root.single}(id: UUID): ${type}\n`);
+    if (root.single) parts.push(member(single, `${root.single}(id: UUID): ${type}`));
     parts.push(
-      `${doc(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, '  ')}  ${root.plural}(\n${LIST_ARGS}  ): [${type}!]\n`,
+      member(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, `${root.plural}(\n${LIST_ARGS}  ): [${type}!]`),
     );
-    if (root.count)
-      parts.push(`${doc(`How many ${root.noun} match the filter (on all pages).`, '  ')}  ${root.plural}Count(filter: JSON): Int\n`);
+    if (root.count) parts.push(member(`How many ${root.noun} match the filter (on all pages).`, `${root.plural}Count(filter: JSON): Int`));
   }
-  parts.push(`${doc('The signed-in caller.', '  ')}  me: User!\n`);
-  parts.push(
-    `${doc('The enabled ways to sign in, as the login page shows them. Needs no token.', '  ')}  enabledAuthProviders: [LoginOption!]!\n`,
-  );
-  return `${doc('Reads. Every field needs `Authorization: Bearer <token>`, except `enabledAuthProviders` and introspection.')}type Query {\n${parts.join('')}}\n`;
+  parts.push(member('The signed-in caller.', 'me: User!'));
+  parts.push(member('The enabled ways to sign in, as the login page shows them. Needs no token.', 'enabledAuthProviders: [LoginOption!]!'));
+  const description = 'Reads. Every field needs `Authorization: Bearer <token>`, except `enabledAuthProviders` and introspection.';
+  return `${doc(description)}type Query {\n${parts.join('')}}\n`;
 }
 
 const SCALARS = `${doc('A UUID in its canonical text form.')}scalar UUID
@@ -109,35 +108,57 @@ function mutationDefinitions(): { types: string[]; fields: string[] } {
     types.push(
       inputType(`${type}UpdateInput`, `Changes to a ${noun}, as the REST PATCH body: only the fields given change.`, entity.updateInput),
     );
-    types.push(
-      `${doc(`What can be done to a ${noun} (REST: POST .../actions/{action}).`)}enum ${actionEnumOf(entity)} {\n${entity.actions.map((action) => `  ${action}`).join('\n')}\n}\n`,
+    const actions = entity.actions.map((action) => `  ${action}`).join('\n');
+    types.push(`${doc(`What can be done to a ${noun} (REST: POST .../actions/{action}).`)}enum ${actionEnumOf(entity)} {\n${actions}\n}\n`);
+    fields.push(
+      member(`Creates a ${noun}; answers it as the read side then shows it.`, `create${type}(input: ${type}CreateInput!): ${type}!`),
     );
     fields.push(
-      `${doc(`Creates a ${noun}; answers it as the read side then shows it.`, '  ')}  create${type}(input: ${type}CreateInput!): ${type}!\n`,
+      member(
+        `Changes a ${noun}. \`revision\` is If-Match: the write is refused (PRECONDITION_FAILED) unless the ${noun} is still at that ` +
+          'revision.',
+        `update${type}(id: UUID!, input: ${type}UpdateInput!, revision: Int): ${type}!`,
+      ),
     );
+    if (entity.deletable) {
+      const description = `Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`;
+      fields.push(member(description, `delete${type}(id: UUID!): Boolean!`));
+    }
+    const reason = entity.actions.includes('approve')
+      ? ', `approve` and `reject` an optional `input: {reason}` (kept in the event, shown in the history)'
+      : '';
     fields.push(
-      `${doc(`Changes a ${noun}. \`revision\` is If-Match: the write is refused (PRECONDITION_FAILED) unless the ${noun} is still at that revision.`, '  ')}  update${type}(id: UUID!, input: ${type}UpdateInput!, revision: Int): ${type}!\n`,
-    );
-    if (entity.deletable)
-      fields.push(
-        `${doc(`Deletes a ${noun} (lifecycle kinds: asks for its deletion, as REST's DELETE). True once done.`, '  ')}  delete${type}(id: UUID!): Boolean!\n`,
-      );
-    fields.push(
-      `${doc(`Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`${entity.actions.includes('approve') ? ', `approve` and `reject` an optional `input: {reason}` (kept in the event, shown in the history)' : ''}.`, '  ')}  ${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!\n`,
+      member(
+        `Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`${reason}.`,
+        `${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!`,
+      ),
     );
   }
   fields.push(
-    `${doc('Creates a personal access token for the caller (not with a personal access token). Its secret is in this answer only.', '  ')}  createPersonalAccessToken(input: PersonalAccessTokenCreateInput!): PersonalAccessTokenSecret!\n`,
+    member(
+      'Creates a personal access token for the caller (not with a personal access token). Its secret is in this answer only.',
+      'createPersonalAccessToken(input: PersonalAccessTokenCreateInput!): PersonalAccessTokenSecret!',
+    ),
   );
   fields.push(
-    `${doc("Revokes one of the caller's personal access tokens (any, for `user:admin`). True once done.", '  ')}  revokePersonalAccessToken(id: UUID!): Boolean!\n`,
+    member(
+      "Revokes one of the caller's personal access tokens (any, for `user:admin`). True once done.",
+      'revokePersonalAccessToken(id: UUID!): Boolean!',
+    ),
   );
   return { types, fields };
 }
 
 function mutationType(fields: readonly string[]): string {
-  const token = `${doc('Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. Replaces the deprecated `POST /api/auth/service_account/token`.', '  ')}  serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!\n`;
-  return `${doc('Writes: every REST write, through the same rules (validation, permissions, uniqueness, If-Match, audit), answered once the read side shows it.')}type Mutation {\n${token}${fields.join('')}}\n`;
+  const token = member(
+    'Signs a service account in with its identifier and password and returns a bearer token. Needs no token; rate-limited; audited. ' +
+      'Replaces the deprecated `POST /api/auth/service_account/token`.',
+    'serviceAccountToken(identifier: String!, password: String!): ServiceAccountToken!',
+  );
+  const description =
+    'Writes: every REST write, through the same rules (validation, permissions, uniqueness, If-Match, audit), answered once the read ' +
+    'side shows it.';
+  return `${doc(description)}type Mutation {\n${token}${fields.join('')}}\n`;
 }
 
 /** The whole schema document. */

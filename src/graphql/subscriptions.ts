@@ -16,6 +16,7 @@ import { subscriptionError } from './errors.js';
 import type { GraphContext } from './context.js';
 import { CLOSE, type LiveHandle, type LiveSocket } from './live-sockets.js';
 import { openRunLogTail } from './run-logs.js';
+import { doc, member } from './sdl-doc.js';
 
 /**
  * `subscription { changes(entityTypes, entityIds, after) }` over graphql-ws (subprotocol
@@ -55,19 +56,19 @@ type Change {
   """
   actor: User
 }
-"""
-Live updates over graphql-ws (subprotocol graphql-transport-ws) on /api/graphql; sign in with \`connection_init\`'s payload \`{"Authorization": "Bearer <token>"}\` or \`{"token": "<token>"}\`.
-"""
-type Subscription {
-  """
-  Every change the caller may read (the audit log's rules), optionally only of some entity types or ids. With \`after\`, every change committed after that position first, then live: nothing missed, nothing twice.
-  """
-  changes(entityTypes: [String!], entityIds: [UUID!], after: String): Change!
-  """
-  A run's log, live (\`resource:read\`): every chunk after \`after\` (a sequence number; default 0, the start), then each chunk as the runner appends it; completes once the run has succeeded or failed and every chunk was sent.
-  """
-  runLog(runId: UUID!, after: Int): RunLogChunk!
-}
+${doc(
+  "Live updates over graphql-ws (subprotocol graphql-transport-ws) on /api/graphql; sign in with `connection_init`'s payload " +
+    '`{"Authorization": "Bearer <token>"}` or `{"token": "<token>"}`.',
+)}type Subscription {
+${member(
+  "Every change the caller may read (the audit log's rules), optionally only of some entity types or ids. With `after`, every change " +
+    'committed after that position first, then live: nothing missed, nothing twice.',
+  'changes(entityTypes: [String!], entityIds: [UUID!], after: String): Change!',
+)}${member(
+  "A run's log, live (`resource:read`): every chunk after `after` (a sequence number; default 0, the start), then each chunk as the " +
+    'runner appends it; completes once the run has succeeded or failed and every chunk was sent.',
+  'runLog(runId: UUID!, after: Int): RunLogChunk!',
+)}}
 `;
 
 /** What a subscription streams from: an iterator that can be ended, or failed with a reason. */
@@ -89,7 +90,9 @@ interface ConnectionContext {
   readonly id?: unknown;
 }
 
-/** The bearer credential in a `connection_init` payload: `{Authorization}`, `{authorization}`, `{headers: {Authorization}}` or `{token}`. */
+/**
+ * The bearer credential in a `connection_init` payload: `{Authorization}`, `{authorization}`, `{headers: {Authorization}}` or `{token}`.
+ */
 export function authorizationOf(payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const fields = payload as Record<string, unknown>;

@@ -93,7 +93,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       version: API_VERSION,
       description: [
         'Event-sourced infrastructure catalog. Lists take JSON-encoded `filter`, `sort` and `range` and answer `Content-Range`;',
-        'single entities carry an `ETag` revision that `If-Match` checks (412 on mismatch); writes answer with the entity as the read model shows it.',
+        'single entities carry an `ETag` revision that `If-Match` checks (412 on mismatch); writes answer with the entity as the read ' +
+          'model shows it.',
         'Errors are RFC 9457 problem details (`application/problem+json`). GraphQL lives at `/api/graphql`.',
       ].join(' '),
     },

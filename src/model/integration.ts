@@ -71,7 +71,8 @@ export const integrationEntity = {
     integrationProvider: {
       kind: 'text',
       description:
-        'cloud: `aws`, `azurerm`, `gcp`, `mongodb_atlas`, `datadog`; git: `github`, `gitlab`, `bitbucket`, `azure_devops`, `git_public`; notification: `slack`.',
+        'cloud: `aws`, `azurerm`, `gcp`, `mongodb_atlas`, `datadog`; git: `github`, `gitlab`, `bitbucket`, `azure_devops`, ' +
+        '`git_public`; notification: `slack`.',
       input: z.string().min(1, 'must not be empty'),
       required: true,
       immutable: true,

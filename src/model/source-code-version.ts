@@ -120,7 +120,8 @@ export const sourceCodeVersionEntity = {
     variables: {
       kind: 'json',
       description:
-        'Input variables: a list of `{name, type, required, default, description, sensitive, validation}`; `type` is `string`, `number`, `bool`, `list` or `map`, `validation` an optional `{regex, min, max, message}`.',
+        'Input variables: a list of `{name, type, required, default, description, sensitive, validation}`; `type` is `string`, ' +
+        '`number`, `bool`, `list` or `map`, `validation` an optional `{regex, min, max, message}`.',
       input: variablesInput,
       stored: z.array(sourceCodeVariable),
       default: [],

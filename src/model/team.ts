@@ -57,7 +57,8 @@ export const teamEntity = {
     groupReferences: {
       kind: 'textList',
       description:
-        "Identity-provider groups whose members are members at their next sign-in: Backstage references (`group:default/payments`) or values of a provider's groups claim.",
+        'Identity-provider groups whose members are members at their next sign-in: Backstage references (`group:default/payments`) or ' +
+        "values of a provider's groups claim.",
       input: z.array(groupReference).max(50, 'at most 50 groups'),
       default: [],
       filter: true,

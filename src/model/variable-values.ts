@@ -37,7 +37,10 @@ function backtrackingProblem(pattern: RegExp): string | undefined {
   if (result.safe) return undefined;
   if (result.error === 'timedOut' || result.error === 'hitMaxSteps')
     return 'is too complex to prove safe: its matching time may grow faster than the value (simplify it)';
-  return 'may take super-linear time to match: two parts of it can match the same text, as in (a|a)*, (a+)+ or [a-z]+[a-z]+ (simplify it so each part of the value can match one way only)';
+  return (
+    'may take super-linear time to match: two parts of it can match the same text, as in (a|a)*, (a+)+ or [a-z]+[a-z]+ (simplify ' +
+    'it so each part of the value can match one way only)'
+  );
 }
 
 /**
@@ -155,7 +158,10 @@ export function valueProblem(
     // A version declared before patterns were analysed may hold one that backtracks: never run it.
     const { pattern } = compile(rule.regex);
     if (!pattern)
-      return `cannot be checked: the declared pattern ${rule.regex} may take super-linear time to match; its source code version must declare a simpler one`;
+      return (
+        `cannot be checked: the declared pattern ${rule.regex} may take super-linear time to match; its source code version must ` +
+        `declare a simpler one`
+      );
     if (!pattern.test(value)) return refuse(`must match ${rule.regex}`);
   }
   const measure = measured(type, value);

@@ -20,7 +20,8 @@ export class PoisonEvent extends Error {
     readonly before: bigint | undefined,
   ) {
     super(
-      `projection failed on event ${event.eventId} (${event.type}) at position ${event.position}: ${String(reason instanceof Error ? reason.message : reason)}`,
+      `projection failed on event ${event.eventId} (${event.type}) at position ${event.position}: ` +
+        String(reason instanceof Error ? reason.message : reason),
     );
   }
 }

@@ -99,7 +99,10 @@ const FACT_ENTITY_TYPES: ReadonlySet<string> = new Set(['sign_in', 'sso_login'])
 export const tracksFields = (entityType: string, entityId: string | null): boolean =>
   entityId !== null && !FACT_ENTITY_TYPES.has(entityType);
 
-/** Keys of event data that are not fields of the entity: the id, what the verb and reason columns show, and which fields a change sent back to approval. */
+/**
+ * Keys of event data that are not fields of the entity: the id, what the verb and reason columns show, and which fields a change sent back
+ * to approval.
+ */
 const NOT_FIELDS: ReadonlySet<string> = new Set(['id', 'action', 'reason', 'authority', 'changedFields']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

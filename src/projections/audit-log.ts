@@ -103,7 +103,8 @@ export function auditRowOf(
 }
 
 const COLUMNS =
-  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, diff, reason';
+  'id, position, at, actor_id, action, entity_type, entity_id, changes, correlation_id, causation_id, stream_id, verb, entity_name, ' +
+  'diff, reason';
 
 // Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const INSERT = `INSERT INTO audit_log (${COLUMNS})

@@ -384,7 +384,8 @@ export class ProjectionHub {
         ? []
         : [
             `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
-               FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')}) AS v(name, position) WHERE c.name = v.name`,
+               FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')})
+                 AS v(name, position) WHERE c.name = v.name`,
           ];
     for (const { lane, poison } of outcomes) {
       if (!poison) continue;

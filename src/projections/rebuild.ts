@@ -21,7 +21,8 @@ interface IndexDefinition {
 /** The live tables' indexes, so the shadow copies get the same ones under the same names. */
 async function indexDefinitions(pool: SqlPool, tables: readonly string[]): Promise<IndexDefinition[]> {
   const { rows } = await pool.query<IndexDefinition>(
-    `SELECT c.relname AS name, t.relname AS "table", pg_get_indexdef(i.indexrelid) AS definition, i.indisunique AS unique, i.indisprimary AS primary
+    `SELECT c.relname AS name, t.relname AS "table", pg_get_indexdef(i.indexrelid) AS definition,
+            i.indisunique AS unique, i.indisprimary AS primary
        FROM pg_index i
        JOIN pg_class c ON c.oid = i.indexrelid
        JOIN pg_class t ON t.oid = i.indrelid
@@ -285,8 +286,10 @@ async function swapIn(pool: SqlPool, projection: Projection, shadow: string, pos
     for (const table of projection.tables) await tx.query(`ALTER TABLE ${shadow}.${table} SET SCHEMA public`);
     await tx.query(`DROP SCHEMA ${shadow}`);
     await tx.query(
-      `INSERT INTO projection_checkpoints (name, position, status, error, failed_event_id, updated_at) VALUES ($1, $2, 'running', NULL, NULL, now())
-       ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, status = 'running', error = NULL, failed_event_id = NULL, updated_at = now()`,
+      `INSERT INTO projection_checkpoints (name, position, status, error, failed_event_id, updated_at)
+         VALUES ($1, $2, 'running', NULL, NULL, now())
+       ON CONFLICT (name) DO UPDATE
+         SET position = EXCLUDED.position, status = 'running', error = NULL, failed_event_id = NULL, updated_at = now()`,
       [projection.name, position === undefined ? null : String(position)],
     );
   });

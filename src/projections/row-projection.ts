@@ -135,7 +135,8 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
     ...scalarColumns,
     ...spec.links.map(
       (link) =>
-        `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ${link.field}`,
+        `ARRAY(SELECT l.${link.targetColumn}::text FROM ${link.table} l WHERE l.${link.ownerColumn} = r.id ORDER BY l.ordinal) AS ` +
+        link.field,
     ),
   ].join(', ')} FROM ${spec.table} r WHERE r.id = ANY($1::uuid[])`;
 
@@ -170,7 +171,8 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
       }
       if (owners.length > 0) {
         await tx.query(
-          `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[])`,
+          `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], ` +
+            `$3::int[])`,
           [arrayLiteral(owners), arrayLiteral(targets), `{${ordinals.join(',')}}`],
         );
       }

@@ -29,7 +29,8 @@ type Move = 'start' | 'succeed' | 'fail';
 // Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const QUEUE = `INSERT INTO runs (id, resource_id, action, status, actor_id, queued_at, queued_revision, revision)
   SELECT q.id, q.resource_id, q.action, 'queued', q.actor_id, q.queued_at, q.revision, q.revision
-  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::timestamptz[], $6::int[]) AS q(id, resource_id, action, actor_id, queued_at, revision)
+  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::timestamptz[], $6::int[]) AS q(id, resource_id, action, actor_id,
+    queued_at, revision)
   ON CONFLICT (id) DO NOTHING`;
 
 /**
@@ -44,7 +45,8 @@ const MOVE = `UPDATE runs AS r SET
     outputs = CASE WHEN m.action = 'succeed' THEN m.outputs::jsonb ELSE r.outputs END,
     error = CASE WHEN m.action = 'fail' THEN m.error ELSE r.error END,
     revision = m.revision
-  FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS m(resource_id, revision, action, at, outputs, error)
+  FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS m(resource_id, revision, action, at,
+    outputs, error)
   CROSS JOIN LATERAL (
     SELECT id FROM runs WHERE resource_id = m.resource_id AND queued_revision < m.revision ORDER BY queued_revision DESC LIMIT 1
   ) AS latest

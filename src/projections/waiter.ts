@@ -75,7 +75,8 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
         if (left <= 0) {
           throw new AppError(
             'READ_MODEL_LAGGING',
-            `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it again shortly`,
+            `the write was stored (position ${position}) but the read model did not catch up within ${deps.timeoutMs} ms; read it ` +
+              `again shortly`,
             {
               details: { position: String(position) },
             },

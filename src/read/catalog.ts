@@ -5,7 +5,7 @@ import { declaredLinks, declaredTableColumns, type ReadLink } from '../projectio
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import { liveById } from './live-by-id.js';
 import type { Db } from '../storage/kysely.js';
-import type { DynamicSelect } from '../storage/dynamic.js';
+import { dynamicCreator, type DynamicSelect } from '../storage/dynamic.js';
 
 /** A catalog entity as the REST API shows it. */
 export type CatalogView = Record<string, unknown> & { readonly id: string; readonly revision: number };
@@ -49,18 +49,15 @@ export function catalogReader(table: string, columns: readonly string[], links: 
   // read costs Kysely no compiling and the statement namer the same string each time.
   const selections = [
     ...columns.map((column) => sql.ref(`${table}.${column}`).as(column)),
-    ...links.map((link) =>
-      sql<
-        string[]
-      >`ARRAY(SELECT ${sql.ref(`${link.table}.${link.targetColumn}`)} FROM ${sql.table(link.table)} WHERE ${sql.ref(`${link.table}.${link.ownerColumn}`)} = ${sql.ref(`${table}.id`)} ORDER BY ${sql.ref(`${link.table}.ordinal`)})`.as(
-        link.field,
-      ),
-    ),
+    ...links.map((link) => {
+      const column = (name: string) => sql.ref(`${link.table}.${name}`);
+      return sql<string[]>`ARRAY(SELECT ${column(link.targetColumn)} FROM ${sql.table(link.table)}
+        WHERE ${column(link.ownerColumn)} = ${sql.ref(`${table}.id`)} ORDER BY ${column('ordinal')})`.as(link.field);
+    }),
   ];
   const viewKeys = new Map([...columns, ...links.map((link) => link.field)].map((key) => [key, camelCase(key)]));
   // On the database, or on a list statement's query creator (which holds its WITH).
-  const select = (from: Db | QueryCreator<AnySchema>): AnySelect =>
-    (from as unknown as QueryCreator<AnySchema>).selectFrom(table).select(selections);
+  const select = (from: Db | QueryCreator<AnySchema>): AnySelect => dynamicCreator(from).selectFrom(table).select(selections);
   let byId: string | undefined;
   let byIds: string | undefined;
   /** The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its batched form for more. */

@@ -119,7 +119,8 @@ class Listener implements ChangeListener {
     this.fail(
       new AppError(
         'RATE_LIMITED',
-        `too slow: more than ${this.limits.maxBuffered} changes waited for this subscriber; subscribe again with after set to the last position received`,
+        `too slow: more than ${this.limits.maxBuffered} changes waited for this subscriber; subscribe again with after set to the last ` +
+          `position received`,
       ),
     );
   }

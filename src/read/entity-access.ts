@@ -22,19 +22,24 @@ import type { Db } from '../storage/kysely.js';
  */
 export function membershipOf(userId: string): RawBuilder<{ team_id: string; role: 'member' | 'lead' }> {
   return sql`(
-    SELECT l.team_id, 'lead' AS role FROM team_leads l JOIN teams t ON t.id = l.team_id WHERE l.user_id = ${userId} AND t.deleted_at IS NULL AND t.status = 'enabled'
+    SELECT l.team_id, 'lead' AS role FROM team_leads l JOIN teams t ON t.id = l.team_id
+      WHERE l.user_id = ${userId} AND t.deleted_at IS NULL AND t.status = 'enabled'
     UNION ALL
-    SELECT m.team_id, 'member' AS role FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = ${userId} AND t.deleted_at IS NULL AND t.status = 'enabled'
+    SELECT m.team_id, 'member' AS role FROM team_members m JOIN teams t ON t.id = m.team_id
+      WHERE m.user_id = ${userId} AND t.deleted_at IS NULL AND t.status = 'enabled'
     UNION ALL
-    SELECT t.id AS team_id, 'member' AS role FROM teams t JOIN users u ON u.id = ${userId} WHERE t.group_references && u.external_groups AND t.deleted_at IS NULL AND t.status = 'enabled'
+    SELECT t.id AS team_id, 'member' AS role FROM teams t JOIN users u ON u.id = ${userId} WHERE t.group_references && u.external_groups
+      AND t.deleted_at IS NULL AND t.status = 'enabled'
   )`;
 }
 
 /** `EXISTS` a grant on the row `alias.id` to the user or one of their teams, of at least `level`. */
 function grantedSql(userId: string, alias: string, level: PermissionLevel): RawBuilder<boolean> {
   const levels = level === 'read' ? ['read', 'write', 'admin'] : level === 'write' ? ['write', 'admin'] : ['admin'];
-  return sql<boolean>`EXISTS (SELECT 1 FROM entity_grants g WHERE g.entity_id = ${sql.ref(`${alias}.id`)} AND g.level IN (${sql.join(levels)})
-    AND ((g.subject_type = 'user' AND g.subject_id = ${userId}) OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(userId)} AS gm))))`;
+  return sql<boolean>`EXISTS (SELECT 1 FROM entity_grants g
+    WHERE g.entity_id = ${sql.ref(`${alias}.id`)} AND g.level IN (${sql.join(levels)})
+    AND ((g.subject_type = 'user' AND g.subject_id = ${userId})
+      OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(userId)} AS gm))))`;
 }
 
 /**
@@ -79,9 +84,11 @@ export async function relationTo(
   }>`
     SELECT ${sql.ref(`e.${ownerColumn}`)} AS owner_id,
       (SELECT ot.name FROM teams ot WHERE ot.id = ${sql.ref(`e.${ownerColumn}`)}) AS owner_name,
-      (SELECT CASE WHEN bool_or(m.role = 'lead') THEN 'lead' WHEN count(*) > 0 THEN 'member' END FROM ${membershipOf(userId)} AS m WHERE m.team_id = ${sql.ref(`e.${ownerColumn}`)}) AS owner_role,
+      (SELECT CASE WHEN bool_or(m.role = 'lead') THEN 'lead' WHEN count(*) > 0 THEN 'member' END
+         FROM ${membershipOf(userId)} AS m WHERE m.team_id = ${sql.ref(`e.${ownerColumn}`)}) AS owner_role,
       ARRAY(SELECT g.level FROM entity_grants g WHERE g.entity_id = e.id
-        AND ((g.subject_type = 'user' AND g.subject_id = ${userId}) OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(userId)} AS gm)))) AS grant_levels
+        AND ((g.subject_type = 'user' AND g.subject_id = ${userId}) OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM
+          ${membershipOf(userId)} AS gm)))) AS grant_levels
     FROM ${sql.table(table)} e WHERE e.id = ${id} AND e.deleted_at IS NULL`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
@@ -108,7 +115,8 @@ export function awaitingDecisionOf(principal: Principal, alias: string): RawBuil
   const ways: RawBuilder<boolean>[] = [
     sql<boolean>`${owner} IN (SELECT team_id FROM ${membershipOf(principal.userId)} AS am WHERE am.role = 'lead')`,
     sql<boolean>`EXISTS (SELECT 1 FROM entity_grants g WHERE g.entity_id = ${templateId} AND g.level = 'admin'
-      AND ((g.subject_type = 'user' AND g.subject_id = ${principal.userId}) OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(principal.userId)} AS ag))))`,
+      AND ((g.subject_type = 'user' AND g.subject_id = ${principal.userId})
+        OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(principal.userId)} AS ag))))`,
   ];
   if (levelIncludes(kindLevel(principal.permissions, 'template'), 'admin')) ways.push(sql<boolean>`${owner} IS NOT NULL`);
   if (levelIncludes(kindLevel(principal.permissions, 'resource'), 'write')) ways.push(sql<boolean>`${owner} IS NULL`);

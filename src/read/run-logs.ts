@@ -49,7 +49,8 @@ export async function appendRunLog(
   const at = entry.at.toISOString();
   return withTransaction(pool, async (tx) => {
     await tx.query(
-      'INSERT INTO run_log_heads (run_id, resource_id, bytes, chunks, truncated, updated_at) VALUES ($1, $2, 0, 0, false, $3) ON CONFLICT (run_id) DO NOTHING',
+      'INSERT INTO run_log_heads (run_id, resource_id, bytes, chunks, truncated, updated_at) VALUES ($1, $2, 0, 0, false, $3) ON ' +
+        'CONFLICT (run_id) DO NOTHING',
       [entry.runId, entry.resourceId, at],
     );
     const { rows } = await tx.query<HeadRow>('SELECT bytes, chunks, truncated FROM run_log_heads WHERE run_id = $1 FOR UPDATE', [

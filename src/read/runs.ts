@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../storage/kysely.js';
+import { rowsAs } from '../storage/dynamic.js';
 import { listWithTotal, type ListQuery } from './list-query.js';
 import { runListSpec, type RunTable, type RunTables } from './list-specs/runs.js';
 
@@ -54,7 +55,7 @@ export async function listRuns(db: Db, resourceId: string, query: ListQuery): Pr
     select: (from) => from.selectFrom('runs').select(COLUMNS.map((column) => sql.ref(`runs.${column}`).as(column))),
     scope: (qb) => qb.where(sql.ref('runs.resource_id'), '=', resourceId),
   });
-  return { rows: (rows as unknown as RunRow[]).map(toRunView), total };
+  return { rows: rowsAs<RunRow>(rows).map(toRunView), total };
 }
 
 /** One run, or undefined. */

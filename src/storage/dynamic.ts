@@ -26,5 +26,11 @@ export const dynamicDb = <DB>(db: Kysely<DB>): DynamicDb => db as unknown as Dyn
  */
 export const dynamicSelect = <O = Record<string, unknown>>(query: unknown): DynamicSelect<O> => query as DynamicSelect<O>;
 
-/** A query creator (a `WITH …` prefix) over run-time tables. */
+/** A query creator (a `WITH …` prefix) over run-time tables; a typed database is one too. */
 export const dynamicCreator = (creator: unknown): QueryCreator<DynamicTables> => creator as QueryCreator<DynamicTables>;
+
+/**
+ * Rows a statement over run-time tables answered, given back the type the caller's select built
+ * them to (Kysely typed them as `Record<string, unknown>`). The one place such rows are retyped.
+ */
+export const rowsAs = <Row>(rows: readonly Record<string, unknown>[]): Row[] => rows as unknown as Row[];

@@ -1,3 +1,9 @@
+/** The driver messages (node-postgres, PGlite) of a connection that is gone, at their start. */
+const CONNECTION_LOST = new RegExp(
+  '^(Connection terminated|Client was closed|Client has encountered a connection error|the embedded database is closed|' +
+    'timeout exceeded when trying to connect)',
+);
+
 /**
  * Failures of the database rather than of the caller or of our code: lost connection, shutdown,
  * deadlock or serialization failure, exhausted resources. Projections retry them from their
@@ -11,7 +17,5 @@ export function isTransientDatabaseError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   // A database closed to connections (ALLOW_CONNECTIONS false during maintenance) is an outage too.
   if (code === '55000' && message.includes('is not currently accepting connections')) return true;
-  return /^(Connection terminated|Client was closed|Client has encountered a connection error|the embedded database is closed|timeout exceeded when trying to connect)/.test(
-    message,
-  );
+  return CONNECTION_LOST.test(message);
 }

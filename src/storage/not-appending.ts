@@ -29,4 +29,5 @@ export const MARKED_TRANSACTION_IDS = `SELECT x.transactionid::text::bigint FROM
   WHERE x.locktype = 'transactionid' AND x.mode = 'ExclusiveLock' AND x.granted AND x.transactionid IS NOT NULL
     AND x.virtualtransaction IN (
       SELECT m.virtualtransaction FROM pg_locks AS m
-       WHERE m.locktype = 'advisory' AND m.classid = ${NOT_APPENDING_LOCK.classId} AND m.objid = ${NOT_APPENDING_LOCK.objId} AND m.objsubid = 2 AND m.granted)`;
+       WHERE m.locktype = 'advisory' AND m.classid = ${NOT_APPENDING_LOCK.classId} AND m.objid = ${NOT_APPENDING_LOCK.objId}
+         AND m.objsubid = 2 AND m.granted)`;

@@ -8,7 +8,7 @@ import { rebuildProjection } from '../../src/projections/rebuild.js';
 import { applyEvents } from '../../src/projections/runner.js';
 import { withTransaction } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 
 const ACTOR = randomUUID();
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -67,7 +67,7 @@ for (const target of databaseTargets()) {
       await run(web, { type: 'Update', data: { changes: { name: 'Web site' } } });
       await run(web, { type: 'Disable' });
       await run(web, { type: 'Delete' });
-      events = await spine.store.readAll({ limit: 1000 });
+      events = await readAllCommitted(spine.store, { limit: 1000 });
     });
     beforeEach(async () => {
       await spine.pool.query('TRUNCATE audit_log, audit_entities');

@@ -11,7 +11,7 @@ import { auditLogProjection, createAuditLogProjection } from '../../src/projecti
 import { rebuildProjection } from '../../src/projections/rebuild.js';
 import { applyEvents } from '../../src/projections/runner.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 
 const ACTOR = randomUUID();
 const CORRELATION = 'req-audit-1';
@@ -59,7 +59,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       spine = await openSpine(target);
       await writeTemplateHistory(spine, id);
-      events = await spine.store.readAll({ limit: 100 });
+      events = await readAllCommitted(spine.store, { limit: 100 });
     });
     beforeEach(async () => {
       await spine.pool.query('TRUNCATE audit_log, audit_entities');

@@ -51,7 +51,8 @@ if (postgres)
       await client.connect();
       try {
         const execute = (i: number): string =>
-          `EXECUTE statement_${String(i)}(${(statements[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
+          `EXECUTE ` +
+          `statement_${String(i)}(${(statements[i]?.parameters ?? []).map((value) => client.escapeLiteral(String(value))).join(', ')})`;
         for (const [i, { text }] of statements.entries()) {
           await client.query(`PREPARE statement_${String(i)} AS ${text}`);
           for (let run = 0; run < 7; run++) await client.query(execute(i));

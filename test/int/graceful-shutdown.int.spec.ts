@@ -24,7 +24,8 @@ async function startSlowWrite(
   });
   const half = Math.floor(body.length / 2);
   socket.write(
-    `POST /api/templates HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+    `POST /api/templates HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
   );
   return { socket, finish: () => socket.write(body.slice(half)), response };
 }

@@ -13,7 +13,9 @@ import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const SCRIPT = 'index-Ab12Cd34.js';
 const SCRIPT_BODY = 'console.log("graphiql");\n';
-const PAGE = `<!doctype html><html><head><script type="module" src="/api/graphql/assets/${SCRIPT}"></script></head><body><div id="graphiql"></div></body></html>\n`;
+const PAGE =
+  `<!doctype html><html><head><script type="module" src="/api/graphql/assets/${SCRIPT}"></script></head><body><div ` +
+  `id="graphiql"></div></body></html>\n`;
 
 /** What `npm run build:graphiql` writes, in miniature: index.html and one hashed asset. */
 async function fakeBuild(dir: string): Promise<void> {
@@ -71,7 +73,8 @@ describe('GraphiQL at GET /api/graphql', () => {
 
     it('allows nothing but the service itself (and data: fonts and images) in its CSP', () => {
       expect(GRAPHIQL_CSP).toBe(
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; " +
+          "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
       );
     });
 

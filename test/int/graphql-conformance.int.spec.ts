@@ -153,7 +153,8 @@ for (const target of databaseTargets()) {
       it('a bad filter, sort or range nulls its own field; siblings keep their data', async () => {
         const response = await post({
           query:
-            '{ resources(filter: {nosuchfield: "x"}) { id } templates { id } badSort: templates(sort: ["name", "up"]) { id } resourcesCount(filter: {state: 5}) executorsCount }',
+            '{ resources(filter: {nosuchfield: "x"}) { id } templates { id } badSort: templates(sort: ["name", "up"]) { id } ' +
+            'resourcesCount(filter: {state: 5}) executorsCount }',
         });
         expect(response.statusCode).toBe(200);
         const body = response.json<GraphBody>();

@@ -164,7 +164,8 @@ for (const target of databaseTargets()) {
 
       it('issues a service-account token through the mutation, usable on GraphQL and REST, and audits it', async () => {
         const mutation =
-          'mutation ($identifier: String!, $password: String!) { serviceAccountToken(identifier: $identifier, password: $password) { token expiresAt } }';
+          'mutation ($identifier: String!, $password: String!) { serviceAccountToken(identifier: $identifier, password: $password) { ' +
+          'token expiresAt } }';
         const issued = (await data(mutation, { token: null, variables: { identifier: 'admin', password: ADMIN_PASSWORD } }))
           .serviceAccountToken as { token: string; expiresAt: string };
         expect(issued.expiresAt).toMatch(ISO);
@@ -248,7 +249,8 @@ for (const target of databaseTargets()) {
           expect(rows.length).toBeGreaterThan(0);
           const total = Number(rest.headers['content-range']?.toString().split('/')[1]);
           const listed = await data(
-            `{ ${plural}(range: [0, 1000], sort: ["createdAt", "ASC"]) { id ${field} createdAt updatedAt revision description labels creator { id name } } ${plural}Count }`,
+            `{ ${plural}(range: [0, 1000], sort: ["createdAt", "ASC"]) { id ${field} createdAt updatedAt revision description labels ` +
+              `creator { id name } } ${plural}Count }`,
           );
           const list = listed[plural] as Json[];
           expect(list).toHaveLength(rows.length);
@@ -355,7 +357,8 @@ for (const target of databaseTargets()) {
           expect(resource.creator.name).toBe('Administrator');
         }
         const workspace = await data(
-          `{ workspace(id: "${workspaceId}") { name workspaceProvider configuration integration { integrationProvider } } workspacesCount }`,
+          `{ workspace(id: "${workspaceId}") { name workspaceProvider configuration integration { integrationProvider } } ` +
+            `workspacesCount }`,
         );
         expect(workspace.workspace).toEqual({
           name: 'gql-workspace',
@@ -476,21 +479,25 @@ for (const target of databaseTargets()) {
         const anyResource = ((await data('{ resources(range: [0, 1]) { id } }')).resources as { id: string }[])[0];
         const cases: [string, Parameters<typeof post>[1]][] = [
           [
-            'query ($r: [Int!], $skip: Boolean!) { a: templates(range: $r, sort: ["name", "ASC"]) { ...T b: name executors @skip(if: $skip) { name } } } fragment T on Template { id __typename parents { name } }',
+            'query ($r: [Int!], $skip: Boolean!) { a: templates(range: $r, sort: ["name", "ASC"]) { ...T b: name executors @skip(if: ' +
+              '$skip) { name } } } fragment T on Template { id __typename parents { name } }',
             { variables: { r: [0, 3], skip: false } },
           ],
           [
-            '{ resources(filter: {state: ["provisioned"], name__like: "a"}, range: [0, 5]) { name variables template { name } creator { name email } } }',
+            '{ resources(filter: {state: ["provisioned"], name__like: "a"}, range: [0, 5]) { name variables template { name } creator ' +
+              '{ name email } } }',
             {},
           ],
           [
-            `query ($id: UUID!) { resource(id: $id) { name sourceCodeVersion { identifier } } template(id: "00000000-0000-4000-8000-000000000000") { id } }`,
+            `query ($id: UUID!) { resource(id: $id) { name sourceCodeVersion { identifier } } template(id: ` +
+              `"00000000-0000-4000-8000-000000000000") { id } }`,
             { variables: { id: anyResource?.id } },
           ],
           ['{ templates(filter: {nope: 1}) { id } }', {}],
           ['{ users { id } me { identifier } }', { token: defaultToken }],
           [
-            '{ resources(range: [0, 2]) { creator { name roles } } auditLog(range: [0, 2], sort: ["position", "ASC"]) { action actor { name } } }',
+            '{ resources(range: [0, 2]) { creator { name roles } } auditLog(range: [0, 2], sort: ["position", "ASC"]) { action actor { ' +
+              'name } } }',
             { token: defaultToken },
           ],
           ['{ __typename enabledAuthProviders { key } }', { token: null }],
@@ -561,7 +568,8 @@ for (const target of databaseTargets()) {
 
       it('executors { sourceCode storage integrationIds } is one statement, whatever the row count', async () => {
         const query = (limit: number) =>
-          `{ executors(range: [0, ${limit}]) { sourceCode { sourceCodeUrl identifier } storage { name } integrationIds { name integrationProvider } } }`;
+          `{ executors(range: [0, ${limit}]) { sourceCode { sourceCodeUrl identifier } storage { name } integrationIds { name ` +
+          `integrationProvider } } }`;
         const all = await statementsOf(query(100));
         const one = await statementsOf(query(1));
         expect(all.body.errors).toBeUndefined();
@@ -614,7 +622,9 @@ for (const target of databaseTargets()) {
         .join(' ');
 
     it('a list relation too wide for json_build_object (over 50 keys with its joins) is read by a statement of its own, with the same answers', async () => {
-      const wide = `id ${scalarsOf('Executor')} sourceCode { ${scalarsOf('SourceCode')} integration { ${scalarsOf('Integration')} } } storage { ${scalarsOf('Storage')} }`;
+      const wide =
+        `id ${scalarsOf('Executor')} sourceCode { ${scalarsOf('SourceCode')} integration { ${scalarsOf('Integration')} } } ` +
+        `storage { ${scalarsOf('Storage')} }`;
       const narrow = 'id name';
       const { body, sql } = await statementsOf(`{ templates(range: [0, 20]) { id executors { ${wide} } } }`);
       // The templates, then the executors of all of them with their to-one relations joined: two statements, not one per template.
@@ -658,7 +668,8 @@ for (const target of databaseTargets()) {
 
       it('refuses a query whose cost (lists weighted by their page size) exceeds GRAPHQL_MAX_COST', async () => {
         const { body, sql } = await statementsOf(
-          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }',
+          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } ' +
+            '} } }',
           {
             variables: { range: [0, 1000] },
           },
@@ -667,7 +678,8 @@ for (const target of databaseTargets()) {
         expect(body.errors?.[0]?.message).toMatch(/^query cost \d+ exceeds the maximum of 80000 \(GRAPHQL_MAX_COST\)/);
         // The same shape with a small page is fine.
         const ok = await gql(
-          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } } } }',
+          'query ($range: [Int!]) { resources(range: $range) { id template { executors { integrationIds { name } secretIds { name } } ' +
+            '} } }',
           { variables: { range: [0, 5] } },
         );
         expect(ok.errors).toBeUndefined();
@@ -680,7 +692,8 @@ for (const target of databaseTargets()) {
 
       it('lets GraphiQL-style introspection through whatever its depth', async () => {
         const body = await gql(
-          '{ __schema { types { name fields { name type { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name } } } } } } } } } } }',
+          '{ __schema { types { name fields { name type { name kind ofType { name kind ofType { name kind ofType { name kind ofType { ' +
+            'name kind ofType { name kind ofType { name } } } } } } } } } } }',
           { token: null },
         );
         expect(body.errors).toBeUndefined();

@@ -162,7 +162,8 @@ for (const target of databaseTargets()) {
           const id = ids[key];
           const updated = (
             await data(
-              `mutation ($id: UUID!) { update${type}(id: $id, input: {description: "changed", labels: ["gql"]}, revision: 1) { id revision description labels } }`,
+              `mutation ($id: UUID!) { update${type}(id: $id, input: {description: "changed", labels: ["gql"]}, revision: 1) { id ` +
+                `revision description labels } }`,
               { id },
             )
           )[`update${type}`];
@@ -187,7 +188,8 @@ for (const target of databaseTargets()) {
         const storage = async (action: string, input?: Json) =>
           (
             await data(
-              'mutation ($id: UUID!, $action: StorageAction!, $input: JSON) { storageAction(id: $id, action: $action, input: $input) { state status } }',
+              'mutation ($id: UUID!, $action: StorageAction!, $input: JSON) { storageAction(id: $id, action: $action, input: $input) { ' +
+                'state status } }',
               { id: ids.Storage, action, input },
             )
           ).storageAction;
@@ -197,7 +199,8 @@ for (const target of databaseTargets()) {
         const resource = async (action: string, input?: Json) =>
           (
             await data(
-              'mutation ($id: UUID!, $action: ResourceAction!, $input: JSON) { resourceAction(id: $id, action: $action, input: $input) { state status outputs } }',
+              'mutation ($id: UUID!, $action: ResourceAction!, $input: JSON) { resourceAction(id: $id, action: $action, input: $input) ' +
+                '{ state status outputs } }',
               { id: ids.Resource, action, input },
             )
           ).resourceAction as Json;

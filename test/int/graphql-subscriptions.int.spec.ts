@@ -10,7 +10,8 @@ import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 type Json = Record<string, unknown>;
 
 const CHANGES =
-  'subscription ($types: [String!], $after: String) { changes(entityTypes: $types, after: $after) { position entityType entityId action at actor { identifier } } }';
+  'subscription ($types: [String!], $after: String) { changes(entityTypes: $types, after: $after) { position entityType entityId ' +
+  'action at actor { identifier } } }';
 
 const changesOf = (items: readonly Received[]): Json[] => items.flatMap((item) => ('data' in item ? [item.data.changes as Json] : []));
 const positionsOf = (items: readonly Received[]): bigint[] => changesOf(items).map((change) => BigInt(change.position as string));

@@ -10,6 +10,7 @@ import {
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import type { SqlPool } from '../../src/storage/pool.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
+import { readAllCommitted } from '../support/spine.js';
 
 /*
  * Group commit (src/events/store/postgres.ts, migration 028): writes that arrive while an append is
@@ -76,7 +77,7 @@ for (const target of databaseTargets()) {
         expect(recorded.map((e) => e.streamRevision)).toEqual([0n, 1n]);
         expect(recorded.at(-1)?.position).toBe(results[i]?.position);
       }
-      const all = await store.readAll({ limit: 100 });
+      const all = await readAllCommitted(store, { limit: 100 });
       expect(all.map((e) => e.position)).toEqual([...all.map((e) => e.position)].sort((a, b) => (a < b ? -1 : 1)));
       expect(all).toHaveLength(10);
     });
@@ -102,7 +103,7 @@ for (const target of databaseTargets()) {
       // The refused write left nothing: its other stream does not exist.
       const contestedEvents = await store.readStream(contested);
       expect(contestedEvents).toHaveLength(1);
-      expect(await store.readAll({ limit: 100 })).toHaveLength(4);
+      expect(await readAllCommitted(store, { limit: 100 })).toHaveLength(4);
     });
 
     it('given a group asserting a revision its predecessor in the group moved, when they append, then the later write conflicts with the head it saw', async () => {

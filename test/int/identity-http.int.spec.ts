@@ -154,7 +154,8 @@ for (const target of databaseTargets()) {
     async function call(options: InjectOptions): Promise<LightMyRequestResponse> {
       const response = await h.app.inject(options);
       responses.push(
-        `${String(options.method)} ${JSON.stringify(options.url)} → ${response.statusCode} ${JSON.stringify(response.headers)} ${response.body}`,
+        `${String(options.method)} ${JSON.stringify(options.url)} → ${response.statusCode} ${JSON.stringify(response.headers)} ` +
+          response.body,
       );
       return response;
     }

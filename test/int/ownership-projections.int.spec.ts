@@ -8,7 +8,7 @@ import { applyEvents } from '../../src/projections/runner.js';
 import { teamsProjection } from '../../src/projections/teams.js';
 import { withTransaction } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 
 const context = () => ({ actorId: null, correlationId: randomUUID(), causationId: null, now: new Date('2024-01-01T00:00:00.000Z') });
 
@@ -76,7 +76,7 @@ for (const target of databaseTargets()) {
       );
       await executeCommand(spine.deps, teamAggregate, other, { type: 'Delete' }, context());
 
-      const events = await spine.store.readAll({ limit: 10_000 });
+      const events = await readAllCommitted(spine.store, { limit: 10_000 });
       const tables = [...teamsProjection.tables, ...entityGrantsProjection.tables];
       for (const projection of [teamsProjection, entityGrantsProjection])
         await withTransaction(spine.pool, (tx) => applyEvents(tx, projection, spine.codec, events));

@@ -10,7 +10,7 @@ import { AppError } from '../../src/errors.js';
 import { personalAccessTokensProjection } from '../../src/projections/personal-access-tokens.js';
 import { applyEvents } from '../../src/projections/runner.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 
 const NOW = new Date('2026-01-01T12:00:00.000Z');
 const seconds = (n: number): Date => new Date(NOW.getTime() + n * 1000);
@@ -69,7 +69,7 @@ for (const target of databaseTargets()) {
 
     /** Replays the whole log into the read model, as the runner (or a replay after a crash) would. */
     async function project(): Promise<void> {
-      const events = await spine.store.readAll({ limit: 10_000 });
+      const events = await readAllCommitted(spine.store, { limit: 10_000 });
       await withTransaction(spine.pool, (tx) => applyEvents(tx, personalAccessTokensProjection, spine.codec, events));
     }
 

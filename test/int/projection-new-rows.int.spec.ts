@@ -8,7 +8,7 @@ import type { Projection } from '../../src/projections/projection.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { withTransaction, type SqlClient } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 
 /*
  * A live batch reads only the rows (and audit entities) that can exist already: a row whose stream
@@ -73,7 +73,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       spine = await openSpine(target);
       for (const [i, id] of ids.entries()) await executeCommand(spine.deps, templateAggregate, id, create(id, `app ${String(i)}`), context);
-      created = await spine.store.readAll({ limit: 100 });
+      created = await readAllCommitted(spine.store, { limit: 100 });
       await executeCommand(
         spine.deps,
         templateAggregate,
@@ -81,7 +81,7 @@ for (const target of databaseTargets()) {
         { type: 'Update', data: { changes: { name: 'app renamed' } } },
         context,
       );
-      updated = (await spine.store.readAll({ after: created.at(-1)?.position, limit: 100 })).filter((e) =>
+      updated = (await readAllCommitted(spine.store, { after: created.at(-1)?.position, limit: 100 })).filter((e) =>
         e.streamId.startsWith('template-'),
       );
     });

@@ -7,7 +7,7 @@ import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
-import { dumpTables, openSpine, type Spine } from '../support/spine.js';
+import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 import { AWKWARD, dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
 
 const TABLES = templatesProjection.tables;
@@ -76,7 +76,7 @@ for (const target of databaseTargets()) {
     describe('when the same events are applied twice', () => {
       it('leaves the tables as one application does', async () => {
         await writeHistory(spine);
-        const events = await spine.store.readAll({ limit: 10_000 });
+        const events = await readAllCommitted(spine.store, { limit: 10_000 });
         await withTransaction(spine.pool, (tx) => applyEvents(tx, templatesProjection, spine.codec, events));
         const once = await dumpTables(spine.pool, TABLES);
         await withTransaction(spine.pool, (tx) => applyEvents(tx, templatesProjection, spine.codec, events));
@@ -169,7 +169,7 @@ for (const target of databaseTargets()) {
         const head = (await spine.store.append(`elsewhere-${randomUUID()}`, others, { expectedRevision: 'no_stream' })).position;
         await catchUp(runner, head);
         const incremental = await dumpTables(spine.pool, TABLES);
-        const own = (await spine.store.readAll({ limit: 10_000 })).filter((e) => templatesProjection.handles.has(e.type)).length;
+        const own = (await readAllCommitted(spine.store, { limit: 10_000 })).filter((e) => templatesProjection.handles.has(e.type)).length;
         const progress: [number, number | undefined][] = [];
         const result = await rebuild({ onProgress: (replayed, total) => progress.push([replayed, total]) });
         expect(result).toMatchObject({ events: own, position: head });
@@ -202,7 +202,7 @@ for (const target of databaseTargets()) {
               [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }],
               { expectedRevision: 'no_stream' },
             );
-            const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
+            const seen = await readAllCommitted(spine.store, { after: appended.position - 1n, limit: 1 });
             readable[during] = seen[0]?.position === appended.position;
           };
           await rebuild({ pool: pausingPool(spine.pool, probe) });
@@ -346,7 +346,7 @@ for (const target of databaseTargets()) {
         );
         await writeHistory(spine, 2, 'later');
         // The rebuild reads the projection's own events: the one before the poison is the last template event before it.
-        const own = await spine.store.readAll({ limit: 10_000, types: [...templatesProjection.handles] });
+        const own = await readAllCommitted(spine.store, { limit: 10_000, types: [...templatesProjection.handles] });
         const previous = own.filter((e) => e.position < poison.position).at(-1)?.position;
         // Rows go quiet after 3 events: background writes are under way when the poison event comes.
         const failure: unknown = await rebuild({ batchSize: 2, replayTuning: { quietEvents: 3 } }).catch((error: unknown) => error);

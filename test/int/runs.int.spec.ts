@@ -7,7 +7,7 @@ import { withTransaction } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
 import { collect, wsClient } from '../support/graphql-ws.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
-import { dumpTables } from '../support/spine.js';
+import { dumpTables, readAllCommitted } from '../support/spine.js';
 
 type Json = Record<string, unknown>;
 
@@ -188,7 +188,8 @@ for (const target of databaseTargets()) {
     it('answers runs and run over GraphQL, for readers of resources', async () => {
       const { id, runId } = await resource('in_progress');
       const answer = await gql(
-        'query ($f: JSON, $id: UUID) { runs(filter: $f) { id action status actor { name } resource { name } } runsCount(filter: $f) run(id: $id) { id status startedAt } }',
+        'query ($f: JSON, $id: UUID) { runs(filter: $f) { id action status actor { name } resource { name } } runsCount(filter: $f) ' +
+          'run(id: $id) { id status startedAt } }',
         {
           f: { resourceId: id },
           id: runId,
@@ -226,7 +227,8 @@ for (const target of databaseTargets()) {
     it('masks through the GraphQL mutation too, and reads the log over GraphQL', async () => {
       const { id, runId } = await resource('in_progress');
       const appended = await gql(
-        'mutation ($r: UUID!, $run: UUID!, $c: String!) { appendRunLog(resourceId: $r, runId: $run, content: $c) { runId seq acceptedBytes bytes truncated } }',
+        'mutation ($r: UUID!, $run: UUID!, $c: String!) { appendRunLog(resourceId: $r, runId: $run, content: $c) { runId seq ' +
+          'acceptedBytes bytes truncated } }',
         { r: id, run: runId, c: `aws key ${AWS_SECRET}\n` },
         runner,
       );
@@ -369,7 +371,7 @@ for (const target of databaseTargets()) {
     });
 
     it('projects the same runs from scratch, and again when the events are applied twice', async () => {
-      const events = await h.services.store.readAll({ limit: 100_000 });
+      const events = await readAllCommitted(h.services.store, { limit: 100_000 });
       const projected = await dumpTables(h.database.pool, ['runs']);
       expect((projected.runs ?? []).length).toBeGreaterThan(5);
       await withTransaction(h.database.pool, async (tx) => {
@@ -382,7 +384,7 @@ for (const target of databaseTargets()) {
     });
 
     it('projects the same runs whatever the batches: a run queued and moved in one batch, or its moves split across several', async () => {
-      const events = await h.services.store.readAll({ limit: 100_000 });
+      const events = await readAllCommitted(h.services.store, { limit: 100_000 });
       const projected = await dumpTables(h.database.pool, ['runs']);
       for (const size of [1, 2, 3, 7]) {
         await withTransaction(h.database.pool, (tx) => tx.query('DELETE FROM runs'));

@@ -5,7 +5,7 @@ import { executeCommand, loadAggregate } from '../../src/commands/handler.js';
 import { userAggregate } from '../../src/commands/user.js';
 import type { PersonalAccessTokenView } from '../../src/http/routes/personal-access-tokens.js';
 import type { AuthProviderView } from '../../src/read/auth-providers.js';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { signBackstageToken } from '../support/idp/backstage.js';
 import { auditLog, createProvider, providerAction } from '../support/idp/sso-harness.js';
@@ -33,7 +33,7 @@ function legacyHash(password: string): string {
   return ['scrypt', 2 ** 15, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`credentials hardening over HTTP on ${target.name}`, () => {
     let h: HttpHarness;
     let patProvider: AuthProviderView;

@@ -156,7 +156,9 @@ for (const target of databaseTargets()) {
           const newest = await head();
           expect(response.json()).toMatchObject({
             code: 'POSITION_AHEAD',
-            detail: `X-Min-Position ${beyond} is beyond the newest position of the event log (${newest}); send a position an X-Position header returned`,
+            detail:
+              `X-Min-Position ${beyond} is beyond the newest position of the event log (${newest}); send a position an ` +
+              `X-Position header returned`,
             errors: [{ field: 'X-Min-Position', message: `must not be beyond the newest position, ${newest}` }],
             head: newest,
           });

@@ -19,7 +19,8 @@ interface Problem {
 const REFUSED_FIELD = {
   field: 'configuration.jwksUrl',
   message:
-    'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+    'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to ' +
+    'allow it)',
 };
 
 for (const target of databaseTargets()) {

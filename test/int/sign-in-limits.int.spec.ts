@@ -130,7 +130,8 @@ for (const target of databaseTargets()) {
       for (let i = 0; i < 5; i++) expect((await passwordAttempt(h.app, 'sprayed-bot', `wrong-guess-${i}`, client)).statusCode).toBe(401);
       // The spray, written straight into the limiter's table: 100,001 identifiers failing right now.
       await h.services.pool.query(
-        `INSERT INTO sign_in_failures (identifier_hash, attempts, last_at) SELECT 'spray-' || n, 1, $1::bigint FROM generate_series(1, 100001) AS n`,
+        `INSERT INTO sign_in_failures (identifier_hash, attempts, last_at) SELECT 'spray-' || n, 1, $1::bigint FROM generate_series(1, ` +
+          `100001) AS n`,
         [clock.peek().getTime()],
       );
       expectLimited(await passwordAttempt(h.app, 'sprayed-bot', 'wrong-guess-5', client), 'for this identifier');

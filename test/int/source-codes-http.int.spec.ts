@@ -141,7 +141,9 @@ for (const target of databaseTargets()) {
         expect(mismatch.errors).toEqual([
           {
             field: 'integrationId',
-            message: `integration ${gitlab.id} is a git integration of provider gitlab; github source codes need a git integration of provider github`,
+            message:
+              `integration ${gitlab.id} is a git integration of provider gitlab; github source codes need a git integration of ` +
+              `provider github`,
           },
         ]);
 

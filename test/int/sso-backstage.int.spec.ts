@@ -89,7 +89,8 @@ for (const target of databaseTargets()) {
         expect(refused.errors).toEqual([
           {
             message:
-              'Not authenticated: Backstage token was not issued for the audience backstage. Please provide a valid bearer token in the Authorization header.',
+              'Not authenticated: Backstage token was not issued for the audience backstage. Please provide a valid bearer token in ' +
+              'the Authorization header.',
             extensions: { code: 'UNAUTHENTICATED' },
           },
         ]);

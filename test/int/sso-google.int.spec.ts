@@ -281,7 +281,8 @@ for (const target of databaseTargets()) {
         const other = await h.app.inject({ method: 'GET', url: '/api/auth/svc_service_account/callback?code=x&state=y' });
         expect(other.statusCode).toBe(404);
         expect(other.json<{ detail: string }>().detail).toBe(
-          'auth provider svc_service_account (type svc_service_account) has no browser sign-in; only github, google, microsoft providers do',
+          'auth provider svc_service_account (type svc_service_account) has no browser sign-in; only github, google, microsoft ' +
+            'providers do',
         );
       });
     });

@@ -128,7 +128,9 @@ for (const target of databaseTargets()) {
       expect(wrongKind.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
         {
           field: 'integrationId',
-          message: `integration ${gitIntegration} is a git integration of provider github; aws storages need a cloud integration of provider aws`,
+          message:
+            `integration ${gitIntegration} is a git integration of provider github; aws storages need a cloud integration of ` +
+            `provider aws`,
         },
       ]);
       const missing = await create(body({ integrationId: '00000000-0000-4000-8000-000000000000' }));

@@ -219,7 +219,8 @@ for (const target of databaseTargets()) {
       expect((await send('PATCH', `/api/templates/${paymentsTemplate}`, { description: 'again' }, 'bob')).statusCode).toBe(403);
       // The same over GraphQL.
       const graph = await gql(
-        'mutation ($id: UUID!, $team: UUID!) { grantEntityPermission(entityType: "template", id: $id, subjectType: "team", subjectId: $team, level: "read") { grants { subjectName level } } }',
+        'mutation ($id: UUID!, $team: UUID!) { grantEntityPermission(entityType: "template", id: $id, subjectType: "team", subjectId: ' +
+          '$team, level: "read") { grants { subjectName level } } }',
         'lena',
         { id: paymentsTemplate, team: search },
       );

@@ -147,7 +147,8 @@ for (const target of databaseTargets()) {
         422,
       );
       expect(refused.detail).toBe(
-        'invalid variables for source code version modules/typed:v1.0.0: region, instance_count, public, zones, tags, admin_password, colour',
+        'invalid variables for source code version modules/typed:v1.0.0: region, instance_count, public, zones, tags, admin_password, ' +
+          'colour',
       );
       expect(refused.errors).toEqual([
         { field: 'variables.region', message: 'must match [a-z]{2}-[a-z]+-\\d' },

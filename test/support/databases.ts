@@ -69,3 +69,12 @@ export function databaseTargets(): DatabaseTarget[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [pgliteTarget, postgresTarget(url)] : [pgliteTarget];
 }
+
+/**
+ * One store, for suites whose behaviour does not depend on it (the input gate refuses before any
+ * read; credential hashing and revocation are the same rules over the same SQL, which the identity
+ * suites run on both): PostgreSQL when TEST_DATABASE_URL names a server, else PGlite.
+ */
+export function oneDatabaseTarget(): DatabaseTarget[] {
+  return databaseTargets().slice(-1);
+}

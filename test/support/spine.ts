@@ -4,7 +4,7 @@ import type { SqlClient, SqlPool } from '../../src/storage/pool.js';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import { createEventCodec, type EventCodec } from '../../src/events/codec.js';
 import { createKeyring } from '../../src/events/crypto.js';
-import type { EventStore } from '../../src/events/store/port.js';
+import type { EventStore, ReadAllOptions, RecordedEvent } from '../../src/events/store/port.js';
 import { createPostgresEventStore } from '../../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import type { DatabaseTarget, TestDatabase } from './databases.js';
@@ -47,4 +47,20 @@ export async function dumpTables(pool: Pick<SqlPool, 'query'> | SqlClient, table
     dump[table] = rows;
   }
   return dump;
+}
+
+/**
+ * Every committed event of `$all`, in order, as `readAll` gives them once they are readable. The
+ * gap-free read holds back events behind any older transaction still open on the server (another
+ * test's database counts: transaction ids are the cluster's), so a test that appended and then reads
+ * once may see fewer events than it wrote; this waits until the read reaches the newest commit.
+ */
+export async function readAllCommitted(store: EventStore, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  const newest = await store.lastPosition();
+  for (let attempt = 0; newest !== undefined && attempt < 500; attempt++) {
+    const through = await store.headPosition();
+    if (through !== undefined && through >= newest) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return store.readAll(options);
 }

@@ -212,7 +212,8 @@ describe('the CSV export', () => {
     };
     expect(AUDIT_CSV_HEADER).toHaveLength(12);
     expect(auditCsvLine(view)).toBe(
-      '2026-01-01T00:00:00.000Z,Platform Bot,u,approved,ResourceTransitioned,resource,orders-db,r,status: approval_pending → ready,"ok, sized for Q3",req-1,12\r\n',
+      '2026-01-01T00:00:00.000Z,Platform Bot,u,approved,ResourceTransitioned,resource,orders-db,r,status: approval_pending → ' +
+        'ready,"ok, sized for Q3",req-1,12\r\n',
     );
   });
 

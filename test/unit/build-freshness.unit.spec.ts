@@ -29,24 +29,24 @@ describe('npm start builds only what is stale (scripts/build.mjs --if-stale)', (
     await rm(root, { recursive: true, force: true });
   });
 
-  it('given nothing built, the part is stale; once built it is current and a restart builds nothing', () => {
+  it('given nothing built, the part is stale; once built it is current and a restart builds nothing', async () => {
     const runs: string[] = [];
     const { part, run } = fakePart(root, runs);
     expect(staleness(root, part)).toBe('not built');
-    buildPart(root, part, run);
+    await buildPart(root, part, run);
     expect(runs).toEqual(['build-it']);
     expect(staleness(root, part)).toBeUndefined();
   });
 
   it('given a current build, a changed, added or removed source makes it stale again', async () => {
     const { part, run } = fakePart(root, []);
-    buildPart(root, part, run);
+    await buildPart(root, part, run);
     await writeFile(path.join(root, 'src/http/app.ts'), 'app, changed');
     expect(staleness(root, part)).toBe('sources changed');
-    buildPart(root, part, run);
+    await buildPart(root, part, run);
     await writeFile(path.join(root, 'src/http/new.ts'), 'new');
     expect(staleness(root, part)).toBe('sources changed');
-    buildPart(root, part, run);
+    await buildPart(root, part, run);
     await rm(path.join(root, 'src/http/new.ts'));
     expect(staleness(root, part)).toBe('sources changed');
   });

@@ -167,7 +167,8 @@ describe('loadConfig', () => {
         'Invalid configuration:\n  SECRET_KEY: required when DATABASE_URL is set (only embedded mode generates one)',
       );
       expect(configErrorFor({ DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY }).message).toBe(
-        'Invalid configuration:\n  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
+        'Invalid configuration:\n  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: ' +
+          'npm run -s keygen)',
       );
     });
 
@@ -176,7 +177,8 @@ describe('loadConfig', () => {
         'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: must be at least 12 characters',
       );
       expect(configErrorFor({ INITIAL_ADMIN_PASSWORD: 'password1234' }).message).toBe(
-        'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: is one of the most common passwords (it appears in lists of leaked passwords); choose another, such as a few random words',
+        'Invalid configuration:\n  INITIAL_ADMIN_PASSWORD: is one of the most common passwords (it appears in lists of leaked ' +
+          'passwords); choose another, such as a few random words',
       );
     });
 
@@ -194,7 +196,8 @@ describe('loadConfig', () => {
 
     it('names the TRUSTED_PROXIES entry it cannot read', () => {
       expect(configErrorFor({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }).message).toBe(
-        'Invalid configuration:\n  TRUSTED_PROXIES: "proxy.internal" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one of loopback, linklocal, uniquelocal',
+        'Invalid configuration:\n  TRUSTED_PROXIES: "proxy.internal" is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or one ' +
+          'of loopback, linklocal, uniquelocal',
       );
     });
 

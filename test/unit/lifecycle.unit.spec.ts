@@ -70,7 +70,8 @@ describe('the resource lifecycle (approval flow on)', () => {
         expect(() => transition(from, action, resource, 'resource')).toThrow(
           expect.objectContaining({
             code: 'ILLEGAL_TRANSITION',
-            message: `cannot ${action} a resource in state ${from.state} with status ${from.status}; allowed: ${allowed.join(', ') || 'none'}`,
+            message:
+              `cannot ${action} a resource in state ${from.state} with status ${from.status}; allowed: ` + (allowed.join(', ') || 'none'),
             details: { currentState: from.state, currentStatus: from.status, allowedActions: allowed },
           }) as Error,
         );

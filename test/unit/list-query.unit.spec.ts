@@ -27,7 +27,8 @@ const db = new Kysely<Database>({
 const ID = '0b6f1f3c-8f0e-4d1a-9a57-2f1d6c1e7a10';
 const OTHER = '6a1c2b7e-3d4f-4e5a-8b9c-0d1e2f3a4b5c';
 const FIELDS =
-  'id, name, template, abstract, cloudResourceTypes, documentationUrl, ownerId, description, labels, status, creatorId, createdAt, updatedAt, revision, parentId, executorId, q';
+  'id, name, template, abstract, cloudResourceTypes, documentationUrl, ownerId, description, labels, status, creatorId, createdAt, ' +
+  'updatedAt, revision, parentId, executorId, q';
 const INTEGER = 'an integer between -2147483648 and 2147483647';
 const ISO = 'an ISO-8601 date-time such as 2024-05-01T12:00:00Z';
 const TEXT_ARRAY_HINT = 'give an element it must contain, or an array of elements it must all contain';
@@ -273,7 +274,8 @@ describe('when a query is compiled to SQL', () => {
     const { sql } = compile(parseListQuery(spec, { filter: { labels: ['a', 'b'], parentId: [ID, OTHER] } }));
     expect(sql).toContain('"templates"."labels" @> ARRAY[$1, $2]::text[]');
     expect(sql).toContain(
-      'exists (select 1 as "one" from "template_parents" where "template_parents"."template_id" = "templates"."id" and "template_parents"."parent_id" in ($3, $4))',
+      'exists (select 1 as "one" from "template_parents" where "template_parents"."template_id" = "templates"."id" and ' +
+        '"template_parents"."parent_id" in ($3, $4))',
     );
   });
 

@@ -208,7 +208,8 @@ describe('a source code version', () => {
         .thenThrows({
           code: 'UNPROCESSABLE',
           message:
-            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
+            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with ' +
+            'sourceCodeVersion',
           errors: [
             { field: 'sourceCodeVersion', message: 'sourceCodeVersion must not be set together with sourceCodeBranch' },
             { field: 'sourceCodeBranch', message: 'sourceCodeBranch must not be set together with sourceCodeVersion' },
@@ -223,7 +224,8 @@ describe('a source code version', () => {
         .thenThrows({
           code: 'UNPROCESSABLE',
           message:
-            'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set; sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set',
+            'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set; sourceCodeBranch is required when ' +
+            'sourceCodeVersion (a git tag) is not set',
           errors: [
             { field: 'sourceCodeVersion', message: 'sourceCodeVersion (a git tag) is required when sourceCodeBranch is not set' },
             { field: 'sourceCodeBranch', message: 'sourceCodeBranch is required when sourceCodeVersion (a git tag) is not set' },
@@ -247,7 +249,8 @@ describe('a source code version', () => {
         .thenThrows({
           code: 'UNPROCESSABLE',
           message:
-            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with sourceCodeVersion',
+            'sourceCodeVersion must not be set together with sourceCodeBranch; sourceCodeBranch must not be set together with ' +
+            'sourceCodeVersion',
         });
     });
   });

@@ -47,7 +47,8 @@ describe('typed variables', () => {
 
   it('never runs a stored pattern that backtracks (a version declared before patterns were analysed)', () => {
     expect(valueProblem({ type: 'string', validation: { regex: '(a|a)*b' } }, 'a'.repeat(40))).toBe(
-      'cannot be checked: the declared pattern (a|a)*b may take super-linear time to match; its source code version must declare a simpler one',
+      'cannot be checked: the declared pattern (a|a)*b may take super-linear time to match; its source code version must declare a ' +
+        'simpler one',
     );
   });
 

@@ -67,7 +67,10 @@ function embeddedIpv4(address: string): string | undefined {
   return undefined;
 }
 
-/** Whether an address is not a public host's: loopback, link-local, private, or another special range. Anything not an IP address counts as private. */
+/**
+ * Whether an address is not a public host's: loopback, link-local, private, or another special range. Anything not an IP address counts as
+ * private.
+ */
 export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const version = isIP(bare);

@@ -125,7 +125,8 @@ function refusePrivateUrls(type: string, configuration: Readonly<Record<string, 
           {
             field: `configuration.${name}`,
             message:
-              'is a private, loopback or link-local address, which the service does not connect to (set SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+              'is a private, loopback or link-local address, which the service does not connect to (set ' +
+              'SSO_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
           },
         ]
       : [];
@@ -143,7 +144,8 @@ function parsePatch(input: unknown, state: Active): Changes {
   if (type !== undefined) authProviderAggregate.decide({ type: 'UpdateAuthProvider', data: { changes: { type } } }, state);
   if (key !== undefined && key !== state.fields.key) {
     // users.provider holds the key, and the callback URL registered at the identity provider contains it.
-    const message = `key is immutable (it is "${state.fields.key}"): its users and its callback URL depend on it; create another provider instead`;
+    const message =
+      `key is immutable (it is "${state.fields.key}"): its users and its callback URL depend on it; create another ` + `provider instead`;
     throw unprocessable(message, [{ field: 'key', message }]);
   }
   // Absent fields stay out of the command: only what the client sent is a change.

@@ -87,7 +87,8 @@ const READABLE = `snapshot AS MATERIALIZED (
   SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
 ), readable AS MATERIALIZED (
   SELECT 65536 * CASE
-    WHEN (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, snapshot.xmin * 65536) ORDER BY global_position LIMIT 1) IS NULL
+    WHEN (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, snapshot.xmin * 65536) ORDER BY
+      global_position LIMIT 1) IS NULL
       THEN snapshot.xmin
     ELSE coalesce((
       SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
@@ -106,10 +107,12 @@ const READABLE = `snapshot AS MATERIALIZED (
  * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
  */
 const readPage = (typeFilter: string): string => `WITH ${READABLE}
-(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${typeFilter} ORDER BY global_position LIMIT $2)
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${typeFilter}
+  ORDER BY global_position LIMIT $2)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable
- WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below) ORDER BY global_position LIMIT 1) IS NOT NULL`;
+ WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below)
+          ORDER BY global_position LIMIT 1) IS NOT NULL`;
 const READ_PAGE = readPage('');
 /**
  * The same page of the event types in $3 only (a rebuild's read). Planned per call: how many events
@@ -239,7 +242,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     let rows: GroupRow[];
     try {
       ({ rows } = await pool.query<GroupRow>(
-        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, $3, $4, $5, $6, $7, $8)',
+        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, ' +
+          '$3, $4, $5, $6, $7, $8)',
         [
           streams.map((s) => s.group),
           streams.map((s) => s.write.streamId),
@@ -308,7 +312,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
     const { rows } = await pool.query<AppendRow>(
-      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, $6, $7)',
+      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, ' +
+        '$6, $7)',
       [
         writes.map((w) => w.streamId),
         writes.map((w) => String(w.expectedRevision)),
@@ -404,7 +409,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     async countAfter(after, limit, types) {
       const ofTypes = types === undefined ? '' : ` AND type = ANY($3::text[]) ${PLAN_EACH_CALL}`;
       const { rows } = await pool.query<{ n: number }>(
-        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${ofTypes} LIMIT $2) AS ahead`,
+        `WITH ${READABLE} SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE global_position > $1 AND global_position < ` +
+          `(SELECT below FROM readable)${ofTypes} LIMIT $2) AS ahead`,
         [String(after ?? 0n), limit, ...(types === undefined ? [] : [types])],
       );
       return rows[0]?.n ?? 0;

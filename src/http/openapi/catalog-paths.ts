@@ -52,7 +52,8 @@ function withDeclaredVariants(body: Schema, entity: EntityDeclaration): Schema {
 const enableDisable = ['enable', 'disable'] as const;
 const lifecycleActionBody: Schema = {
   description:
-    'Only for `succeed` (`outputs`, default `{}`), `fail` (`error`, required) and, on resources, `approve`/`reject` (optional `reason`, kept in the event and shown in the history); other actions take no body.',
+    'Only for `succeed` (`outputs`, default `{}`), `fail` (`error`, required) and, on resources, `approve`/`reject` (optional ' +
+    '`reason`, kept in the event and shown in the history); other actions take no body.',
   anyOf: [
     { ...schemaOf(succeedBody), title: 'succeed' },
     { ...schemaOf(failBody), title: 'fail' },
@@ -100,7 +101,8 @@ export function catalogEntityDocs(): EntityDoc[] {
       permissions: {
         read: '`resource:read`',
         write:
-          '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or `resource:admin`)',
+          '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or ' +
+          '`resource:admin`)',
       },
     }),
   ];
@@ -114,7 +116,9 @@ const approvalsPath: Paths = {
       operationId: 'list_approvals',
       summary: 'Requests waiting for my approval',
       description:
-        "Resources in `approval_pending` that you may approve or reject: a request whose template a team owns waits for that team's leads (or admin grantees of the template); one whose template no team owns for `resource:write`; holders of `resource:admin` see all. Takes the resources list's filter, sort and range.",
+        "Resources in `approval_pending` that you may approve or reject: a request whose template a team owns waits for that team's " +
+        'leads (or admin grantees of the template); one whose template no team owns for `resource:write`; holders of `resource:admin` ' +
+        "see all. Takes the resources list's filter, sort and range.",
       parameters: [param('filter'), param('sort'), param('range')],
       responses: {
         '200': jsonResponse('The page of requests.', { type: 'array', items: ref('Entity') }, { 'Content-Range': header('ContentRange') }),

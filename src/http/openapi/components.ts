@@ -167,7 +167,8 @@ export function components(): OpenAPIV3_1.ComponentsObject {
     parameters: {
       filter: jsonQuery(
         'filter',
-        'JSON object: `{"field": value}`, arrays mean "one of", `null` "is null"; operators `__like`, `__ne`, `__in`, `__gt(e)`, `__lt(e)`; `q` searches names.',
+        'JSON object: `{"field": value}`, arrays mean "one of", `null` "is null"; operators `__like`, `__ne`, `__in`, `__gt(e)`, ' +
+          '`__lt(e)`; `q` searches names.',
         '{"name__like":"prod"}',
       ),
       sort: jsonQuery('sort', 'JSON `[field, "ASC"|"DESC"]`; default `["createdAt","DESC"]`.', '["name","ASC"]'),
@@ -185,7 +186,8 @@ export function components(): OpenAPIV3_1.ComponentsObject {
         in: 'header',
         required: false,
         description:
-          "Makes a retry safe: the same key (per caller, kept 24 h) answers the first request's status, body, ETag and Location again (`Idempotent-Replayed: true`); another request under the key is a 422.",
+          "Makes a retry safe: the same key (per caller, kept 24 h) answers the first request's status, body, ETag and Location again " +
+          '(`Idempotent-Replayed: true`); another request under the key is a 422.',
         schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
     },

@@ -88,7 +88,8 @@ function accessPaths(def: EntityDoc, base: string, tags: string[]): Paths {
         operationId: operationId('permissions_of', def.plural),
         summary: `What you may do with a ${def.label}`,
         description:
-          'Your levels on it and the actions that would work now (show only the buttons that work), its owner and its grants. 404 when it does not exist or you may not read it.',
+          'Your levels on it and the actions that would work now (show only the buttons that work), its owner and its grants. 404 when ' +
+          'it does not exist or you may not read it.',
         responses: { '200': answer, ...problems(400, 401, 404, 503) },
       },
     },
@@ -214,7 +215,9 @@ export function entityPaths(def: EntityDoc): Paths {
         tags,
         operationId: operationId('act_on', def.plural),
         summary: `Take an action on a ${def.label}`,
-        description: `One of: ${def.actions.map((a) => `\`${a}\``).join(', ')}. An action the current state does not allow is a 409 naming the allowed ones.${note('write')}`,
+        description:
+          `One of: ${def.actions.map((a) => `\`${a}\``).join(', ')}. ` +
+          `An action the current state does not allow is a 409 naming the allowed ones.${note('write')}`,
         parameters: [param('ifMatch'), param('idempotencyKey')],
         ...(def.actionBody && { requestBody: jsonBody(def.actionBody, false) }),
         responses: {

@@ -39,7 +39,8 @@ export function graphqlPaths(): Paths {
         operationId: 'graphql_get',
         summary: 'Run a query from the URL, or open GraphiQL in a browser',
         description:
-          'With `Accept: text/html` and no `query`, serves GraphiQL (all assets from this service). Otherwise runs `query` (with optional JSON `variables` and `operationName`); mutations need POST.',
+          'With `Accept: text/html` and no `query`, serves GraphiQL (all assets from this service). Otherwise runs `query` (with ' +
+          'optional JSON `variables` and `operationName`); mutations need POST.',
         security: [],
         parameters: [
           { name: 'query', in: 'query', required: false, schema: { type: 'string' } },
@@ -53,7 +54,8 @@ export function graphqlPaths(): Paths {
         operationId: 'graphql_post',
         summary: 'Run a GraphQL query or mutation',
         description:
-          'Every operation needs `Authorization: Bearer <token>` except introspection, `enabledAuthProviders` and the `serviceAccountToken` mutation.',
+          'Every operation needs `Authorization: Bearer <token>` except introspection, `enabledAuthProviders` and the ' +
+          '`serviceAccountToken` mutation.',
         security: [],
         requestBody: {
           required: true,

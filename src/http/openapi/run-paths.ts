@@ -82,7 +82,9 @@ export function runPaths(): Paths {
         tags,
         operationId: 'get_run_log',
         summary: "Read a run's log",
-        description: `The chunks after \`after\` (default 0), at most \`limit\` (default and most ${LOG_PAGE_CHUNKS}) and about 1 MiB. Live: the GraphQL subscription \`runLog(runId, after)\`. Needs \`resource:read\`.`,
+        description:
+          `The chunks after \`after\` (default 0), at most \`limit\` (default and most ${LOG_PAGE_CHUNKS}) and about 1 MiB. ` +
+          'Live: the GraphQL subscription `runLog(runId, after)`. Needs `resource:read`.',
         parameters: [
           param('id'),
           runId,
@@ -109,7 +111,9 @@ export function runPaths(): Paths {
         operationId: 'append_run_log',
         summary: "Append to a run's log (runner)",
         description:
-          "For runner service accounts with `resource:write` (or `resource:admin`), while the run is queued or in progress (409 after). Stored secret values of the resource's sensitive variables, secrets and integrations are masked before storage; at most RUN_LOG_MAX_BYTES per run, then a truncation marker and nothing more.",
+          'For runner service accounts with `resource:write` (or `resource:admin`), while the run is queued or in progress (409 ' +
+          "after). Stored secret values of the resource's sensitive variables, secrets and integrations are masked before storage; at " +
+          'most RUN_LOG_MAX_BYTES per run, then a truncation marker and nothing more.',
         parameters: [param('id'), runId, param('idempotencyKey')],
         requestBody: jsonBody(schemaOf(appendRunLogBody)),
         responses: { '200': jsonResponse('What was stored.', appendedSchema), ...problems(400, 401, 403, 404, 409, 503) },

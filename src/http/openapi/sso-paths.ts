@@ -26,7 +26,8 @@ export function ssoPaths(): Paths {
         operationId: 'sso_login',
         summary: 'Start a browser sign-in at the identity provider',
         description:
-          'Redirects to the provider with `state`, PKCE S256 and, for OpenID Connect, `nonce`; sets the HttpOnly, SameSite=Lax state cookie `il_sso` (10 minutes, used once).',
+          'Redirects to the provider with `state`, PKCE S256 and, for OpenID Connect, `nonce`; sets the HttpOnly, SameSite=Lax state ' +
+          'cookie `il_sso` (10 minutes, used once).',
         security: PUBLIC,
         parameters: [keyParam],
         responses: { '302': redirect(`To the identity provider, ${failure}.`), ...problems(404, 429, 503) },
@@ -38,7 +39,8 @@ export function ssoPaths(): Paths {
         operationId: 'sso_callback',
         summary: 'Complete a browser sign-in (the redirect URI registered at the identity provider)',
         description:
-          'Checks `state` against the state cookie, redeems the code with the PKCE verifier, checks the ID token (nonce, issuer, audience; Microsoft: tenant), the verified e-mail and the domain filter, then starts a browser session.',
+          'Checks `state` against the state cookie, redeems the code with the PKCE verifier, checks the ID token (nonce, issuer, ' +
+          'audience; Microsoft: tenant), the verified e-mail and the domain filter, then starts a browser session.',
         security: PUBLIC,
         parameters: [keyParam],
         responses: { '302': redirect(`To \`{BASE_URL}/\` with the refresh cookie \`il_refresh\` set, ${failure}.`), ...problems(404, 429) },
@@ -50,7 +52,8 @@ export function ssoPaths(): Paths {
         operationId: 'backstage_token',
         summary: 'Exchange a Backstage user token for a service session token',
         description:
-          'Send the Backstage user token (`typ: vnd.backstage.user`) as `Authorization: Bearer <token>`; needs an enabled `backstage` provider.',
+          'Send the Backstage user token (`typ: vnd.backstage.user`) as `Authorization: Bearer <token>`; needs an enabled `backstage` ' +
+          'provider.',
         security: PUBLIC,
         responses: {
           '200': jsonResponse('A session token.', {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
+import { rowsAs } from '../../storage/dynamic.js';
 import { AppError } from '../../errors.js';
 import { diffText, type FieldChange } from '../../projections/audit-history.js';
 import { applyFilters, applyPage, contentRange, listWithTotal, parseListQuery, type ListQuery } from '../../read/list-query.js';
@@ -155,7 +156,7 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
         scope: (qb) => (scope ? qb.where(scope) : qb),
       });
       // The statement's creator is untyped (list-query/page.ts); the select above gives these rows.
-      const viewRows = rows as unknown as AuditLogViewRow[];
+      const viewRows = rowsAs<AuditLogViewRow>(rows);
       return reply
         .header('Content-Range', contentRange(auditLogListSpec, query, viewRows.length, total))
         .send(viewRows.map(toAuditLogView));
@@ -169,7 +170,9 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
     );
     const total = Number((await count.executeTakeFirstOrThrow()).total);
     if (input.range === undefined && total > exportMax) {
-      const message = `the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. a time range) or export in parts with range`;
+      const message =
+        `the export would hold ${total} entries, more than AUDIT_EXPORT_MAX_ROWS (${exportMax}): narrow the filter (e.g. ` +
+        `a time range) or export in parts with range`;
       throw new AppError('EXPORT_TOO_LARGE', message, {
         errors: [{ field: 'filter', message: `matches ${total} entries; at most ${exportMax} are exported at once` }],
       });

@@ -39,7 +39,8 @@ export function metricsRoutes(app: FastifyInstance, services: Services): void {
     if (token === undefined && !open) {
       throw new AppError(
         'NOT_FOUND',
-        'metrics are off: set METRICS_TOKEN (scrapers send it as a bearer token), or METRICS_PUBLIC=true where only the scraper reaches this port',
+        'metrics are off: set METRICS_TOKEN (scrapers send it as a bearer token), or METRICS_PUBLIC=true where only the scraper ' +
+          'reaches this port',
       );
     }
     if (token !== undefined && !presentsToken(request, token)) {

@@ -58,7 +58,10 @@ function compare(field: FieldSpec, operator: CompareOperator, value: unknown): C
 /** text[]: a scalar must be an element of the column, an array must all be elements of it. */
 function arrayCondition(name: string, field: FieldSpec, operator: Operator | undefined, value: unknown): Condition | string {
   if (operator !== undefined) {
-    return `"__${operator}" does not apply to text[] field "${name}"; give an element it must contain, or an array of elements it must all contain`;
+    return (
+      `"__${operator}" does not apply to text[] field "${name}"; give an element it must contain, or an array of elements it must ` +
+      `all contain`
+    );
   }
   if (value === null) return { kind: 'isNull', column: field.column, negated: false };
   const values = checkAll(field, Array.isArray(value) ? value : [value]);

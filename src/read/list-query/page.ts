@@ -11,7 +11,7 @@
  * ordered scan finds the cap cheaply when most rows match).
  */
 import { sql, type Kysely, type QueryCreator, type SelectType } from 'kysely';
-import { dynamicCreator, dynamicDb, type DynamicSelect, type DynamicTables } from '../../storage/dynamic.js';
+import { dynamicCreator, dynamicDb, rowsAs, type DynamicSelect, type DynamicTables } from '../../storage/dynamic.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import { applyFilters, applyOrder, pageOrder } from './sql.js';
 import type { ListQuery, ListSpec } from './spec.js';
@@ -101,7 +101,7 @@ export async function listWithTotal<DB, Row extends Record<string, unknown>>(
   ).modifyEnd(sql.raw(PLAN_EACH_CALL));
   const found = (await page.execute()) as (Row & { [COUNTED]?: string })[];
 
-  const rows = found.map(({ [COUNTED]: _, ...row }) => row as unknown as Row);
+  const rows = rowsAs<Row>(found.map(({ [COUNTED]: _, ...row }) => row));
   const counted = found[0]?.[COUNTED];
   const proven = provenTotal(query, rows.length, counted === undefined ? undefined : Number(counted), cap);
   if (proven !== undefined) return { rows, total: proven };
@@ -129,5 +129,5 @@ export async function listPage<DB, TB extends keyof DB & string, C extends keyof
   });
   // Kysely cannot type a select over a table chosen by a type parameter; the signature restores
   // the row type from the same DB, table and columns the caller passed.
-  return page as unknown as ListPage<{ [K in C]: SelectType<DB[TB][K]> }>;
+  return { rows: rowsAs<{ [K in C]: SelectType<DB[TB][K]> }>(page.rows), total: page.total };
 }

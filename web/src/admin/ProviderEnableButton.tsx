@@ -5,7 +5,8 @@ import { ConfirmedActionButton } from '../common/ConfirmedActionButton';
 
 const CONFIRM = {
   disable:
-    'Its users can no longer sign in through it, and its browser sessions end at their next refresh. The service refuses when it is the last way a super user signs in.',
+    'Its users can no longer sign in through it, and its browser sessions end at their next refresh. The service refuses when it is ' +
+    'the last way a super user signs in.',
   enable: 'Users may sign in through it again.',
 } as const;
 

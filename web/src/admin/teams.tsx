@@ -57,7 +57,10 @@ function TeamInputs() {
       <TextArrayInput
         source="groupReferences"
         label="Groups from sign-in"
-        helperText="Identity-provider groups whose members are members at their next sign-in: a Backstage reference (group:default/payments) or a value of a provider's groups claim. Type one and press Enter."
+        helperText={
+          'Identity-provider groups whose members are members at their next sign-in: a Backstage reference ' +
+          "(group:default/payments) or a value of a provider's groups claim. Type one and press Enter."
+        }
         fullWidth
       />
       <CommonInputs owned={false} />

@@ -34,7 +34,8 @@ import { History } from '../common/History';
 
 const ROLES = ['default', 'infra', 'super'] as const;
 const ROLE_HELP =
-  'default: read the catalog and request resources · infra: also write the catalog and approve requests · super: everything, including providers, users and the audit log.';
+  'default: read the catalog and request resources · infra: also write the catalog and approve requests · super: everything, including ' +
+  'providers, users and the audit log.';
 const PERMISSION_RESOURCES = [
   'executor',
   'integration',

@@ -101,7 +101,8 @@ async function userNames(ids: readonly string[], signal?: AbortSignal): Promise<
   const records: RaRecord[] = [];
   for (let start = 0; start < ids.length; start += NAMES_PER_REQUEST) {
     const chunk = ids.slice(start, start + NAMES_PER_REQUEST);
-    const query = `query (${chunk.map((_, i) => `$u${i}: UUID!`).join(', ')}) { ${chunk.map((_, i) => `u${i}: user(id: $u${i}) { id name }`).join(' ')} }`;
+    const parameters = chunk.map((_, i) => `$u${i}: UUID!`).join(', ');
+    const query = `query (${parameters}) { ${chunk.map((_, i) => `u${i}: user(id: $u${i}) { id name }`).join(' ')} }`;
     const variables = Object.fromEntries(chunk.map((id, i) => [`u${i}`, id]));
     const { body } = await api<{ data?: Record<string, { id: string; name: string } | null> | null }>('/api/graphql', {
       method: 'POST',
