@@ -34,6 +34,7 @@ import { expectedRevision, kindMutations, MUTATION_ENTITIES } from './mutations.
 import { writesOf } from '../edge/writes/registry.js';
 import { runLogResolvers } from './run-logs.js';
 import { accessResolvers } from './access.js';
+import { searchResolvers } from './search.js';
 import type { WriteCall } from '../edge/writes/write.js';
 
 export type { GraphContext } from './context.js';
@@ -242,7 +243,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     return me;
   };
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
-  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query);
+  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query, searchResolvers.Query);
 
   const Mutation: Record<string, Resolver> = {
     ...mutationResolvers(),

@@ -3,6 +3,7 @@ import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from
 import { ROOT_ENTITIES } from './roots.js';
 import { RUN_LOG_SDL } from './run-logs.js';
 import { ACCESS_SDL } from './access.js';
+import { SEARCH_SDL } from './search.js';
 import { SUBSCRIPTION_SDL } from './subscriptions.js';
 import { doc, member } from './sdl-doc.js';
 
@@ -174,5 +175,6 @@ export function buildSchemaDocument(): string {
     rootQueries(),
     RUN_LOG_SDL,
     ACCESS_SDL,
+    SEARCH_SDL,
   ].join('\n');
 }

@@ -29,6 +29,7 @@ import { teamsRoutes } from './routes/teams.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
+import { searchRoutes } from './routes/search.js';
 import { webUi } from './web-ui.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -88,6 +89,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       executorsRoutes(api, services);
       resourcesRoutes(api, services);
       runRoutes(api, services);
+      searchRoutes(api, services);
       done();
     },
     { prefix: '/api' },

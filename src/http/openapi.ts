@@ -10,6 +10,7 @@ import { components, jsonResponse, type OpenApiDocument, type Paths } from './op
 import { graphqlPaths } from './openapi/graphql-paths.js';
 import { identityPaths } from './openapi/identity-paths.js';
 import { runPaths } from './openapi/run-paths.js';
+import { searchPaths } from './openapi/search-paths.js';
 
 /** Version of the REST contract the document describes. */
 export const API_VERSION = '0.1.0';
@@ -100,7 +101,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     },
     servers: [{ url: baseUrl.replace(/\/+$/, '') }],
     security: [{ bearerAuth: [] }],
-    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...runPaths(), ...graphqlPaths() },
+    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...runPaths(), ...searchPaths(), ...graphqlPaths() },
     components: components(),
   };
 }

@@ -113,4 +113,26 @@ describe('teams and ownership in the web UI', () => {
     );
     expect(audit[0]?.changes).toMatchObject({ authority: 'lead of team payments', reason: 'Owned by payments; fine.' });
   });
+  it('finds from the search box (/ or Ctrl-K) only what the caller may read, and opens it', async () => {
+    await ui.signOut();
+    await ui.signIn(MEMBER.identifier, MEMBER.password);
+    await page.getByRole('menuitem', { name: 'Resources' }).waitFor();
+    await page.keyboard.press('/');
+    await expect(page.evaluate("document.activeElement?.getAttribute('aria-label')")).resolves.toBe('Search every kind');
+    await page.keyboard.type('payments');
+    await page.getByRole('option', { name: /Payments DB/ }).waitFor();
+    await page.getByRole('option', { name: /Payments queue/ }).waitFor();
+    await session.screenshot('web-ui-teams-3-search');
+    await page.getByRole('option', { name: /Payments DB/ }).click();
+    await page.waitForURL(`${base}/secrets/${secretId}/show`);
+    await ui.signOut();
+    // Not in the team: its secret is not found, the shared template is.
+    await ui.signIn(REQUESTER.identifier, REQUESTER.password);
+    await page.getByRole('menuitem', { name: 'Resources' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('payments');
+    await page.getByRole('option', { name: /Payments queue/ }).waitFor();
+    await expect(page.getByRole('option', { name: /Payments DB/ }).count()).resolves.toBe(0);
+    expect(session.pageErrors).toEqual([]);
+  });
 });

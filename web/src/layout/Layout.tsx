@@ -33,6 +33,7 @@ import {
 import { Link } from 'react-router-dom';
 import { useLiveUpdates } from '../api/live';
 import { allows } from '../api/permissions';
+import { SearchBox } from './SearchBox';
 
 function TokensMenuItem() {
   const menu = useUserMenu();
@@ -59,6 +60,7 @@ function InfraledgerAppBar() {
       }
     >
       <TitlePortal />
+      <SearchBox />
       {/* GraphiQL is a page of the service itself (served under /api), not of this app. */}
       <Button color="inherit" href="/api/graphql" startIcon={<ApiIcon />} sx={{ mr: 1 }}>
         GraphiQL
