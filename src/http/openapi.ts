@@ -86,7 +86,7 @@ function servicePaths(): Paths {
  * schemas the routes validate with, so the document cannot drift from the validation. Every
  * operation needs a bearer token unless it says `security: []`.
  */
-export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
+export function buildOpenApiDocument(): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: {
@@ -99,7 +99,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         'Errors are RFC 9457 problem details (`application/problem+json`). GraphQL lives at `/api/graphql`.',
       ].join(' '),
     },
-    servers: [{ url: baseUrl.replace(/\/+$/, '') }],
+    // Relative: "Try it out" calls the address the page was opened at (a BASE_URL of another host name,
+    // or a proxy's, would send every call elsewhere and fail on CORS).
+    servers: [{ url: '/', description: 'this service, at the address this document was read from' }],
     security: [{ bearerAuth: [] }],
     paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...runPaths(), ...searchPaths(), ...graphqlPaths() },
     components: components(),
@@ -112,7 +114,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
  * takes no route config, so an `onRoute` hook of the scope it is registered in marks its routes.
  */
 export async function registerApiDocs(app: FastifyInstance, services: Pick<Services, 'config'>): Promise<void> {
-  const document = buildOpenApiDocument(services.config.BASE_URL);
+  const document = buildOpenApiDocument();
   const publicRoute: RouteAuthConfig = { public: true };
 
   app.get(OPENAPI_PATH, { config: publicRoute }, (_request, reply) => reply.header('Cache-Control', 'no-cache').send(document));

@@ -135,4 +135,27 @@ describe('teams and ownership in the web UI', () => {
     await expect(page.getByRole('option', { name: /Payments DB/ }).count()).resolves.toBe(0);
     expect(session.pageErrors).toEqual([]);
   });
+  it('opens the page a signed-out visitor asked for once they have signed in', async () => {
+    await ui.signOut();
+    await page.goto(`${base}/secrets/${secretId}/show`);
+    await page.waitForURL(/\/login/);
+    await page.getByLabel('Identifier').fill(MEMBER.identifier);
+    await page.getByLabel('Password').fill(MEMBER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/secrets/${secretId}/show`);
+    await page.getByTestId('permissions-panel').waitFor();
+  });
+  it("fills a new template's slug from its name until one is typed", async () => {
+    await ui.signOut();
+    await ui.signIn('admin', ADMIN_PASSWORD);
+    await page.goto(`${base}/templates/create`);
+    const name = page.getByRole('textbox', { name: /^Name/ });
+    const slug = page.getByRole('textbox', { name: /^Slug/ });
+    await name.fill('Payments Kafka topic');
+    await expect(slug.inputValue()).resolves.toBe('payments_kafka_topic');
+    await slug.fill('kafka_payments');
+    await name.fill('Payments Kafka topics');
+    await expect(slug.inputValue()).resolves.toBe('kafka_payments');
+    expect(session.pageErrors).toEqual([]);
+  });
 });

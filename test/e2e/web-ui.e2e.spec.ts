@@ -181,6 +181,13 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await page.getByRole('button', { name: 'Execute' }).waitFor();
     await page.getByTestId('history').locator('[data-verb="approved"]').waitFor();
     await saveForReadme(session, 'resource-page');
+    // Execute touches real infrastructure: it asks first, and Cancel queues nothing.
+    await page.getByRole('button', { name: 'Execute' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Execute orders-site?' });
+    await confirm.getByText('Queue a run now?').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(page.getByTestId('status').locator('[data-value]').getAttribute('data-value')).resolves.toBe('ready');
   });
 
   it('keeps the resource page and the resources list live while a runner acts through the API', async () => {

@@ -135,13 +135,15 @@ const entitySchema: Schema = {
   additionalProperties: true,
 };
 
-const jsonQuery = (name: string, description: string, example: string): OpenAPIV3_1.ParameterObject => ({
+// No `example` for `filter`: Swagger UI pre-fills it in "Try it out", and a sample filter finds nothing
+// in a real catalog; the description gives one instead.
+const jsonQuery = (name: string, description: string, example?: string): OpenAPIV3_1.ParameterObject => ({
   name,
   in: 'query',
   required: false,
   description,
   schema: { type: 'string' },
-  example,
+  ...(example !== undefined && { example }),
 });
 
 /** The `components` section every path refers to. */
@@ -168,8 +170,7 @@ export function components(): OpenAPIV3_1.ComponentsObject {
       filter: jsonQuery(
         'filter',
         'JSON object: `{"field": value}`, arrays mean "one of", `null` "is null"; operators `__like`, `__ne`, `__in`, `__gt(e)`, ' +
-          '`__lt(e)`; `q` searches names.',
-        '{"name__like":"prod"}',
+          '`__lt(e)`; `q` searches names. For example `{"name__like":"prod"}`.',
       ),
       sort: jsonQuery('sort', 'JSON `[field, "ASC"|"DESC"]`; default `["createdAt","DESC"]`.', '["name","ASC"]'),
       range: jsonQuery('range', 'JSON `[offset, limit]`; default `[0, 100]`, limit at most MAX_PAGE_SIZE.', '[0,24]'),

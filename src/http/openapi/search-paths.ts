@@ -33,14 +33,19 @@ export function searchPaths(): Paths {
           'hold `q` (case-insensitive), best first: an id, the whole name, its start, any part of it, another searched field, a ' +
           'label, the description. Each hit passes the same permissions as its own list.',
         parameters: [
-          { name: 'q', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'payments' },
+          {
+            name: 'q',
+            in: 'query',
+            required: true,
+            description: 'The text, e.g. `payments`.',
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
           {
             name: 'kinds',
             in: 'query',
             required: false,
-            description: `JSON array of kinds (${SEARCHABLE_KINDS.join(', ')}); every kind when absent.`,
+            description: `JSON array of kinds (${SEARCHABLE_KINDS.join(', ')}), e.g. \`["template","resource"]\`; every kind when absent.`,
             schema: { type: 'string' },
-            example: '["template","resource"]',
           },
           {
             name: 'range',

@@ -98,7 +98,8 @@ export const authProvider: AuthProvider = {
   async login(params: LoginParams) {
     if (params.method === 'guest') await signInGuest().catch(signInError);
     else await signInServiceAccount(params.identifier, params.password).catch(signInError);
-    return { redirectTo: '/' };
+    // No redirectTo: react-admin then opens the page that asked for sign-in (a deep link), else `/`.
+    return undefined;
   },
 
   async logout() {

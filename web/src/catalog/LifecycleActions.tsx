@@ -35,6 +35,7 @@ const ICONS: Readonly<Record<LifecycleAction, ReactElement>> = {
 };
 
 const CONFIRM: Partial<Record<LifecycleAction, string>> = {
+  execute: 'Queue a run now? The runner applies the approved source code version with these variables to real infrastructure.',
   destroy: 'Request the destruction of this infrastructure? With the approval flow on, it waits for approval first.',
   delete: 'Delete this entry from the catalog? Its history stays in the audit log.',
 };

@@ -1,4 +1,6 @@
 import { Stack } from '@mui/material';
+import { useEffect } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import {
   BooleanField,
   BooleanInput,
@@ -51,9 +53,30 @@ export function TemplateList() {
   );
 }
 
+/** `Payments Kafka topic` → `payments_kafka_topic`: the slug a name suggests. */
+export const slugOf = (name: string): string =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 100);
+
+/** While a new template's slug has not been typed, it follows the name. */
+function SlugFromName() {
+  const name = useWatch<{ name?: string }>({ name: 'name' });
+  const { setValue, getFieldState } = useFormContext<{ template?: string }>();
+  useEffect(() => {
+    if (getFieldState('template').isDirty) return;
+    setValue('template', slugOf(typeof name === 'string' ? name : ''), { shouldValidate: false });
+  }, [name, setValue, getFieldState]);
+  return null;
+}
+
 function TemplateInputs({ creating }: { readonly creating: boolean }) {
   return (
     <>
+      {creating && <SlugFromName />}
       <ServerErrors />
       <TextInput source="name" validate={required()} helperText="Unique." fullWidth />
       <TextInput
@@ -61,7 +84,7 @@ function TemplateInputs({ creating }: { readonly creating: boolean }) {
         label="Slug"
         validate={[required(), slugFormat]}
         disabled={!creating}
-        helperText={creating ? 'Unique; cannot change later.' : 'Immutable.'}
+        helperText={creating ? 'Filled from the name until you type one. Unique; cannot change later.' : 'Immutable.'}
       />
       <BooleanInput source="abstract" helperText="Abstract templates group others; their resources need no source code version." />
       <TextArrayInput
