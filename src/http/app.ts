@@ -65,7 +65,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   );
 
   registerAuthentication(app, services.authenticator, services.now);
-  await registerApiDocs(app, services);
+  await registerApiDocs(app);
   healthRoutes(app, services);
   metricsRoutes(app, services);
   await registerGraphql(app, services);

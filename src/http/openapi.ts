@@ -3,7 +3,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
 import { selfOnlyPolicy } from '../edge/built-pages.js';
-import type { Services } from '../services.js';
 import type { RouteAuthConfig } from './auth-hook.js';
 import { catalogPaths } from './openapi/catalog-paths.js';
 import { components, jsonResponse, type OpenApiDocument, type Paths } from './openapi/components.js';
@@ -113,7 +112,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
  * node_modules, nothing fetched from the internet). All of them are public: the swagger-ui plugin
  * takes no route config, so an `onRoute` hook of the scope it is registered in marks its routes.
  */
-export async function registerApiDocs(app: FastifyInstance, services: Pick<Services, 'config'>): Promise<void> {
+export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   const document = buildOpenApiDocument();
   const publicRoute: RouteAuthConfig = { public: true };
 
