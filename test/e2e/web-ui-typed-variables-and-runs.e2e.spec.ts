@@ -154,6 +154,9 @@ describe('the web UI: typed request forms and live run logs', () => {
     await expect(variables.getByLabel('size').inputValue()).resolves.toBe('2');
     await variables.getByText('Where the database runs').waitFor();
     await expect(variables.getByLabel('admin_password').getAttribute('type')).resolves.toBe('password');
+    // Required variables are marked as every required input is (an asterisk in the label); optional ones are not.
+    await expect(variables.locator('label', { hasText: 'region' }).textContent()).resolves.toMatch(/\*/);
+    await expect(variables.locator('label', { hasText: 'size' }).textContent()).resolves.not.toMatch(/\*/);
 
     await variables.getByLabel('region').fill('Europe');
     await variables.getByLabel('size').fill('9');

@@ -102,12 +102,14 @@ function problemOf(declaration: VariableDeclaration, value: unknown): string | u
 
 /** The client-side check of one declared variable's input. */
 export function validatorOf(declaration: VariableDeclaration): Validator {
-  return (value: unknown) => {
+  const validate = (value: unknown) => {
     // A stored sensitive value shown masked is kept as it is: nothing to judge here.
     if (value === MASK) return undefined;
     if (isEmpty(value)) return mustBeGiven(declaration) ? 'is required' : undefined;
     return problemOf(declaration, value);
   };
+  // react-admin marks an input whose validator says `isRequired` with an asterisk, as for required().
+  return mustBeGiven(declaration) ? Object.assign(validate, { isRequired: true }) : validate;
 }
 
 /** The API's variable list → the form's values by name. */
