@@ -1,7 +1,7 @@
 import { entityPermissions } from '../edge/entity-permissions.js';
 import { accessWrites } from '../edge/writes/access.js';
 import { AppError } from '../errors.js';
-import type { GraphContext } from './context.js';
+import { principalOf, type FieldResolver } from './context.js';
 import { doc, member } from './sdl-doc.js';
 
 /**
@@ -46,20 +46,12 @@ ${member(
 )}}
 `;
 
-type Resolver = (root: unknown, args: Record<string, unknown>, context: GraphContext) => Promise<unknown>;
-
-const signedIn = (context: GraphContext) => {
-  if (!context.principal)
-    throw new AppError('UNAUTHENTICATED', 'Not authenticated. Please provide a valid bearer token in the Authorization header.');
-  return context.principal;
-};
-
 /** The resolvers of ACCESS_SDL. */
-export const accessResolvers: { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } = {
+export const accessResolvers: { Query: Record<string, FieldResolver>; Mutation: Record<string, FieldResolver> } = {
   Query: {
     entityPermissions: async (_root, args, context) => {
       try {
-        return await entityPermissions(context.services, signedIn(context), String(args.entityType), String(args.id));
+        return await entityPermissions(context.services, principalOf(context), String(args.entityType), String(args.id));
       } catch (error) {
         // Not readable answers like absent, as every single query does.
         if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
@@ -69,7 +61,7 @@ export const accessResolvers: { Query: Record<string, Resolver>; Mutation: Recor
   },
   Mutation: {
     grantEntityPermission: async (_root, args, context) => {
-      const principal = signedIn(context);
+      const principal = principalOf(context);
       const { entityType, id, ...grant } = args as {
         entityType: string;
         id: string;
@@ -81,7 +73,7 @@ export const accessResolvers: { Query: Record<string, Resolver>; Mutation: Recor
       return entityPermissions(context.services, principal, entityType, id);
     },
     revokeEntityPermission: async (_root, args, context) => {
-      const principal = signedIn(context);
+      const principal = principalOf(context);
       const { entityType, id, subjectType, subjectId } = args as {
         entityType: string;
         id: string;

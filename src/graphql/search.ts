@@ -1,7 +1,6 @@
-import { AppError } from '../errors.js';
 import { parseSearch, toSearchHitView } from '../edge/search.js';
 import { searchCatalog } from '../read/search.js';
-import type { GraphContext } from './context.js';
+import { principalOf, type FieldResolver } from './context.js';
 import { doc, member } from './sdl-doc.js';
 
 /** The search across kinds (src/read/search.ts), as GraphQL answers it. */
@@ -29,25 +28,17 @@ ${member(
 )}${member('How many entities `search` finds for `q` and `kinds`, on all pages.', 'searchCount(q: String!, kinds: [String!]): Int!')}}
 `;
 
-type Resolver = (root: unknown, args: Record<string, unknown>, context: GraphContext) => Promise<unknown>;
-
-const signedIn = (context: GraphContext) => {
-  if (!context.principal)
-    throw new AppError('UNAUTHENTICATED', 'Not authenticated. Please provide a valid bearer token in the Authorization header.');
-  return context.principal;
-};
-
 /** The resolvers of SEARCH_SDL. */
-export const searchResolvers: { Query: Record<string, Resolver> } = {
+export const searchResolvers: { Query: Record<string, FieldResolver> } = {
   Query: {
     search: async (_root, args, context) => {
-      const principal = signedIn(context);
+      const principal = principalOf(context);
       const query = parseSearch({ q: args.q, kinds: args.kinds, range: args.range }, context.services.config.MAX_PAGE_SIZE);
       const { rows } = await searchCatalog(context.services.db, principal, query);
       return rows.map(toSearchHitView);
     },
     searchCount: async (_root, args, context) => {
-      const principal = signedIn(context);
+      const principal = principalOf(context);
       const query = parseSearch({ q: args.q, kinds: args.kinds, range: [0, 0] }, context.services.config.MAX_PAGE_SIZE);
       return (await searchCatalog(context.services.db, principal, query)).total;
     },

@@ -62,16 +62,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The column a kind's hits are named by: `name` where it has one, else `identifier`. */
 const titleOf = (entity: EntityDeclaration): string => ('name' in entity.fields ? 'name' : 'identifier');
 
+/** Each kind's title column and its other searched columns (the list's `q` columns), worked out once. */
+const COLUMNS = new Map(
+  DECLARED_ENTITIES.map((entity) => {
+    const title = titleOf(entity);
+    const others = declaredListSpec(entity).search.filter((name) => name !== title && name !== 'description');
+    return [entity.kind, { title, others }] as const;
+  }),
+);
+
 /** The part of the statement for one kind, or undefined when the caller may read none of its rows. */
 function kindSelect(entity: EntityDeclaration, principal: Principal, q: string): RawBuilder<unknown> | undefined {
   const resource = entity.kind as PermissionResource;
   const alias = `s_${entity.table}`;
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   // Teams are owned by no team: a caller reads them by the kind's permission alone.
-  const readable = entity.kind === 'team' ? undefined : readableRows(principal, resource, alias);
   if (entity.kind === 'team' && !levelIncludes(kindLevel(principal.permissions, resource), 'read')) return undefined;
-  const title = titleOf(entity);
-  const others = declaredListSpec(entity).search.filter((name) => name !== title && name !== 'description');
+  const readable = entity.kind === 'team' ? undefined : readableRows(principal, resource, alias);
+  const { title, others } = COLUMNS.get(entity.kind) ?? { title: titleOf(entity), others: [] };
   const contains = containsPattern(q);
   const prefix = contains.slice(1);
   const exact = q.toLowerCase();
