@@ -1,30 +1,20 @@
 import { AppError, notFound } from '../errors.js';
 import type { UserEvent } from '../events/identity.js';
 import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
+import { withDefaults, type AccountChanges, type AccountCreateData, type AccountFields } from '../model/account.js';
+import { userEntity, type USER_KINDS } from '../model/user.js';
 
 /** What kind of user an account is. */
-export type UserKind = 'human' | 'service_account' | 'guest';
+export type UserKind = (typeof USER_KINDS)[number];
 
-/** The fields a user keeps. */
-export interface UserFields {
-  readonly kind: UserKind;
-  readonly identifier: string;
-  readonly email: string | null;
-  readonly displayName: string | null;
-  readonly provider: string | null;
-  readonly subject: string | null;
-  readonly roles: readonly string[];
-  readonly grants: readonly string[];
-  readonly passwordHash: string | null;
-}
+/** The fields a user keeps (src/model/user.ts). */
+export type UserFields = AccountFields<typeof userEntity>;
 
 /** What a user can be asked to do. */
 export type UserCommand =
-  | { readonly type: 'CreateUser'; readonly data: UserFields & { readonly id: string } }
-  | {
-      readonly type: 'UpdateUser';
-      readonly data: { readonly changes: Partial<Pick<UserFields, 'displayName' | 'email' | 'roles' | 'grants'>> };
-    }
+  /** Fields with a declared default may be left out (a field added later changes no creator). */
+  | { readonly type: 'CreateUser'; readonly data: AccountCreateData<typeof userEntity> }
+  | { readonly type: 'UpdateUser'; readonly data: { readonly changes: AccountChanges<typeof userEntity> } }
   | { readonly type: 'ChangePassword'; readonly data: { readonly passwordHash: string } }
   /** Replaces `previousHash` by a stronger hash of the same password; nothing when the hash has changed since. */
   | { readonly type: 'RehashPassword'; readonly data: { readonly previousHash: string; readonly passwordHash: string } }
@@ -59,10 +49,10 @@ function decide(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'CreateUser': {
       if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `user ${command.data.id} already exists`);
-      const { kind, passwordHash } = command.data;
-      if (kind === 'service_account' && !passwordHash) throw field('password', 'a service account needs a password');
-      if (kind !== 'service_account' && passwordHash) throw field('password', 'only service accounts sign in with a password');
-      return [{ type: 'UserCreated', data: { ...command.data, roles: [...command.data.roles], grants: [...command.data.grants] } }];
+      const data = withDefaults(userEntity, command.data);
+      if (data.kind === 'service_account' && !data.passwordHash) throw field('password', 'a service account needs a password');
+      if (data.kind !== 'service_account' && data.passwordHash) throw field('password', 'only service accounts sign in with a password');
+      return [{ type: 'UserCreated', data: { ...data, roles: [...data.roles], grants: [...data.grants] } }];
     }
     case 'UpdateUser': {
       const user = requireUser(state);

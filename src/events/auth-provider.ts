@@ -1,56 +1,29 @@
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.js';
+import {
+  accountChangesSchema,
+  accountCreatedSchema,
+  accountVersioning,
+  changedSecretPathsOf,
+  secretPathsOfAccount,
+} from '../model/account.js';
+import { AUTH_PROVIDER_TYPES, authProviderEntity, PROVIDER_SECRET_KEYS } from '../model/auth-provider.js';
 
-/** Every auth provider type. */
-export const AUTH_PROVIDER_TYPES = [
-  'github',
-  'google',
-  'microsoft',
-  'backstage',
-  'personal_access_token',
-  'svc_service_account',
-  'guest',
-] as const;
+export { AUTH_PROVIDER_TYPES, PROVIDER_SECRET_KEYS };
 /** An auth provider type, validated. */
 export const authProviderType = z.enum(AUTH_PROVIDER_TYPES);
 /** An auth provider type. */
 export type AuthProviderType = z.infer<typeof authProviderType>;
 
-/** Configuration keys that hold secrets, whatever the type (write-only, encrypted in the store). */
-export const PROVIDER_SECRET_KEYS = ['clientSecret', 'privateKey'] as const;
-const secretPaths = PROVIDER_SECRET_KEYS.map((k) => `configuration.${k}`);
-
-/** An auth provider was created. */
-export const AuthProviderCreated = defineEvent(
-  'AuthProviderCreated',
-  z.object({
-    id: z.string(),
-    key: z.string(),
-    name: z.string(),
-    type: authProviderType,
-    description: z.string(),
-    enabled: z.boolean(),
-    configuration: z.record(z.string(), z.unknown()),
-    filterByDomain: z.array(z.string()),
-  }),
-  { secretPaths },
-);
-/** An auth provider's fields changed. */
-export const AuthProviderUpdated = defineEvent(
-  'AuthProviderUpdated',
-  z.object({
-    changes: z
-      .object({
-        key: z.string(),
-        name: z.string(),
-        description: z.string(),
-        configuration: z.record(z.string(), z.unknown()),
-        filterByDomain: z.array(z.string()),
-      })
-      .partial(),
-  }),
-  { secretPaths: PROVIDER_SECRET_KEYS.map((k) => `changes.configuration.${k}`) },
-);
+/** An auth provider was created (src/model/auth-provider.ts): its secret configuration values encrypted in the store. */
+export const AuthProviderCreated = defineEvent('AuthProviderCreated', accountCreatedSchema(authProviderEntity), {
+  secretPaths: secretPathsOfAccount(authProviderEntity),
+  ...accountVersioning(authProviderEntity),
+});
+/** Some of an auth provider's updatable fields changed. */
+export const AuthProviderUpdated = defineEvent('AuthProviderUpdated', z.object({ changes: accountChangesSchema(authProviderEntity) }), {
+  secretPaths: changedSecretPathsOf(authProviderEntity),
+});
 /** An auth provider was enabled. */
 export const AuthProviderEnabled = defineEvent('AuthProviderEnabled', z.object({}));
 /** An auth provider was disabled. */

@@ -1,41 +1,23 @@
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.js';
+import { accountChangesSchema, accountCreatedSchema, accountVersioning, secretPathsOfAccount } from '../model/account.js';
+import { USER_KINDS, userEntity } from '../model/user.js';
+import { AUTH_METHODS, SESSION_END_REASONS, sessionEntity } from '../model/session.js';
 
 /** What kind of user an account is, validated. */
-export const userKind = z.enum(['human', 'service_account', 'guest']);
+export const userKind = z.enum(USER_KINDS);
 /** How a caller signed in, validated. */
-export const authMethod = z.enum(['session', 'service_account', 'personal_access_token', 'guest', 'backstage']);
+export const authMethod = z.enum(AUTH_METHODS);
 
 // ---- users (stream `user-<id>`) -------------------------------------------------------------------
 
-/** A user was created. */
-export const UserCreated = defineEvent(
-  'UserCreated',
-  z.object({
-    id: z.string(),
-    kind: userKind,
-    identifier: z.string(),
-    email: z.string().nullable(),
-    displayName: z.string().nullable(),
-    /** Provider key the user signs in with, and the subject it knows them by (SSO users). */
-    provider: z.string().nullable(),
-    subject: z.string().nullable(),
-    roles: z.array(z.string()),
-    grants: z.array(z.string()),
-    /** scrypt hash (service accounts only); encrypted in the store, redacted in the audit log. */
-    passwordHash: z.string().nullable(),
-  }),
-  { secretPaths: ['passwordHash'] },
-);
-/** A user's display name, e-mail, roles or grants changed. */
-export const UserUpdated = defineEvent(
-  'UserUpdated',
-  z.object({
-    changes: z
-      .object({ displayName: z.string().nullable(), email: z.string().nullable(), roles: z.array(z.string()), grants: z.array(z.string()) })
-      .partial(),
-  }),
-);
+/** A user was created: every field of its declaration (src/model/user.ts), the password hash encrypted in the store. */
+export const UserCreated = defineEvent('UserCreated', accountCreatedSchema(userEntity), {
+  secretPaths: secretPathsOfAccount(userEntity),
+  ...accountVersioning(userEntity),
+});
+/** Some of a user's updatable fields changed (display name, e-mail, roles, grants, …). */
+export const UserUpdated = defineEvent('UserUpdated', z.object({ changes: accountChangesSchema(userEntity) }));
 /** A user's password changed (the hash is encrypted in the store). */
 export const UserPasswordChanged = defineEvent('UserPasswordChanged', z.object({ passwordHash: z.string() }), {
   secretPaths: ['passwordHash'],
@@ -73,25 +55,11 @@ export type UserEvent =
 
 // ---- sessions (stream `session-<id>`): every token the service issues belongs to one -------------
 
-/** A session began (a sign-in issued its first token). */
-export const SessionStarted = defineEvent(
-  'SessionStarted',
-  z.object({
-    id: z.string(),
-    userId: z.string(),
-    method: authMethod,
-    provider: z.string().nullable(),
-    expiresAt: z.iso.datetime({ offset: true }),
-    /** SHA-256 of the current refresh token (browser sessions only). */
-    refreshTokenHash: z.string().nullable(),
-    /**
-     * The identity provider's own refresh token (Google sign-ins), used on each session refresh to
-     * re-check the account. Encrypted in the store; absent from events written before SSO.
-     */
-    upstreamRefreshToken: z.string().nullable().optional(),
-  }),
-  { secretPaths: ['refreshTokenHash', 'upstreamRefreshToken'] },
-);
+/** A session began (a sign-in issued its first token): the fields of src/model/session.ts, its hashes encrypted in the store. */
+export const SessionStarted = defineEvent('SessionStarted', accountCreatedSchema(sessionEntity), {
+  secretPaths: secretPathsOfAccount(sessionEntity),
+  ...accountVersioning(sessionEntity),
+});
 /** A session's refresh token was rotated. */
 export const SessionRefreshed = defineEvent(
   'SessionRefreshed',
@@ -101,10 +69,7 @@ export const SessionRefreshed = defineEvent(
   },
 );
 /** A session ended (logout, revocation, refused refresh). */
-export const SessionEnded = defineEvent(
-  'SessionEnded',
-  z.object({ reason: z.enum(['logout', 'revoked', 'refresh_token_reused', 'expired', 'identity_provider_refused', 'provider_disabled']) }),
-);
+export const SessionEnded = defineEvent('SessionEnded', z.object({ reason: z.enum(SESSION_END_REASONS) }));
 
 /** Every session event. */
 export type SessionEvent = EventOf<typeof SessionStarted> | EventOf<typeof SessionRefreshed> | EventOf<typeof SessionEnded>;

@@ -10,6 +10,8 @@ import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
+import { shownFields, type AccountDeclaration } from '../model/account.js';
+import { userEntity } from '../model/user.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**
@@ -215,6 +217,41 @@ function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, 
   };
 }
 
+/**
+ * The object type of a declared account (../model/account.ts): its id, each shown field (restricted
+ * ones nullable, shown to holders of `restrictedTo` and to the caller's own record), what the type
+ * adds (`extra`) and the timestamps. Every signed-in caller may read it.
+ */
+export function accountType(
+  account: AccountDeclaration,
+  restrictedTo: Permission,
+  extra: Readonly<Record<string, FieldDef>>,
+): ObjectTypeDef {
+  const fields: Record<string, FieldDef> = { id: column('id', 'UUID!', `The ${account.kind.replaceAll('_', ' ')}'s id.`) };
+  for (const [name, field] of shownFields(account)) {
+    if (field.kind === 'id' || field.kind === 'idList') continue; // accounts declare no relations (yet)
+    const type = 'timestamp' in field && field.timestamp ? 'DateTime' : GRAPHQL_TYPE_OF_KIND[field.kind];
+    const nullable = isNullable(field) || field.restricted === true;
+    fields[name] = {
+      ...column(columnOf(name), `${type}${nullable ? '' : '!'}`, field.description),
+      ...(field.restricted && { restricted: true }),
+    };
+  }
+  Object.assign(fields, extra, {
+    createdAt: column('created_at', 'DateTime!', 'When it was created.'),
+    updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),
+  });
+  return {
+    name: account.name as TypeName,
+    description: account.description,
+    table: account.table,
+    softDelete: false,
+    readPermission: null,
+    restrictedTo,
+    fields,
+  };
+}
+
 /** Every object type, each field declared once (SDL, columns and loads derive from these). */
 export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   Integration: declaredType(integrationEntity),
@@ -250,36 +287,15 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   }),
   Workspace: declaredType(workspaceEntity),
   Team: declaredType(teamEntity),
-  User: {
-    name: 'User',
-    description:
-      'A person, service account or the guest identity. Everyone signed in sees names; e-mail, provider, roles, grants and ' +
-      'deactivation are shown to holders of `user:read` and to the user themself (null otherwise).',
-    table: 'users',
-    softDelete: false,
-    readPermission: null,
-    restrictedTo: 'user:read',
-    fields: {
-      id: column('id', 'UUID!', "The user's id (the `sub` of their tokens)."),
-      identifier: column('identifier', 'String!', 'Sign-in name: the service account name, or the provider login / e-mail.'),
-      displayName: column('display_name', 'String', 'Display name, when known.'),
-      name: {
-        kind: 'computed',
-        columns: ['display_name', 'identifier'],
-        type: 'String!',
-        description: 'The display name, else the identifier.',
-        compute: (row) => row.display_name ?? row.identifier,
-      },
-      kind: column('kind', 'String!', '`human`, `service_account` or `guest`.'),
-      email: { ...column('email', 'String', 'Verified e-mail address, when known.'), restricted: true },
-      provider: { ...column('provider', 'String', 'The key of the provider the user signs in with.'), restricted: true },
-      roles: { ...column('roles', '[String!]', '`default`, `infra`, `super`.'), restricted: true },
-      grants: { ...column('grants', '[String!]', 'Extra permissions such as `template:write`.'), restricted: true },
-      deactivated: { ...column('deactivated', 'Boolean', 'A deactivated user cannot sign in or use tokens.'), restricted: true },
-      createdAt: column('created_at', 'DateTime!', 'When the user was created.'),
-      updatedAt: column('updated_at', 'DateTime!', 'When the user last changed.'),
+  User: accountType(userEntity, 'user:read', {
+    name: {
+      kind: 'computed',
+      columns: ['display_name', 'identifier'],
+      type: 'String!',
+      description: 'The display name, else the identifier.',
+      compute: (row) => row.display_name ?? row.identifier,
     },
-  },
+  }),
   AuthProvider: {
     name: 'AuthProvider',
     description: 'A way to sign in (SSO, developer portal, tokens, service accounts, guest). Only `super` reads them.',

@@ -1,4 +1,4 @@
-import { COMMON_WRITABLE, type EntityDeclaration, type FieldDeclaration } from '../model/entity.js';
+import { COMMON_WRITABLE, isNullable, type EntityDeclaration, type FieldDeclaration } from '../model/entity.js';
 import { executorEntity } from '../model/executor.js';
 import { integrationEntity } from '../model/integration.js';
 import { resourceEntity } from '../model/resource.js';
@@ -9,6 +9,8 @@ import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
+import { userEntity } from '../model/user.js';
+import { isClientWritten, type AccountDeclaration } from '../model/account.js';
 import { AppError, notFound } from '../errors.js';
 import { CATALOG_ACTIONS, LIFECYCLE_ACTS } from '../edge/writes/catalog.js';
 import type { Writes } from '../edge/writes/registry.js';
@@ -86,14 +88,34 @@ const declared = (type: TypeName, kind: MutationEntity['kind'], entity: EntityDe
 
 const text = (description: string): InputField => ({ type: 'String', description });
 
-/** Users and auth providers are hand-written (docs/decisions/0005): so are their inputs, beside their REST bodies. */
-const USER_UPDATE: Record<string, InputField> = {
-  displayName: text('The name shown instead of the identifier; null clears it.'),
-  email: text('An e-mail address; null clears it.'),
-  roles: { type: '[String!]', description: 'Roles: `super`, `default` and the others of docs/contract.md §6.' },
-  grants: { type: '[String!]', description: 'Extra permissions, `{entity}:{read|write|admin}`.' },
-  password: text('A new password (at least 12 characters).'),
-};
+/**
+ * A declared account's inputs: the fields a client writes on create (required ones say so) and the
+ * updatable ones on update, plus what the write operation adds (a password). Nullable throughout,
+ * as the declared entities' inputs.
+ */
+function accountInputs(account: AccountDeclaration, added: Readonly<Record<string, InputField>>) {
+  const input = (field: FieldDeclaration, suffix = ''): InputField => ({
+    type: GRAPHQL_INPUT[field.kind],
+    description: `${field.description}${suffix}`,
+  });
+  const create: Record<string, InputField> = {};
+  for (const [name, field] of Object.entries(account.fields)) {
+    if (!isClientWritten(field)) continue;
+    create[name] = input(
+      field,
+      field.required ? ' Required.' : field.default !== undefined ? ` Default: ${JSON.stringify(field.default)}.` : '',
+    );
+  }
+  const update = Object.fromEntries(
+    account.updatable.flatMap((name) => {
+      const field = account.fields[name];
+      return field ? [[name, input(field, isNullable(field) ? ' Null clears it.' : '')]] : [];
+    }),
+  );
+  return { createInput: { ...create, ...added }, updateInput: { ...update, ...added } };
+}
+
+/** Auth providers are hand-written (docs/decisions/0005): so are their inputs, beside their REST bodies. */
 const PROVIDER_UPDATE: Record<string, InputField> = {
   name: text('The display name (unique).'),
   description: text('A free-text description.'),
@@ -124,13 +146,7 @@ export const MUTATION_ENTITIES: readonly MutationEntity[] = [
     noun: 'user',
     actions: USER_ACTIONS,
     deletable: false,
-    createInput: {
-      kind: text('Always `service_account`: people arrive through sign-in. Required.'),
-      identifier: text('The sign-in name: 1-100 letters, digits or `. _ @ -`. Required.'),
-      password: text('At least 12 characters. Required.'),
-      ...USER_UPDATE,
-    },
-    updateInput: USER_UPDATE,
+    ...accountInputs(userEntity, { password: text('At least 12 characters, not a common password. Required on create.') }),
   },
   {
     type: 'AuthProvider',

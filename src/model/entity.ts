@@ -182,7 +182,7 @@ const idListInput = z
   });
 
 /** How each kind is stored in events (already validated at the edge, so only its shape). */
-function storedOf(field: FieldDeclaration): z.ZodType {
+export function storedOf(field: FieldDeclaration): z.ZodType {
   if ('stored' in field && field.stored) return field.stored;
   switch (field.kind) {
     case 'enum':
@@ -273,7 +273,8 @@ export function storedFieldsSchema<E extends EntityDeclaration>(entity: E): z.Zo
   return z.object(shape) as unknown as z.ZodObject<StoredShape<E>>;
 }
 
-const inputOf = (field: FieldDeclaration): z.ZodType => {
+/** A written value's validator, `null` admitted when the field is nullable. */
+export const inputOf = (field: FieldDeclaration): z.ZodType => {
   const input = field.input ?? defaultInputOf(field);
   return isNullable(field) ? input.nullable() : input;
 };
@@ -282,7 +283,7 @@ const inputOf = (field: FieldDeclaration): z.ZodType => {
  * The schema version of the entity's created event, and the upcasters that lift older created
  * events by adding the defaults of the fields introduced since (see `addedIn`).
  */
-export function createdEventVersioning(entity: EntityDeclaration): {
+export function createdEventVersioning(entity: { readonly fields: Readonly<Record<string, FieldDeclaration>> }): {
   version: number;
   upcasters: Record<number, (data: Readonly<Record<string, unknown>>) => Record<string, unknown>>;
 } {

@@ -58,7 +58,8 @@ export interface CatalogProjectionSpec {
   readonly lifecycle?: boolean;
 }
 
-const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = {
+/** The column type each field kind is stored in (id lists live in link tables). */
+export const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, ColumnType>> = {
   text: 'text',
   enum: 'text',
   boolean: 'boolean',

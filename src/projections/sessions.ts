@@ -1,10 +1,11 @@
 import type { DecodedEvent } from '../events/codec.js';
 import type { SessionEvent } from '../events/identity.js';
-import { createdColumns, rowProjection, touched } from './row-projection.js';
-import { STREAMS } from '../events/streams.js';
+import { sessionEntity } from '../model/session.js';
+import { accountProjection } from './account-projection.js';
 
-/** A `sessions` row: what the authenticator checks on every request (ended? expired?). */
+/** A `sessions` row: what the authenticator checks on every request (ended? expired?). Timestamps as ISO text. */
 export interface SessionRow {
+  [column: string]: unknown;
   id: string;
   user_id: string;
   method: string;
@@ -17,45 +18,17 @@ export interface SessionRow {
   updated_at: string;
 }
 
-function evolve(row: SessionRow | undefined, decoded: DecodedEvent): SessionRow | undefined {
+/** A refresh moves the expiry; an end records when and why (the start is the declaration's). */
+function evolve(row: SessionRow, decoded: DecodedEvent): SessionRow {
   const event = decoded.event as SessionEvent;
-  if (event.type === 'SessionStarted') {
-    const d = event.data;
-    return {
-      id: d.id,
-      user_id: d.userId,
-      method: d.method,
-      provider: d.provider,
-      expires_at: d.expiresAt,
-      ended_at: null,
-      end_reason: null,
-      ...createdColumns(decoded),
-    };
-  }
-  if (!row) return undefined;
-  const next = touched(row, decoded);
-  if (event.type === 'SessionRefreshed') return { ...next, expires_at: event.data.expiresAt };
-  return { ...next, ended_at: next.updated_at, end_reason: event.data.reason };
+  if (event.type === 'SessionRefreshed') return { ...row, expires_at: event.data.expiresAt };
+  if (event.type === 'SessionEnded') return { ...row, ended_at: row.updated_at, end_reason: event.data.reason };
+  return row;
 }
 
-/** The sessions read model. */
-export const sessionsProjection = rowProjection<SessionRow>({
-  name: 'sessions',
-  table: 'sessions',
-  columns: {
-    id: 'uuid',
-    user_id: 'uuid',
-    method: 'text',
-    provider: 'text',
-    expires_at: 'timestamptz',
-    ended_at: 'timestamptz',
-    end_reason: 'text',
-    revision: 'integer',
-    created_at: 'timestamptz',
-    updated_at: 'timestamptz',
-  },
-  links: [],
+/** The sessions read model (src/model/session.ts). */
+export const sessionsProjection = accountProjection<SessionRow>(sessionEntity, {
+  created: 'SessionStarted',
   handles: ['SessionStarted', 'SessionRefreshed', 'SessionEnded'],
-  rowId: (event) => STREAMS.session.parse(event.streamId),
   evolve,
 });

@@ -2,8 +2,8 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../storage/schema.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { identityEvents, type UserEvent } from '../events/identity.js';
-import { createdByColumns, rowProjection, touched } from './row-projection.js';
-import { STREAMS } from '../events/streams.js';
+import { userEntity } from '../model/user.js';
+import { accountProjection } from './account-projection.js';
 
 /** A `users` row as the projection folds it (no password hash: it never leaves the event store). */
 export type UserRow = Omit<Selectable<UsersTable>, 'sessions_revoked_before' | 'created_at' | 'updated_at'> & {
@@ -23,77 +23,28 @@ const USER_EVENTS = new Set<string>([
   'UserGroupsObserved',
 ]);
 
-function evolve(row: UserRow | undefined, decoded: DecodedEvent): UserRow | undefined {
+/** What a user's own events (beyond created and updated, which the declaration maps) do to the row. */
+function evolve(row: UserRow, decoded: DecodedEvent): UserRow {
   const event = decoded.event as UserEvent;
-  if (event.type === 'UserCreated') {
-    const d = event.data;
-    return {
-      id: d.id,
-      kind: d.kind,
-      identifier: d.identifier,
-      email: d.email,
-      display_name: d.displayName,
-      provider: d.provider,
-      subject: d.subject,
-      roles: d.roles,
-      grants: d.grants,
-      deactivated: false,
-      external_groups: [],
-      sessions_revoked_before: null,
-      ...createdByColumns(decoded),
-    };
-  }
-  if (!row) return undefined;
-  const next = touched(row, decoded);
   switch (event.type) {
-    case 'UserUpdated': {
-      const c = event.data.changes;
-      return {
-        ...next,
-        ...(c.displayName !== undefined && { display_name: c.displayName }),
-        ...(c.email !== undefined && { email: c.email }),
-        ...(c.roles !== undefined && { roles: c.roles }),
-        ...(c.grants !== undefined && { grants: c.grants }),
-      };
-    }
-    case 'UserPasswordChanged':
-    case 'UserPasswordRehashed':
-      return next;
     case 'UserDeactivated':
-      return { ...next, deactivated: true };
+      return { ...row, deactivated: true };
     case 'UserReactivated':
-      return { ...next, deactivated: false };
+      return { ...row, deactivated: false };
     case 'UserSessionsRevoked':
-      return { ...next, sessions_revoked_before: event.data.before };
+      return { ...row, sessions_revoked_before: event.data.before };
     case 'UserGroupsObserved':
-      return { ...next, external_groups: event.data.groups };
+      return { ...row, external_groups: event.data.groups };
+    default:
+      // A password change or rehash: only the revision moves (the hash never reaches the read model).
+      return row;
   }
 }
 
-/** The users read model. */
-export const usersProjection = rowProjection<UserRow>({
-  name: 'users',
-  table: 'users',
-  columns: {
-    id: 'uuid',
-    kind: 'text',
-    identifier: 'text',
-    email: 'text',
-    display_name: 'text',
-    provider: 'text',
-    subject: 'text',
-    roles: 'text[]',
-    grants: 'text[]',
-    deactivated: 'boolean',
-    external_groups: 'text[]',
-    sessions_revoked_before: 'timestamptz',
-    creator_id: 'uuid',
-    revision: 'integer',
-    created_at: 'timestamptz',
-    updated_at: 'timestamptz',
-  },
-  links: [],
+/** The users read model: the declared fields' columns (src/model/user.ts) and the state the user's events set. */
+export const usersProjection = accountProjection<UserRow>(userEntity, {
+  created: 'UserCreated',
+  updated: 'UserUpdated',
   handles: identityEvents.map((d) => d.type).filter((t) => USER_EVENTS.has(t)),
-  rowId: (event) => STREAMS.user.parse(event.streamId),
   evolve,
 });

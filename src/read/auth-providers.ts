@@ -53,7 +53,7 @@ export type AuthProviderViewRow = Pick<Selectable<AuthProvidersTable>, (typeof a
 
 /** A read row in the API's shape; the configuration is masked again so no row can ever show a secret. */
 export const toAuthProviderView = (row: AuthProviderViewRow, baseUrl: string): AuthProviderView => {
-  const type = row.type as AuthProviderType;
+  const type = row.type;
   return {
     id: row.id,
     key: row.key,
@@ -101,7 +101,7 @@ export async function listLoginOptions(db: Db): Promise<LoginOption[]> {
     .orderBy('id')
     .execute();
   return rows.map((r) => {
-    const type = r.type as AuthProviderType;
+    const type = r.type;
     return { key: r.key, type, name: r.name, loginUrl: loginUrl(type, r.key) };
   });
 }

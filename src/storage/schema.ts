@@ -10,6 +10,11 @@ import type { storageEntity } from '../model/storage.js';
 import type { templateEntity } from '../model/template.js';
 import type { workspaceEntity } from '../model/workspace.js';
 import type { teamEntity } from '../model/team.js';
+import type { AccountDeclaration } from '../model/account.js';
+import type { userEntity } from '../model/user.js';
+import type { authProviderEntity } from '../model/auth-provider.js';
+import type { sessionEntity } from '../model/session.js';
+import type { personalAccessTokenEntity } from '../model/personal-access-token.js';
 
 /** `cloudResourceTypes` → `cloud_resource_types`, at the type level (as `columnOf` does at run time). */
 type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
@@ -60,6 +65,32 @@ export type DeclaredTable<E extends EntityDeclaration> = CatalogCommonColumns &
     ]: DeclaredColumn<E['fields'][K]>;
   };
 
+/** The bookkeeping columns every account table has (src/model/account.ts), and `creator_id` where it is declared. */
+export interface AccountBookkeepingColumns {
+  id: string;
+  revision: number;
+  created_at: ColumnType<Date, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+}
+
+/** An account field's column: a timestamp reads as a Date and is written as ISO text; JSON as in catalog tables. */
+type AccountColumn<F> = F extends { readonly timestamp: true }
+  ? F extends { readonly nullable: true }
+    ? ColumnType<Date | null, string | null, string | null>
+    : ColumnType<Date, string, string>
+  : DeclaredColumn<F>;
+
+/**
+ * A declared account's read table, as Kysely sees it: the bookkeeping columns, one per field kept
+ * in the read model and one per state fact.
+ */
+export type DeclaredAccountTable<A extends AccountDeclaration> = AccountBookkeepingColumns &
+  (A extends { readonly creator: true } ? { creator_id: string | null } : unknown) & {
+    [K in keyof A['fields'] as A['fields'][K] extends { readonly column: false } ? never : SnakeCase<K & string>]: AccountColumn<
+      A['fields'][K]
+    >;
+  } & { [K in keyof A['state'] as SnakeCase<K & string>]: AccountColumn<A['state'][K]> };
+
 /** A link table pairing an owner row with a target row, in the owner's order (`ordinal`). */
 export type LinkTable<Owner extends string, Target extends string> = Record<Owner | Target, string> & { ordinal: number };
 
@@ -78,19 +109,8 @@ export interface AuditLogTable {
   stream_id: string;
 }
 
-/** The personal_access_tokens read table (the token itself is never stored, only its hash). */
-export interface PersonalAccessTokensTable {
-  id: string;
-  user_id: string;
-  name: string;
-  token_hash: string;
-  expires_at: ColumnType<Date, Date | string, Date | string>;
-  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  revision: number;
-  created_at: ColumnType<Date, Date | string, Date | string>;
-  updated_at: ColumnType<Date, Date | string, Date | string>;
-}
+/** The personal_access_tokens read table (src/model/personal-access-token.ts): the token itself is never stored, only its hash. */
+export type PersonalAccessTokensTable = DeclaredAccountTable<typeof personalAccessTokenEntity>;
 
 /** The projection_checkpoints table. */
 export interface ProjectionCheckpointsTable {
@@ -102,25 +122,8 @@ export interface ProjectionCheckpointsTable {
   updated_at: Generated<Date>;
 }
 
-/** The users read table. */
-export interface UsersTable {
-  id: string;
-  kind: 'human' | 'service_account' | 'guest';
-  identifier: string;
-  email: string | null;
-  display_name: string | null;
-  provider: string | null;
-  subject: string | null;
-  roles: string[];
-  grants: string[];
-  deactivated: boolean;
-  external_groups: string[];
-  sessions_revoked_before: ColumnType<Date | null, string | null, string | null>;
-  creator_id: string | null;
-  revision: number;
-  created_at: ColumnType<Date, string, string>;
-  updated_at: ColumnType<Date, string, string>;
-}
+/** The users read table (src/model/user.ts). */
+export type UsersTable = DeclaredAccountTable<typeof userEntity>;
 
 /** The grants on single entities (src/projections/entity-grants.ts). */
 export interface EntityGrantsTable {
@@ -132,36 +135,11 @@ export interface EntityGrantsTable {
   granted_at: ColumnType<Date, string, string>;
 }
 
-/** The sessions read table. */
-export interface SessionsTable {
-  id: string;
-  user_id: string;
-  method: string;
-  provider: string | null;
-  expires_at: ColumnType<Date, string, string>;
-  ended_at: ColumnType<Date | null, string | null, string | null>;
-  end_reason: string | null;
-  revision: number;
-  created_at: ColumnType<Date, string, string>;
-  updated_at: ColumnType<Date, string, string>;
-}
+/** The sessions read table (src/model/session.ts). */
+export type SessionsTable = DeclaredAccountTable<typeof sessionEntity>;
 
-/** The auth_providers read table. */
-export interface AuthProvidersTable {
-  id: string;
-  key: string;
-  name: string;
-  type: string;
-  description: string;
-  enabled: boolean;
-  configuration: ColumnType<Record<string, unknown>, string, string>;
-  filter_by_domain: string[];
-  creator_id: string | null;
-  revision: number;
-  created_at: ColumnType<Date, string, string>;
-  updated_at: ColumnType<Date, string, string>;
-  deleted_at: ColumnType<Date | null, string | null, string | null>;
-}
+/** The auth_providers read table (src/model/auth-provider.ts). */
+export type AuthProvidersTable = DeclaredAccountTable<typeof authProviderEntity>;
 
 /** The idempotency_keys table: a REST write's kept answer per caller and key (24 h). */
 export interface IdempotencyKeysTable {

@@ -703,7 +703,9 @@ for (const target of databaseTargets()) {
             expiresAt: expect.stringMatching(ISO) as unknown,
             lastUsedAt: expect.stringMatching(ISO) as unknown,
             revokedAt: null,
+            revision: 1,
             createdAt: expect.stringMatching(ISO) as unknown,
+            updatedAt: expect.stringMatching(ISO) as unknown,
           },
         ]);
         expect(response.body).not.toContain(pat);

@@ -3,7 +3,8 @@ import { loadAggregate } from '../../commands/handler.js';
 import { userAggregate, type UserCommand } from '../../commands/user.js';
 import { AppError } from '../../errors.js';
 import type { StreamWrite } from '../../events/store/port.js';
-import { parseGrant, ROLES } from '../../model/permissions.js';
+import { accountCreateShape, accountPatchShape } from '../../model/account.js';
+import { userEntity } from '../../model/user.js';
 import type { Services } from '../../services.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../../password-policy.js';
 import { parseInput } from '../../validation.js';
@@ -12,14 +13,6 @@ import { parseAction } from './catalog.js';
 import { revokePersonalAccessTokens } from './personal-access-tokens.js';
 import { commandDeps, runCommand, type WriteCall, type WriteOperations, type Written } from './write.js';
 
-const roles = z
-  .array(z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }))
-  .max(3)
-  .refine((r) => new Set(r).size === r.length, 'must not repeat a role');
-const grants = z
-  .array(z.string().refine((g) => parseGrant(g) !== undefined, 'must be {entity}:{read|write|admin} with a known entity'))
-  .max(100)
-  .refine((g) => new Set(g).size === g.length, 'must not repeat a grant');
 // docs/contract.md §5: at least 12 characters and not a common password (src/password-policy.ts).
 // The lengths are zod's too, so the OpenAPI document shows them; the policy adds the rest.
 const password = z
@@ -31,29 +24,11 @@ const password = z
     const problem = passwordProblem(value);
     if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
   });
-const optionalText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable();
+/** A new user (src/model/user.ts): only service accounts are created here (people arrive through sign-in). */
+export const createUserBody = z.strictObject({ ...accountCreateShape(userEntity), password });
 
-/** A new user: only service accounts are created here (people arrive through sign-in). */
-export const createUserBody = z.strictObject({
-  kind: z.literal('service_account', { message: 'only service accounts are created here; people sign in through a provider' }),
-  identifier: z.string().regex(/^[A-Za-z0-9._@-]{1,100}$/, 'must be 1-100 letters, digits or . _ @ -'),
-  password,
-  displayName: optionalText(200).optional(),
-  email: z.email({ message: 'must be an e-mail address' }).nullable().optional(),
-  roles: roles.default(['default']),
-  grants: grants.default([]),
-});
-
-/** A user's changes. */
-export const patchUserBody = z
-  .strictObject({
-    displayName: optionalText(200),
-    email: z.email({ message: 'must be an e-mail address' }).nullable(),
-    roles,
-    grants,
-    password,
-  })
-  .partial();
+/** A user's changes: the updatable fields of the declaration, and a new password. */
+export const patchUserBody = z.strictObject({ ...accountPatchShape(userEntity), password: password.optional() });
 
 /** What can be done to a user besides editing. */
 export const USER_ACTIONS = ['deactivate', 'reactivate', 'revoke_sessions'] as const;
@@ -112,17 +87,13 @@ export function userWrites(services: Services): WriteOperations {
       authorize(call.request, 'user:admin');
       const body = parseInput(createUserBody, input === undefined ? {} : input, 'body');
       const id = services.newId();
+      const { password: written, ...fields } = body;
       const data = {
+        ...fields,
         id,
-        kind: body.kind,
-        identifier: body.identifier,
-        email: body.email ?? null,
-        displayName: body.displayName ?? null,
         provider: 'svc_service_account',
         subject: null,
-        roles: body.roles,
-        grants: body.grants,
-        passwordHash: await services.signIn.passwords.hash(body.password),
+        passwordHash: await services.signIn.passwords.hash(written),
       };
       return run(call, id, [{ type: 'CreateUser', data }]);
     },

@@ -2,6 +2,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
 import { isNullable, ownFields, type EntityDeclaration, type FieldDeclaration } from '../../model/entity.js';
+import { shownFields, type AccountDeclaration } from '../../model/account.js';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
@@ -69,4 +70,26 @@ export function declaredViewSchema(entity: EntityDeclaration): Schema {
   };
   for (const [name, field] of ownFields(entity)) properties[name] = fieldSchema(field);
   return { type: 'object', title: entity.name, description: entity.description, properties, required: Object.keys(properties) };
+}
+
+/**
+ * The REST view of a declared account (users, tokens): its id, every shown field (timestamps as
+ * date-times), the revision, creator and timestamps, and what the route adds (`extra`), all present
+ * in every answer.
+ */
+export function accountViewSchema(account: AccountDeclaration, extra: Readonly<Record<string, Schema>> = {}): Schema {
+  const properties: Record<string, Schema> = { id: { ...uuid, description: `The ${account.kind.replaceAll('_', ' ')}'s id.` } };
+  for (const [name, field] of shownFields(account)) {
+    const schema = fieldSchema(field);
+    properties[name] = 'timestamp' in field && field.timestamp ? { ...schema, format: 'date-time' } : schema;
+  }
+  Object.assign(properties, extra, {
+    revision: { type: 'integer', description: 'The stream version; send it as If-Match to update safely.' },
+    ...(account.creator && {
+      creatorId: { type: ['string', 'null'], format: 'uuid', description: 'Who created it (null for the system).' },
+    }),
+    createdAt: timestamp('When it was created.'),
+    updatedAt: timestamp('When it last changed.'),
+  });
+  return { type: 'object', title: account.name, description: account.description, properties, required: Object.keys(properties) };
 }

@@ -7,6 +7,9 @@ import { createUserBody, patchUserBody, USER_ACTIONS } from '../../edge/writes/u
 import { header, jsonBody, jsonResponse, param, problems, schemaOf, type Paths } from './components.js';
 import { withVariants } from './catalog-paths.js';
 import { entityPaths } from './entity-paths.js';
+import { accountViewSchema } from './entity-schemas.js';
+import { userEntity } from '../../model/user.js';
+import { personalAccessTokenEntity } from '../../model/personal-access-token.js';
 import { ssoPaths } from './sso-paths.js';
 
 type Schema = OpenAPIV3_1.SchemaObject;
@@ -120,17 +123,7 @@ function authPaths(): Paths {
 /** Personal access tokens: create (the secret is shown once), list own, revoke. */
 function personalAccessTokenPaths(): Paths {
   const tags = ['Personal access tokens'];
-  const view: Schema = {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      name: { type: 'string' },
-      expiresAt: { type: 'string', format: 'date-time' },
-      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
-      revokedAt: { type: ['string', 'null'], format: 'date-time' },
-      createdAt: { type: 'string', format: 'date-time' },
-    },
-  };
+  const view = accountViewSchema(personalAccessTokenEntity);
   const body = schemaOf(
     createPersonalAccessTokenBody(DEFAULT_PAT_MAX_LIFETIME_DAYS),
     '`expiresInDays` is capped by the personal_access_token provider’s `maxLifetimeDays` (default 90).',
@@ -217,24 +210,10 @@ const authProviderView: Schema = allRequired({
   },
 });
 
-/** A user as GET, POST and PATCH answer it (src/http/routes/users.ts `toUserView`). */
-const userView: Schema = allRequired({
-  type: 'object',
-  title: 'User',
-  properties: {
-    id: { type: 'string', format: 'uuid', description: "The user's id (the `sub` of their tokens)." },
-    kind: { type: 'string', enum: ['human', 'service_account', 'guest'] },
-    identifier: { type: 'string', description: 'Sign-in name: the service account name, or the provider login / e-mail.' },
-    email: nullable('string', 'Verified e-mail address, when known.'),
-    displayName: nullable('string', 'Display name, when known.'),
-    name: { type: 'string', description: 'The display name, else the identifier.' },
-    provider: nullable('string', 'The key of the provider the user signs in with.'),
-    roles: { type: 'array', items: { type: 'string' }, description: '`default`, `infra`, `super`.' },
-    grants: { type: 'array', items: { type: 'string' }, description: 'Extra permissions such as `template:write`.' },
-    permissions: { type: 'array', items: { type: 'string' }, description: 'What the roles and grants allow, spelled out.' },
-    deactivated: { type: 'boolean', description: 'A deactivated user cannot sign in or use tokens.' },
-    ...timestamps,
-  },
+/** A user as GET, POST and PATCH answer it (src/http/routes/users.ts `toUserView`): the declaration plus two derived fields. */
+const userView: Schema = accountViewSchema(userEntity, {
+  name: { type: 'string', description: 'The display name, else the identifier.' },
+  permissions: { type: 'array', items: { type: 'string' }, description: 'What the roles and grants allow, spelled out.' },
 });
 
 /** Authentication, providers, users, tokens and the audit log (docs/contract.md §5, §7). */

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
@@ -7,30 +6,17 @@ import { awaitMinPosition } from '../../edge/headers.js';
 import { writesOf } from '../../edge/writes/registry.js';
 import { parseInput, canonicalUuid } from '../../validation.js';
 import { restCall } from './catalog.js';
+import { personalAccessTokenEntity } from '../../model/personal-access-token.js';
+import { accountView, accountViewColumns, type AccountView } from '../../read/accounts.js';
+import type { PersonalAccessTokensTable } from '../../storage/schema.js';
 
 const idParams = z.object({ id: canonicalUuid });
 
-/** One token as its owner sees it in the list: never the token or its hash. */
-export interface PersonalAccessTokenView {
-  readonly id: string;
-  readonly name: string;
-  readonly expiresAt: string;
-  readonly lastUsedAt: string | null;
-  readonly revokedAt: string | null;
-  readonly createdAt: string;
-}
+/** One token as its owner sees it in the list (src/model/personal-access-token.ts): never the token or its hash. */
+export type PersonalAccessTokenView = AccountView<typeof personalAccessTokenEntity>;
 
-interface ListRow {
-  readonly id: string;
-  readonly name: string;
-  readonly expires_at: Date;
-  readonly last_used_at: Date | null;
-  readonly revoked_at: Date | null;
-  readonly created_at: Date;
-}
-
-const iso = (value: Date): string => new Date(value).toISOString();
-const isoOrNull = (value: Date | null): string | null => (value === null ? null : iso(value));
+const toView = accountView(personalAccessTokenEntity);
+const VIEW_COLUMNS = accountViewColumns(personalAccessTokenEntity) as (keyof PersonalAccessTokensTable)[];
 
 /** `/personal_access_tokens` under `/api`: create (the secret is shown once), list own, revoke. */
 export function personalAccessTokenRoutes(app: FastifyInstance, services: Services): void {
@@ -46,18 +32,14 @@ export function personalAccessTokenRoutes(app: FastifyInstance, services: Servic
   app.get('/personal_access_tokens', async (request, reply) => {
     const principal = authorize(request);
     await awaitMinPosition(request, services, writes.projections);
-    const { rows } = await sql<ListRow>`
-      SELECT id, name, expires_at, last_used_at, revoked_at, created_at FROM personal_access_tokens
-       WHERE user_id = ${principal.userId} ORDER BY created_at DESC, id DESC`.execute(services.db);
-    const views = rows.map((r): PersonalAccessTokenView => ({
-      id: r.id,
-      name: r.name,
-      expiresAt: iso(r.expires_at),
-      lastUsedAt: isoOrNull(r.last_used_at),
-      revokedAt: isoOrNull(r.revoked_at),
-      createdAt: iso(r.created_at),
-    }));
-    return reply.send(views);
+    const rows = await services.db
+      .selectFrom('personal_access_tokens')
+      .select(VIEW_COLUMNS)
+      .where('user_id', '=', principal.userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return reply.send(rows.map(toView));
   });
 
   app.delete('/personal_access_tokens/:id', async (request, reply) => {

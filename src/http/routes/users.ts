@@ -12,45 +12,23 @@ import { awaitMinPosition } from '../../edge/headers.js';
 import { writesOf } from '../../edge/writes/registry.js';
 import { parseInput, canonicalUuid as uuid } from '../../validation.js';
 import { registerWriteRoutes } from './catalog.js';
+import { accountView, accountViewColumns } from '../../read/accounts.js';
+import { userEntity } from '../../model/user.js';
 
 const idParams = z.object({ id: uuid });
 
-/** The columns a user's view shows (not its sign-in subject or session cut-off). */
-const USER_VIEW_COLUMNS = [
-  'id',
-  'kind',
-  'identifier',
-  'email',
-  'display_name',
-  'provider',
-  'roles',
-  'grants',
-  'deactivated',
-  'revision',
-  'creator_id',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof UsersTable)[];
+/** The columns a user's view shows (not its sign-in subject, groups or session cut-off: the declaration hides them). */
+const USER_VIEW_COLUMNS = accountViewColumns(userEntity) as (keyof UsersTable)[];
 
-type UserRow = Pick<Selectable<UsersTable>, (typeof USER_VIEW_COLUMNS)[number]>;
+type UserRow = Pick<Selectable<UsersTable>, 'display_name' | 'identifier' | 'roles' | 'grants'>;
 
-/** A user as the REST API shows it. */
+const userFieldsView = accountView(userEntity);
+
+/** A user as the REST API shows it: the declared fields, the name to show and what the roles and grants allow. */
 export const toUserView = (row: UserRow) => ({
-  id: row.id,
-  kind: row.kind,
-  identifier: row.identifier,
-  email: row.email,
-  displayName: row.display_name,
+  ...userFieldsView(row),
   name: row.display_name ?? row.identifier,
-  provider: row.provider,
-  roles: row.roles,
-  grants: row.grants,
   permissions: effectivePermissions(row.roles, row.grants),
-  deactivated: row.deactivated,
-  revision: row.revision,
-  creatorId: row.creator_id,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
 });
 
 /** The users REST surface (super only, but for a caller's own record). */

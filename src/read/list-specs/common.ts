@@ -1,5 +1,6 @@
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
 import { columnOf, ownFields, type EntityDeclaration } from '../../model/entity.js';
+import { shownFields, type AccountDeclaration } from '../../model/account.js';
 import type { FieldSpec, LinkSpec, ListSpec } from '../list-query.js';
 
 /** The list fields every catalog table offers (docs/contract.md §2 common fields; `status` enabled/disabled). */
@@ -42,4 +43,25 @@ export function declaredListSpec<T extends string>(entity: EntityDeclaration & {
   Object.assign(fields, common, { revision: { column: 'revision', type: 'number', integer: true } });
   const search = ownFields(entity).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
   return { resource: entity.plural, table: entity.table, fields, links, search: [...search, 'description'], softDelete: true };
+}
+
+/**
+ * The list of a declared account (users, auth providers): its id, each shown field and state fact
+ * with its filter and sort flags, the timestamps, `q` over the fields declared `search`; tombstoned
+ * records (a `deletedAt` fact) left out.
+ */
+export function accountListSpec<T extends string>(account: AccountDeclaration & { readonly table: T }): ListSpec<T> {
+  const fields: Record<string, FieldSpec> = { id: { column: 'id', type: 'uuid' } };
+  for (const [name, field] of shownFields(account)) {
+    const column = columnOf(name);
+    const flags = { ...(field.filter === false && { filterable: false }), ...(field.sort !== undefined && { sortable: field.sort }) };
+    if (field.kind === 'json') fields[name] = { column, type: 'json' };
+    else if (field.kind === 'enum') fields[name] = { column, type: 'enum', values: field.values, ...flags };
+    else if ('timestamp' in field && field.timestamp) fields[name] = { column, type: 'datetime', ...flags };
+    else if (field.kind !== 'idList') fields[name] = { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
+  }
+  Object.assign(fields, { createdAt: { column: 'created_at', type: 'datetime' }, updatedAt: { column: 'updated_at', type: 'datetime' } });
+  const search = shownFields(account).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
+  // A record deleted by a tombstone (`deletedAt`) is never listed.
+  return { resource: account.plural, table: account.table, fields, search, ...('deletedAt' in account.state && { softDelete: true }) };
 }
