@@ -1,25 +1,21 @@
 import { AppError, notFound } from '../errors.js';
 import type { AuthProviderEvent, AuthProviderType } from '../events/auth-provider.js';
 import { defineAggregate, type Aggregate, type UniqueKey } from './decider.js';
+import { withDefaults, type AccountChanges, type AccountCreateData, type AccountFields } from '../model/account.js';
+import { authProviderEntity } from '../model/auth-provider.js';
 
-/** The fields an auth provider keeps. */
-export interface AuthProviderFields {
-  readonly key: string;
-  readonly name: string;
-  readonly type: AuthProviderType;
-  readonly description: string;
-  readonly configuration: Readonly<Record<string, unknown>>;
-  readonly filterByDomain: readonly string[];
-}
+/** The fields an auth provider keeps (src/model/auth-provider.ts), bar `enabled`, which its own events move. */
+export type AuthProviderFields = Omit<AccountFields<typeof authProviderEntity>, 'enabled'>;
 
-type Changes = Partial<Omit<AuthProviderFields, 'type'>>;
+type Changes = AccountChanges<typeof authProviderEntity>;
 
 /**
  * `leavesSuperSignIn`: looked up by the caller before disabling or deleting — whether some `super`
  * user could still sign in through another enabled provider afterwards.
  */
 export type AuthProviderCommand =
-  | { readonly type: 'CreateAuthProvider'; readonly data: AuthProviderFields & { readonly id: string; readonly enabled: boolean } }
+  /** Fields with a declared default may be left out. */
+  | { readonly type: 'CreateAuthProvider'; readonly data: AccountCreateData<typeof authProviderEntity> }
   | { readonly type: 'UpdateAuthProvider'; readonly data: { readonly changes: Changes & { readonly type?: AuthProviderType } } }
   | { readonly type: 'EnableAuthProvider' }
   | { readonly type: 'DisableAuthProvider'; readonly data: { readonly leavesSuperSignIn: boolean } }
@@ -52,7 +48,7 @@ function decide(command: AuthProviderCommand, state: AuthProviderState): AuthPro
   switch (command.type) {
     case 'CreateAuthProvider': {
       if (state.status !== 'absent') throw new AppError('ALREADY_EXISTS', `auth provider ${command.data.id} already exists`);
-      const d = command.data;
+      const d = withDefaults(authProviderEntity, command.data);
       return [
         { type: 'AuthProviderCreated', data: { ...d, configuration: { ...d.configuration }, filterByDomain: [...d.filterByDomain] } },
       ];

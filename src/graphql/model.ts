@@ -12,6 +12,7 @@ import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
 import { shownFields, type AccountDeclaration } from '../model/account.js';
 import { userEntity } from '../model/user.js';
+import { authProviderEntity } from '../model/auth-provider.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 
 /**
@@ -218,15 +219,20 @@ function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, 
 }
 
 /**
- * The object type of a declared account (../model/account.ts): its id, each shown field (restricted
- * ones nullable, shown to holders of `restrictedTo` and to the caller's own record), what the type
- * adds (`extra`) and the timestamps. Every signed-in caller may read it.
+ * Who reads an account's type: everyone signed in, or holders of `read`; its `restricted` fields only
+ * holders of `restrictedTo` (and the caller, on their own record).
  */
-export function accountType(
-  account: AccountDeclaration,
-  restrictedTo: Permission,
-  extra: Readonly<Record<string, FieldDef>>,
-): ObjectTypeDef {
+export interface AccountAccess {
+  readonly read?: Permission;
+  readonly restrictedTo?: Permission;
+}
+
+/**
+ * The object type of a declared account (../model/account.ts): its id, each shown field (restricted
+ * ones nullable), what the type adds or overrides (`extra`), the revision and timestamps. Tombstoned
+ * records (a `deletedAt` fact) are never shown.
+ */
+export function accountType(account: AccountDeclaration, access: AccountAccess, extra: Readonly<Record<string, FieldDef>>): ObjectTypeDef {
   const fields: Record<string, FieldDef> = { id: column('id', 'UUID!', `The ${account.kind.replaceAll('_', ' ')}'s id.`) };
   for (const [name, field] of shownFields(account)) {
     if (field.kind === 'id' || field.kind === 'idList') continue; // accounts declare no relations (yet)
@@ -238,6 +244,7 @@ export function accountType(
     };
   }
   Object.assign(fields, extra, {
+    revision: column('revision', 'Int!', 'The stream version; send it as If-Match on a REST PATCH to update safely.'),
     createdAt: column('created_at', 'DateTime!', 'When it was created.'),
     updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),
   });
@@ -245,9 +252,9 @@ export function accountType(
     name: account.name as TypeName,
     description: account.description,
     table: account.table,
-    softDelete: false,
-    readPermission: null,
-    restrictedTo,
+    softDelete: 'deletedAt' in account.state,
+    readPermission: access.read ?? null,
+    ...(access.restrictedTo && { restrictedTo: access.restrictedTo }),
     fields,
   };
 }
@@ -287,40 +294,31 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   }),
   Workspace: declaredType(workspaceEntity),
   Team: declaredType(teamEntity),
-  User: accountType(userEntity, 'user:read', {
-    name: {
-      kind: 'computed',
-      columns: ['display_name', 'identifier'],
-      type: 'String!',
-      description: 'The display name, else the identifier.',
-      compute: (row) => row.display_name ?? row.identifier,
+  User: accountType(
+    userEntity,
+    { restrictedTo: 'user:read' },
+    {
+      name: {
+        kind: 'computed',
+        columns: ['display_name', 'identifier'],
+        type: 'String!',
+        description: 'The display name, else the identifier.',
+        compute: (row) => row.display_name ?? row.identifier,
+      },
     },
-  }),
-  AuthProvider: {
-    name: 'AuthProvider',
-    description: 'A way to sign in (SSO, developer portal, tokens, service accounts, guest). Only `super` reads them.',
-    table: 'auth_providers',
-    softDelete: true,
-    readPermission: 'auth_provider:read',
-    fields: {
-      id: column('id', 'UUID!', "The provider's id."),
-      key: column('key', 'String!', 'Slug used in URLs (`/api/auth/{key}/login`), unique.'),
-      name: column('name', 'String!', 'Unique display name.'),
-      type: column(
-        'type',
-        'String!',
-        '`github`, `google`, `microsoft`, `backstage`, `personal_access_token`, `svc_service_account` or `guest`.',
-      ),
-      description: column('description', 'String!', 'Free text.'),
-      enabled: column('enabled', 'Boolean!', 'Whether sign-in through it works.'),
+  ),
+  AuthProvider: accountType(
+    authProviderEntity,
+    { read: 'auth_provider:read' },
+    {
       configuration: {
         kind: 'computed',
         columns: ['configuration'],
         type: 'JSON!',
-        description: 'Type-specific settings; secrets are shown as `********`.',
+        description: authProviderEntity.fields.configuration.description,
+        // Masked again on the way out, so no row can ever show a secret.
         compute: (row) => maskConfiguration(row.configuration as Record<string, unknown>),
       },
-      filterByDomain: column('filter_by_domain', '[String!]!', 'E-mail domains allowed to sign in (empty: any).'),
       callbackUrl: {
         kind: 'computed',
         columns: ['type', 'key'],
@@ -331,12 +329,9 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
             ? `${context.baseUrl}/api/auth/${row.key as string}/callback`
             : null,
       },
-      revision: column('revision', 'Int!', "The provider's stream version (If-Match on REST PATCH)."),
-      createdAt: column('created_at', 'DateTime!', 'When it was created.'),
-      updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),
       creator: toOne('creator_id', 'User', 'Who created it.'),
     },
-  },
+  ),
   AuditEntry: {
     name: 'AuditEntry',
     description:

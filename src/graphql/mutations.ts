@@ -10,6 +10,7 @@ import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
 import { userEntity } from '../model/user.js';
+import { authProviderEntity } from '../model/auth-provider.js';
 import { isClientWritten, type AccountDeclaration } from '../model/account.js';
 import { AppError, notFound } from '../errors.js';
 import { CATALOG_ACTIONS, LIFECYCLE_ACTS } from '../edge/writes/catalog.js';
@@ -90,10 +91,11 @@ const text = (description: string): InputField => ({ type: 'String', description
 
 /**
  * A declared account's inputs: the fields a client writes on create (required ones say so) and the
- * updatable ones on update, plus what the write operation adds (a password). Nullable throughout,
- * as the declared entities' inputs.
+ * updatable ones on update (with `immutable`, the immutable ones too, accepted only unchanged, as
+ * the REST PATCH), plus what the write operation adds (a password). Nullable throughout, as the
+ * declared entities' inputs.
  */
-function accountInputs(account: AccountDeclaration, added: Readonly<Record<string, InputField>>) {
+function accountInputs(account: AccountDeclaration, added: Readonly<Record<string, InputField>>, options: { immutable?: boolean } = {}) {
   const input = (field: FieldDeclaration, suffix = ''): InputField => ({
     type: GRAPHQL_INPUT[field.kind],
     description: `${field.description}${suffix}`,
@@ -106,27 +108,14 @@ function accountInputs(account: AccountDeclaration, added: Readonly<Record<strin
       field.required ? ' Required.' : field.default !== undefined ? ` Default: ${JSON.stringify(field.default)}.` : '',
     );
   }
-  const update = Object.fromEntries(
-    account.updatable.flatMap((name) => {
-      const field = account.fields[name];
-      return field ? [[name, input(field, isNullable(field) ? ' Null clears it.' : '')]] : [];
-    }),
-  );
+  const update: Record<string, InputField> = {};
+  for (const [name, field] of Object.entries(account.fields)) {
+    if (!isClientWritten(field)) continue;
+    if (options.immutable === true && field.immutable === true) update[name] = input(field, ' Accepted only unchanged.');
+    else if (account.updatable.includes(name)) update[name] = input(field, isNullable(field) ? ' Null clears it.' : '');
+  }
   return { createInput: { ...create, ...added }, updateInput: { ...update, ...added } };
 }
-
-/** Auth providers are hand-written (docs/decisions/0005): so are their inputs, beside their REST bodies. */
-const PROVIDER_UPDATE: Record<string, InputField> = {
-  name: text('The display name (unique).'),
-  description: text('A free-text description.'),
-  configuration: {
-    type: 'JSON',
-    description: "The provider type's configuration; secret fields sent as `********` keep their stored value.",
-  },
-  filterByDomain: { type: 'JSON', description: 'E-mail domains allowed to sign in (one or a list, per type).' },
-  type: text('Immutable: accepted only unchanged.'),
-  key: text('Immutable: accepted only unchanged.'),
-};
 
 /** Every kind with mutations, in schema order. */
 export const MUTATION_ENTITIES: readonly MutationEntity[] = [
@@ -154,14 +143,7 @@ export const MUTATION_ENTITIES: readonly MutationEntity[] = [
     noun: 'auth provider',
     actions: CATALOG_ACTIONS,
     deletable: true,
-    createInput: {
-      ...PROVIDER_UPDATE,
-      type: text('The provider type (docs/contract.md §5). Required.'),
-      key: text('The slug in its URLs (default: the type); never changes.'),
-      name: text('The display name (unique). Required.'),
-      enabled: { type: 'Boolean', description: 'Default true.' },
-    },
-    updateInput: PROVIDER_UPDATE,
+    ...accountInputs(authProviderEntity, {}, { immutable: true }),
   },
 ];
 

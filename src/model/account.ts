@@ -182,9 +182,16 @@ export type AccountCreateShape<A extends AccountDeclaration> = {
   >;
 };
 
-/** What a PATCH body validates each updatable field into. */
-export type AccountPatchShape<A extends AccountDeclaration> = {
-  [K in Updatable<A> & ClientWritten<A>]: z.ZodType<StoredValue<A['fields'][K]> | undefined>;
+/** The names of the immutable fields. */
+type Immutable<A extends AccountDeclaration> = {
+  [K in keyof A['fields']]: A['fields'][K] extends { readonly immutable: true } ? K : never;
+}[keyof A['fields']];
+
+/** What a PATCH body validates each updatable field (and with `I`, each immutable one) into. */
+export type AccountPatchShape<A extends AccountDeclaration, I extends boolean = false> = {
+  [K in (Updatable<A> | (I extends true ? Immutable<A> : never)) & ClientWritten<A> & keyof A['fields']]: z.ZodType<
+    StoredValue<A['fields'][K]> | undefined
+  >;
 };
 
 /**
@@ -202,14 +209,23 @@ export function accountCreateShape<A extends AccountDeclaration>(account: A): Ac
   return shape as AccountCreateShape<A>;
 }
 
-/** The zod shape of a client's changes: the updatable fields, each optional. */
-export function accountPatchShape<A extends AccountDeclaration>(account: A): AccountPatchShape<A> {
+/**
+ * The zod shape of a client's changes: the updatable fields, each optional. With `immutable`, the
+ * immutable fields too, accepted only for the write to say they are immutable (422 when changed);
+ * without, a body naming one is refused as an unknown field.
+ */
+export function accountPatchShape<A extends AccountDeclaration, I extends boolean = false>(
+  account: A,
+  options: { immutable?: I } = {},
+): AccountPatchShape<A, I> {
+  const immutable = options.immutable === true ? Object.entries(account.fields).filter(([, field]) => field.immutable === true) : [];
+  const names = [...new Set([...account.updatable, ...immutable.map(([name]) => name)])];
   const shape: Record<string, z.ZodType> = Object.fromEntries(
-    account.updatable.flatMap((name) => {
+    names.flatMap((name) => {
       const field = account.fields[name];
       return field && isClientWritten(field) ? [[name, inputOf(field).optional()]] : [];
     }),
   );
   // Each key validates into the type AccountPatchShape gives it (the same declaration builds both).
-  return shape as AccountPatchShape<A>;
+  return shape as AccountPatchShape<A, I>;
 }

@@ -1,15 +1,11 @@
+import { z } from 'zod';
 import type { AccountDeclaration } from './account.js';
+import { AUTH_PROVIDER_TYPES, providerConfigurationSchemas } from './auth-provider-configuration.js';
 
-/** Every auth provider type. */
-export const AUTH_PROVIDER_TYPES = [
-  'github',
-  'google',
-  'microsoft',
-  'backstage',
-  'personal_access_token',
-  'svc_service_account',
-  'guest',
-] as const;
+export { AUTH_PROVIDER_TYPES };
+
+/** A message for a wrong value, or `required` when there is none. */
+const orRequired = (message: string) => (issue: { readonly input: unknown }) => (issue.input === undefined ? 'required' : message);
 
 /** Configuration keys that hold secrets, whatever the type (write-only, encrypted in the store). */
 export const PROVIDER_SECRET_KEYS = ['clientSecret', 'privateKey'] as const;
@@ -27,13 +23,61 @@ export const authProviderEntity = {
   table: 'auth_providers',
   description: 'A way to sign in (SSO, developer portal, tokens, service accounts, guest). Only `super` reads them.',
   fields: {
-    key: { kind: 'text', description: 'Slug used in URLs (`/api/auth/{key}/login`), unique.', immutable: true, search: true },
-    name: { kind: 'text', description: 'Unique display name.', search: true },
-    type: { kind: 'enum', values: AUTH_PROVIDER_TYPES, description: 'The provider type.', immutable: true },
-    description: { kind: 'text', description: 'Free text.' },
-    enabled: { kind: 'boolean', description: 'Whether sign-in through it works.' },
-    configuration: { kind: 'json', description: 'Type-specific settings; secrets are shown as `********`.' },
-    filterByDomain: { kind: 'textList', description: 'E-mail domains allowed to sign in (empty: any).' },
+    name: {
+      kind: 'text',
+      description: 'Unique display name.',
+      input: z
+        .string({ error: orRequired('must be a string') })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(200, 'at most 200 characters'),
+      required: true,
+      search: true,
+    },
+    key: {
+      kind: 'text',
+      description: 'Slug used in URLs (`/api/auth/{key}/login`), unique; the type when left out. Never changes.',
+      input: z
+        .string({ error: 'must be a string' })
+        .regex(/^[a-z0-9_-]+$/, 'must match [a-z0-9_-]+')
+        .max(100, 'at most 100 characters'),
+      immutable: true,
+      search: true,
+    },
+    type: {
+      kind: 'enum',
+      values: AUTH_PROVIDER_TYPES,
+      description: 'The provider type; its configuration and domain filter are checked for it. Never changes.',
+      input: z.enum(AUTH_PROVIDER_TYPES, { error: orRequired(`must be one of ${AUTH_PROVIDER_TYPES.join(', ')}`) }),
+      required: true,
+      immutable: true,
+    },
+    description: {
+      kind: 'text',
+      description: 'Free text.',
+      input: z.string({ error: 'must be a string' }).max(10_000, 'at most 10000 characters'),
+      default: '',
+    },
+    enabled: {
+      kind: 'boolean',
+      description: 'Whether sign-in through it works.',
+      input: z.boolean({ error: 'must be true or false' }),
+      default: true,
+    },
+    configuration: {
+      kind: 'json',
+      description: 'Type-specific settings; secrets are shown as `********`.',
+      // Checked against the provider type's schema once the type is known (src/edge/writes/auth-providers.ts).
+      input: z.record(z.string(), z.unknown(), { error: orRequired('must be a JSON object') }),
+      required: true,
+      variants: { by: 'type', schemas: providerConfigurationSchemas },
+    },
+    filterByDomain: {
+      kind: 'textList',
+      description: 'E-mail domains allowed to sign in (empty: any); at most one for github and microsoft.',
+      // One domain or a list, by type: checked once the type is known.
+      input: z.unknown(),
+    },
   },
   state: {
     deletedAt: { kind: 'text', description: 'When it was deleted.', nullable: true, initial: null, timestamp: true, hidden: true },

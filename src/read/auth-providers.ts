@@ -4,24 +4,14 @@ import type { AuthProviderType } from '../events/auth-provider.js';
 import { maskConfiguration } from '../projections/auth-providers.js';
 import type { Db } from '../storage/kysely.js';
 import type { AuthProvidersTable } from '../storage/schema.js';
+import { authProviderEntity } from '../model/auth-provider.js';
+import { accountView, accountViewColumns, type AccountView } from './accounts.js';
 
-/** An auth provider as administrators see it: secrets masked, plus the URL to register at the IdP. */
-export interface AuthProviderView {
-  readonly id: string;
-  readonly key: string;
-  readonly name: string;
-  readonly type: AuthProviderType;
-  readonly description: string;
-  readonly enabled: boolean;
-  readonly configuration: Readonly<Record<string, unknown>>;
-  readonly filterByDomain: readonly string[];
+/** An auth provider as administrators see it (src/model/auth-provider.ts): secrets masked, plus the URL to register at the IdP. */
+export type AuthProviderView = AccountView<typeof authProviderEntity> & {
   /** Where the identity provider sends users back (github, google, microsoft); null otherwise. */
   readonly callbackUrl: string | null;
-  readonly revision: number;
-  readonly creatorId: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+};
 
 /** One entry of the login page's list (public: no configuration, no ids). */
 export interface LoginOption {
@@ -33,43 +23,19 @@ export interface LoginOption {
 }
 
 /** The columns a view needs (every column bar the tombstone). */
-export const authProviderViewColumns = [
-  'id',
-  'key',
-  'name',
-  'type',
-  'description',
-  'enabled',
-  'configuration',
-  'filter_by_domain',
-  'creator_id',
-  'revision',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof AuthProvidersTable)[];
+export const authProviderViewColumns = accountViewColumns(authProviderEntity) as (keyof AuthProvidersTable)[];
 
-/** The columns an auth provider view is built from. */
-export type AuthProviderViewRow = Pick<Selectable<AuthProvidersTable>, (typeof authProviderViewColumns)[number]>;
+const fieldsView = accountView(authProviderEntity);
 
 /** A read row in the API's shape; the configuration is masked again so no row can ever show a secret. */
-export const toAuthProviderView = (row: AuthProviderViewRow, baseUrl: string): AuthProviderView => {
-  const type = row.type;
-  return {
-    id: row.id,
-    key: row.key,
-    name: row.name,
-    type,
-    description: row.description,
-    enabled: row.enabled,
-    configuration: maskConfiguration(row.configuration),
-    filterByDomain: row.filter_by_domain,
-    callbackUrl: SSO_TYPES.includes(type) ? callbackUrl(baseUrl, row.key) : null,
-    revision: row.revision,
-    creatorId: row.creator_id,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-};
+export const toAuthProviderView = (
+  row: Pick<Selectable<AuthProvidersTable>, 'type' | 'key' | 'configuration'>,
+  baseUrl: string,
+): AuthProviderView => ({
+  ...fieldsView(row),
+  configuration: maskConfiguration(row.configuration),
+  callbackUrl: SSO_TYPES.includes(row.type) ? callbackUrl(baseUrl, row.key) : null,
+});
 
 /** The non-deleted provider with this id, as a view. */
 export async function findAuthProvider(db: Db, id: string, baseUrl: string): Promise<AuthProviderView | undefined> {

@@ -118,7 +118,10 @@ describe('a department on users, declared once', () => {
       department: 'Payments',
     });
     expect(accountViewSchema(withDepartment).properties?.department).toMatchObject({ type: ['string', 'null'] });
-    expect(accountType(withDepartment, 'user:read', {}).fields.department).toMatchObject({ column: 'department', type: 'String' });
+    expect(accountType(withDepartment, { restrictedTo: 'user:read' }, {}).fields.department).toMatchObject({
+      column: 'department',
+      type: 'String',
+    });
     expect(accountColumns(withDepartment).department).toBe('text');
   });
 });

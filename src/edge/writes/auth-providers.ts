@@ -10,7 +10,9 @@ import {
 } from '../../commands/auth-provider.js';
 import { loadAggregate } from '../../commands/handler.js';
 import { AppError, notFound, unprocessable, type FieldIssue } from '../../errors.js';
-import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../events/auth-provider.js';
+import type { AuthProviderType } from '../../events/auth-provider.js';
+import { accountCreateShape, accountPatchShape } from '../../model/account.js';
+import { authProviderEntity } from '../../model/auth-provider.js';
 import { findAuthProvider } from '../../read/auth-providers.js';
 import type { Services } from '../../services.js';
 import { zodIssues } from '../../validation.js';
@@ -28,36 +30,13 @@ const PATS_ENDED = 'personal access tokens disabled';
 /** What the log says each time a write leaves a guest provider enabled (docs/contract.md §5: the log warns). */
 export const GUEST_WARNING = 'guest provider enabled: insecure, for development only';
 
-const orRequired = (message: string) => (issue: { readonly input: unknown }) => (issue.input === undefined ? 'required' : message);
-
-const fields = {
-  name: z
-    .string({ error: orRequired('must be a string') })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(200, 'at most 200 characters'),
-  key: z
-    .string({ error: 'must be a string' })
-    .regex(/^[a-z0-9_-]+$/, 'must match [a-z0-9_-]+')
-    .max(100, 'at most 100 characters'),
-  type: z.enum(AUTH_PROVIDER_TYPES, { error: orRequired(`must be one of ${AUTH_PROVIDER_TYPES.join(', ')}`) }),
-  description: z.string({ error: 'must be a string' }).max(10_000, 'at most 10000 characters'),
-  // Both are checked against the provider's type once it is known (checkTyped).
-  configuration: z.record(z.string(), z.unknown(), { error: orRequired('must be a JSON object') }),
-  filterByDomain: z.unknown(),
-};
-
-/** POST /api/auth_providers body, before the type-specific checks. Unknown fields are refused. */
-export const createAuthProviderBody = z.strictObject({
-  ...fields,
-  key: fields.key.optional(),
-  description: fields.description.default(''),
-  enabled: z.boolean({ error: 'must be true or false' }).default(true),
-  filterByDomain: fields.filterByDomain.optional(),
-});
+/** POST /api/auth_providers body (src/model/auth-provider.ts), before the type-specific checks. Unknown fields are refused. */
+export const createAuthProviderBody = z.strictObject(accountCreateShape(authProviderEntity));
 
 /** PATCH /api/auth_providers/{id} body: any subset; `type` and `key` are accepted only to say they are immutable. */
-export const patchAuthProviderBody = z.strictObject(fields).partial();
+export const patchAuthProviderBody = z.strictObject(accountPatchShape(authProviderEntity, { immutable: true }));
+
+const providerType = authProviderEntity.fields.type.input;
 
 type Changes = Extract<AuthProviderCommand, { type: 'UpdateAuthProvider' }>['data']['changes'];
 type Active = Extract<AuthProviderState, { status: 'active' }>;
@@ -83,7 +62,7 @@ function parseCreate(input: unknown): AuthProviderFields & { readonly enabled: b
   const raw = isRecord(input) ? input : {};
   const body = createAuthProviderBody.safeParse(input);
   const issues = body.success ? [] : zodIssues(body.error);
-  const type = fields.type.safeParse(raw.type);
+  const type = providerType.safeParse(raw.type);
   // Without a valid type there is nothing to check the configuration against; the body's issues say so.
   if (!type.success) throw invalid(issues);
   const typed = checkTyped(type.data, raw, issues);

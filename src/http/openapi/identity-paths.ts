@@ -1,5 +1,4 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { providerConfigurationSchemas } from '../../commands/auth-provider-config.js';
 import { credentials } from '../../auth/credentials.js';
 import { createAuthProviderBody, patchAuthProviderBody } from '../../edge/writes/auth-providers.js';
 import { createPersonalAccessTokenBody, DEFAULT_PAT_MAX_LIFETIME_DAYS } from '../../edge/writes/personal-access-tokens.js';
@@ -9,6 +8,7 @@ import { withVariants } from './catalog-paths.js';
 import { entityPaths } from './entity-paths.js';
 import { accountViewSchema } from './entity-schemas.js';
 import { userEntity } from '../../model/user.js';
+import { authProviderEntity } from '../../model/auth-provider.js';
 import { personalAccessTokenEntity } from '../../model/personal-access-token.js';
 import { ssoPaths } from './sso-paths.js';
 
@@ -183,31 +183,9 @@ function auditLogPaths(): Paths {
   };
 }
 
-const nullable = (type: OpenAPIV3_1.NonArraySchemaObjectType, description: string): Schema => ({ type: [type, 'null'], description });
-const timestamps = {
-  revision: { type: 'integer', description: 'The stream version; send it as If-Match to update safely.' },
-  creatorId: { type: ['string', 'null'], format: 'uuid', description: 'Who created it (null for the system).' },
-  createdAt: { type: 'string', format: 'date-time', description: 'When it was created.' },
-  updatedAt: { type: 'string', format: 'date-time', description: 'When it last changed.' },
-} satisfies Record<string, Schema>;
-const allRequired = (schema: Schema): Schema => ({ ...schema, required: Object.keys(schema.properties ?? {}) });
-
-/** An auth provider as GET, POST and PATCH answer it (src/read/auth-providers.ts). */
-const authProviderView: Schema = allRequired({
-  type: 'object',
-  title: 'AuthProvider',
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    key: { type: 'string', description: 'Slug used in URLs (`/api/auth/{key}/login`), unique.' },
-    name: { type: 'string', description: 'Unique display name.' },
-    type: { type: 'string', enum: Object.keys(providerConfigurationSchemas) },
-    description: { type: 'string' },
-    enabled: { type: 'boolean', description: 'Whether sign-in through it works.' },
-    configuration: { type: 'object', additionalProperties: true, description: 'Type-specific settings; secrets are shown as `********`.' },
-    filterByDomain: { type: 'array', items: { type: 'string' }, description: 'E-mail domains allowed to sign in (empty: any).' },
-    callbackUrl: nullable('string', 'The redirect URL to register at the identity provider (SSO types only).'),
-    ...timestamps,
-  },
+/** An auth provider as GET, POST and PATCH answer it (src/read/auth-providers.ts): the declaration plus its callback URL. */
+const authProviderView: Schema = accountViewSchema(authProviderEntity, {
+  callbackUrl: { type: ['string', 'null'], description: 'The redirect URL to register at the identity provider (SSO types only).' },
 });
 
 /** A user as GET, POST and PATCH answer it (src/http/routes/users.ts `toUserView`): the declaration plus two derived fields. */
@@ -218,7 +196,8 @@ const userView: Schema = accountViewSchema(userEntity, {
 
 /** Authentication, providers, users, tokens and the audit log (docs/contract.md §5, §7). */
 export function identityPaths(): Paths {
-  const providerBody = (schema: Schema): Schema => withVariants(schema, 'configuration', providerConfigurationSchemas, 'type');
+  const { by, schemas } = authProviderEntity.fields.configuration.variants;
+  const providerBody = (schema: Schema): Schema => withVariants(schema, 'configuration', schemas, by);
   return {
     ...authPaths(),
     ...ssoPaths(),
