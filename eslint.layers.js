@@ -2,7 +2,7 @@
 // below it. A back edge fails `npm run lint`; test/unit/layers.unit.spec.ts proves every rule fires.
 //
 //   kernel (src/*.ts: errors, log, config, validation, …) → model → storage → events → commands
-//   → projections → read → auth → services.ts → edge → http | graphql | cli → main.ts
+//   → projections → read → auth → delivery → services.ts → edge → http | graphql | cli → main.ts
 //
 // Shipped migrations are frozen: they import nothing outside src/storage/migrations.
 
@@ -15,6 +15,7 @@ export const LAYERS = [
   { name: 'projections', files: ['src/projections/**'], what: 'read-model projectors and their runner' },
   { name: 'read', files: ['src/read/**'], what: 'the list engine, list specs and readers' },
   { name: 'auth', files: ['src/auth/**'], what: 'tokens, sign-in, providers, the authenticator' },
+  { name: 'delivery', files: ['src/delivery/**'], what: 'what leaves the service from the log: webhooks' },
   { name: 'services', files: ['src/services.ts'], what: 'the composition of stores, projections and auth' },
   { name: 'edge', files: ['src/edge/**'], what: 'request helpers shared by the HTTP and GraphQL edges' },
   { name: 'http', files: ['src/http/**'], what: 'REST routes and the Fastify app' },
@@ -31,6 +32,7 @@ const reach = {
   projections: ['**/projections/**'],
   read: ['**/read/**'],
   auth: ['**/auth/**'],
+  delivery: ['**/delivery/**'],
   services: ['**/services.js'],
   edge: ['**/edge/**'],
   http: ['**/http/**'],

@@ -136,6 +136,30 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // Webhook targets on private, loopback or link-local addresses in these CIDR ranges are allowed
+  // (refused by default: SSRF). E.g. 10.20.0.0/16 for an internal CI, 127.0.0.0/8 for a local receiver.
+  WEBHOOK_ALLOWED_PRIVATE_RANGES: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .superRefine((entries, context) => {
+      for (const entry of entries) {
+        if (!entry.includes('/') || !isProxyEntry(entry))
+          context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not a CIDR range such as 10.0.0.0/8 or fd00::/8` });
+      }
+    })
+    .default([]),
+  /** How long one webhook delivery may take before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Failed attempts at one event before the webhook stops, dead-lettered (until re-driven). */
+  WEBHOOK_MAX_ATTEMPTS: positiveInt.default(10),
+  /** The first retry's delay; each next one doubles, up to WEBHOOK_RETRY_MAX_MS. */
+  WEBHOOK_RETRY_BASE_MS: positiveInt.default(1000),
+  WEBHOOK_RETRY_MAX_MS: positiveInt.default(600_000),
   // The most audit entries one CSV export holds (GET /api/audit_log with Accept: text/csv).
   AUDIT_EXPORT_MAX_ROWS: positiveInt.default(100_000),
   // Single sign-on: plain http to identity providers beyond loopback; Backstage JWKS refetch cooldown.

@@ -12,6 +12,8 @@ import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretK
 import type { EventStore } from './events/store/port.js';
 import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
+import { startWebhookDelivery } from './delivery/webhooks.js';
+import { guardedFetch } from './auth/sso/guarded-fetch.js';
 import { allProjections } from './projections/registry.js';
 import { dropAbandonedRebuilds } from './projections/rebuild.js';
 import { ProjectionHub, type ProjectionLane } from './projections/hub.js';
@@ -96,6 +98,10 @@ export interface OpenOptions {
    * CLI's projections and seed) must not leave a new empty DATA_DIR, with a new key, behind a typo.
    */
   readonly requireExistingDataDir?: boolean;
+  /** Deliver webhooks (src/delivery/webhooks.ts). Default: with the projections. */
+  readonly runWebhooks?: boolean;
+  /** How often idle webhook deliverers look for new events (tests: quicker than the 500 ms default). */
+  readonly webhookPollIntervalMs?: number;
 }
 
 async function openSigningKey(config: Config, log: Logger): Promise<SigningKey> {
@@ -258,6 +264,23 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
         config.RETENTION_INTERVAL_MINUTES * 60_000,
       );
       closers.push(() => retention.stop());
+    }
+    if (options.runWebhooks ?? options.runProjections ?? true) {
+      const delivery = startWebhookDelivery({
+        pool,
+        store,
+        codec,
+        log,
+        fetch: guardedFetch({ allowPrivate: false, allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES }),
+        source: config.BASE_URL,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
+        ...(options.webhookPollIntervalMs !== undefined && { pollIntervalMs: options.webhookPollIntervalMs }),
+      });
+      // Before the store closes (closers run in reverse).
+      closers.push(() => delivery.stop());
     }
     return {
       config,

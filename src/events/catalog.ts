@@ -10,6 +10,7 @@ import { resourceEvents } from './resource.js';
 import { storageEvents } from './storage.js';
 import { workspaceEvents } from './workspace.js';
 import { teamEvents } from './team.js';
+import { webhookEvents } from './webhook.js';
 import { accessEvents } from './access.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
@@ -28,6 +29,7 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...secretEvents,
   ...workspaceEvents,
   ...teamEvents,
+  ...webhookEvents,
   ...accessEvents,
   ...sourceCodeEvents,
   ...sourceCodeVersionEvents,

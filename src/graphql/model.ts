@@ -10,6 +10,7 @@ import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
+import { webhookEntity } from '../model/webhook.js';
 import { shownFields, type AccountDeclaration } from '../model/account.js';
 import { userEntity } from '../model/user.js';
 import { authProviderEntity } from '../model/auth-provider.js';
@@ -34,6 +35,7 @@ export type TypeName =
   | 'Resource'
   | 'Workspace'
   | 'Team'
+  | 'Webhook'
   | 'User'
   | 'AuthProvider'
   | 'AuditEntry'
@@ -294,6 +296,7 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   }),
   Workspace: declaredType(workspaceEntity),
   Team: declaredType(teamEntity),
+  Webhook: declaredType(webhookEntity),
   User: accountType(
     userEntity,
     { restrictedTo: 'user:read' },

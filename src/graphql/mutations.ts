@@ -9,6 +9,7 @@ import { storageEntity } from '../model/storage.js';
 import { templateEntity } from '../model/template.js';
 import { workspaceEntity } from '../model/workspace.js';
 import { teamEntity } from '../model/team.js';
+import { WEBHOOK_ACTIONS, webhookEntity } from '../model/webhook.js';
 import { userEntity } from '../model/user.js';
 import { authProviderEntity } from '../model/auth-provider.js';
 import { isClientWritten, type AccountDeclaration } from '../model/account.js';
@@ -129,6 +130,7 @@ export const MUTATION_ENTITIES: readonly MutationEntity[] = [
   declared('Resource', 'resource', resourceEntity, 'resource'),
   declared('Workspace', 'workspace', workspaceEntity, 'workspace'),
   declared('Team', 'team', teamEntity, 'team'),
+  { ...declared('Webhook', 'webhook', webhookEntity, 'webhook'), actions: WEBHOOK_ACTIONS },
   {
     type: 'User',
     kind: 'user',

@@ -14,6 +14,7 @@ import { templateListSpec } from '../read/list-specs/templates.js';
 import { userListSpec } from '../read/list-specs/users.js';
 import { workspaceListSpec } from '../read/list-specs/workspaces.js';
 import { teamListSpec } from '../read/list-specs/teams.js';
+import { webhookListSpec } from '../read/list-specs/webhooks.js';
 import type { TypeName } from './model.js';
 
 /**
@@ -66,6 +67,7 @@ export const ROOT_ENTITIES: readonly RootEntity[] = [
   },
   { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },
   { type: 'Team', single: 'team', plural: 'teams', listSpec: teamListSpec, count: true, noun: 'teams' },
+  { type: 'Webhook', single: 'webhook', plural: 'webhooks', listSpec: webhookListSpec, count: true, noun: 'webhooks' },
   { type: 'User', single: 'user', plural: 'users', listSpec: userListSpec, count: true, noun: 'users', permission: 'user:read' },
   {
     type: 'AuthProvider',

@@ -26,6 +26,7 @@ import { runRoutes } from './routes/runs.js';
 import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
 import { teamsRoutes } from './routes/teams.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
@@ -83,6 +84,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       secretsRoutes(api, services);
       workspacesRoutes(api, services);
       teamsRoutes(api, services);
+      webhooksRoutes(api, services);
       sourceCodesRoutes(api, services);
       sourceCodeVersionsRoutes(api, services);
       storagesRoutes(api, services);

@@ -10,6 +10,7 @@ import { graphqlPaths } from './openapi/graphql-paths.js';
 import { identityPaths } from './openapi/identity-paths.js';
 import { runPaths } from './openapi/run-paths.js';
 import { searchPaths } from './openapi/search-paths.js';
+import { webhookPaths } from './openapi/webhook-paths.js';
 
 /** Version of the REST contract the document describes. */
 export const API_VERSION = '0.1.0';
@@ -102,7 +103,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
     // or a proxy's, would send every call elsewhere and fail on CORS).
     servers: [{ url: '/', description: 'this service, at the address this document was read from' }],
     security: [{ bearerAuth: [] }],
-    paths: { ...servicePaths(), ...identityPaths(), ...catalogPaths(), ...runPaths(), ...searchPaths(), ...graphqlPaths() },
+    paths: {
+      ...servicePaths(),
+      ...identityPaths(),
+      ...catalogPaths(),
+      ...runPaths(),
+      ...searchPaths(),
+      ...webhookPaths(),
+      ...graphqlPaths(),
+    },
     components: components(),
   };
 }

@@ -9,8 +9,9 @@ import { storageEntity } from './storage.js';
 import { teamEntity } from './team.js';
 import { templateEntity } from './template.js';
 import { workspaceEntity } from './workspace.js';
+import { webhookEntity } from './webhook.js';
 
-/** Every declared entity: the nine catalog kinds and teams. */
+/** Every declared entity: the nine catalog kinds, teams and webhooks. */
 export const DECLARED_ENTITIES: readonly EntityDeclaration[] = [
   templateEntity,
   integrationEntity,
@@ -22,6 +23,7 @@ export const DECLARED_ENTITIES: readonly EntityDeclaration[] = [
   executorEntity,
   resourceEntity,
   teamEntity,
+  webhookEntity,
 ];
 
 const BY_KIND = new Map(DECLARED_ENTITIES.map((entity) => [entity.kind, entity]));

@@ -20,7 +20,7 @@ export const ENTITY_RESOURCES = [
 export const PRIVATE_WHEN_OWNED: ReadonlySet<string> = new Set(['secret', 'integration']);
 
 /** Everything a permission can name: the catalog, teams, and the administration surfaces. */
-export const RESOURCES = [...ENTITY_RESOURCES, 'team', 'auth_provider', 'user', 'audit_log', 'projection'] as const;
+export const RESOURCES = [...ENTITY_RESOURCES, 'team', 'webhook', 'auth_provider', 'user', 'audit_log', 'projection'] as const;
 /** Anything a permission can name. */
 export type PermissionResource = (typeof RESOURCES)[number];
 
@@ -82,6 +82,9 @@ export function effectivePermissions(roles: readonly string[], grants: readonly 
   const byRole: Partial<Record<string, readonly Permission[]>> = ROLE_GRANTS;
   for (const role of roles) for (const permission of byRole[role] ?? []) consider(permission);
   for (const grant of grants) consider(grant);
+  // An entity kind's admin may send that kind's events out through a webhook (the webhook writes
+  // check every kind it names: ../edge/writes/catalog-entities.ts).
+  if ([...ENTITY_RESOURCES, 'team' as const].some((resource) => best.get(resource) === 'admin')) consider('webhook:write');
   return [...best.entries()].map(([resource, level]): Permission => `${resource}:${level}`).sort();
 }
 

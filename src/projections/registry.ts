@@ -13,6 +13,7 @@ import { runsProjection } from './runs.js';
 import { storagesProjection } from './storages.js';
 import { workspacesProjection } from './workspaces.js';
 import { teamsProjection } from './teams.js';
+import { webhooksProjection } from './webhooks.js';
 import { entityGrantsProjection } from './entity-grants.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
@@ -29,6 +30,7 @@ export const allProjections: readonly Projection[] = [
   secretsProjection,
   workspacesProjection,
   teamsProjection,
+  webhooksProjection,
   entityGrantsProjection,
   sourceCodesProjection,
   sourceCodeVersionsProjection,

@@ -10,6 +10,7 @@ import type { storageEntity } from '../model/storage.js';
 import type { templateEntity } from '../model/template.js';
 import type { workspaceEntity } from '../model/workspace.js';
 import type { teamEntity } from '../model/team.js';
+import type { webhookEntity } from '../model/webhook.js';
 import type { AccountDeclaration } from '../model/account.js';
 import type { userEntity } from '../model/user.js';
 import type { authProviderEntity } from '../model/auth-provider.js';
@@ -164,6 +165,7 @@ export interface Database {
   secrets: DeclaredTable<typeof secretEntity>;
   workspaces: DeclaredTable<typeof workspaceEntity>;
   teams: DeclaredTable<typeof teamEntity>;
+  webhooks: DeclaredTable<typeof webhookEntity>;
   team_members: LinkTable<'team_id', 'user_id'>;
   team_leads: LinkTable<'team_id', 'user_id'>;
   entity_grants: EntityGrantsTable;

@@ -33,6 +33,7 @@ const CATALOG = [
   'secrets',
   'workspaces',
   'teams',
+  'webhooks',
 ] as const;
 
 describe('accessibility of every page of the web UI (axe-core in Debian Chromium)', () => {
@@ -154,6 +155,13 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
       configuration: { clientId: 'Iv1.0123456789abcdef', clientSecret: 'secret-value', redirectUrl: `${origin}/api/auth/github/callback` },
     });
     await create('users', { kind: 'service_account', identifier: 'ci-bot', password: 'ci-bot-password-long', roles: ['infra'] });
+    await create('webhooks', {
+      name: 'CI on approvals',
+      url: 'https://ci.example.com/hooks/infraledger',
+      entityKinds: ['resource'],
+      eventTypes: ['ResourceApproved'],
+      secret: 'a-webhook-signing-secret-of-32-chars-or-more',
+    });
     await asAdmin('POST', '/api/resources', { name: 'pending-site', templateId: template, sourceCodeVersionId: version });
   }
 

@@ -63,6 +63,8 @@ export interface HttpHarnessOptions {
   readonly logDestination?: NodeJS.WritableStream;
   /** Sees every statement the app issues through Kysely (tests count the SQL a request runs). */
   readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** How often the webhook deliverers look for new events (the service's default otherwise). */
+  readonly webhookPollIntervalMs?: number;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function openHttpApp(target: DatabaseTarget, options: HttpHarnessOp
       pollIntervalMs: 20,
       now: clock.now,
       onQuery: options.onQuery,
+      ...(options.webhookPollIntervalMs !== undefined && { webhookPollIntervalMs: options.webhookPollIntervalMs }),
     });
     const app = await buildApp(services);
     const unregistered: string[] = [];

@@ -35,6 +35,7 @@ const SAMPLE_FILE: Record<string, string> = {
   projections: 'src/projections/sample.ts',
   read: 'src/read/sample.ts',
   auth: 'src/auth/sample.ts',
+  delivery: 'src/delivery/sample.ts',
   services: 'src/services.ts',
   edge: 'src/edge/sample.ts',
   http: 'src/http/sample.ts',

@@ -15,6 +15,10 @@ const { AuthProviderCreate, AuthProviderEdit, AuthProviderList } = lazyPages(
   ['AuthProviderCreate', 'AuthProviderEdit', 'AuthProviderList'],
 );
 const { UserCreate, UserEdit, UserList } = lazyPages(() => import('./admin/users'), ['UserCreate', 'UserEdit', 'UserList']);
+const { WebhookCreate, WebhookEdit, WebhookList, WebhookShow } = lazyPages(
+  () => import('./admin/webhooks'),
+  ['WebhookCreate', 'WebhookEdit', 'WebhookList', 'WebhookShow'],
+);
 const { TeamCreate, TeamEdit, TeamList, TeamShow } = lazyPages(
   () => import('./admin/teams'),
   ['TeamCreate', 'TeamEdit', 'TeamList', 'TeamShow'],
@@ -164,6 +168,14 @@ export function App() {
       />
       <Resource name="users" list={UserList} create={UserCreate} edit={UserEdit} recordRepresentation="name" />
       <Resource name="teams" list={TeamList} show={TeamShow} create={TeamCreate} edit={TeamEdit} recordRepresentation="name" />
+      <Resource
+        name="webhooks"
+        list={WebhookList}
+        show={WebhookShow}
+        create={WebhookCreate}
+        edit={WebhookEdit}
+        recordRepresentation="name"
+      />
       <Resource name="audit_log" options={{ label: 'Audit log' }} list={AuditLogList} />
       <Resource name="personal_access_tokens" options={{ label: 'Access tokens' }} list={PersonalAccessTokenList} />
       <CustomRoutes>

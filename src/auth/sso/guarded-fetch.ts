@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from './private-addresses.js';
+import { allowedRanges, isPrivateAddress } from './private-addresses.js';
 
 /** What a fetch may resolve a host name to. */
 export interface ResolvedAddress {
@@ -61,15 +61,21 @@ function bodyBytes(body: GuardedRequest['body']): Buffer | undefined {
  * (the lookup is pinned), so a name that answers a public address to the check and a private one to
  * the connection (DNS rebinding) gets nowhere. No redirects are followed; the answer is capped at 1 MiB.
  */
-export function guardedFetch(options: { readonly allowPrivate: boolean; readonly resolve?: Resolve }): GuardedFetch {
+export function guardedFetch(options: {
+  readonly allowPrivate: boolean;
+  readonly resolve?: Resolve;
+  /** CIDR ranges (`10.20.0.0/16`) whose addresses are allowed although private: an operator's choice. */
+  readonly allowedRanges?: readonly string[];
+}): GuardedFetch {
   const resolve = options.resolve ?? systemResolve;
+  const isAllowed = allowedRanges(options.allowedRanges ?? []);
   return async (url, init = {}) => {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolve(host);
     if (addresses.length === 0) throw new PrivateAddressRefused(host, 'no address');
     if (!options.allowPrivate) {
-      const refused = addresses.find(({ address }) => isPrivateAddress(address));
+      const refused = addresses.find(({ address }) => isPrivateAddress(address) && !isAllowed(address));
       if (refused) throw new PrivateAddressRefused(host, refused.address);
     }
     const [first] = addresses as [ResolvedAddress, ...ResolvedAddress[]];

@@ -86,3 +86,20 @@ export function hasPrivateAddressLiteral(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return isIP(host) !== 0 && isPrivateAddress(host);
 }
+
+/**
+ * Whether an address is inside one of an operator's CIDR ranges (`10.20.0.0/16`, `fd00::/8`): the
+ * private addresses a guard lets through anyway. Built once per list of ranges.
+ */
+export function allowedRanges(ranges: readonly string[]): (address: string) => boolean {
+  const allowed = new BlockList();
+  for (const range of ranges) {
+    const [network = '', prefix = ''] = range.split('/');
+    allowed.addSubnet(network, Number(prefix), isIP(network) === 6 ? 'ipv6' : 'ipv4');
+  }
+  return (address) => {
+    const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+    const version = isIP(bare);
+    return version !== 0 && allowed.check(bare, version === 6 ? 'ipv6' : 'ipv4');
+  };
+}

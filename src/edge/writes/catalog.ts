@@ -98,7 +98,7 @@ export function catalogWrites<F extends Record<string, unknown>>(
   services: Services,
   target: WriteTarget<CatalogCommand<F>, CatalogState<F>>,
   parsers: BodyParsers<F & { status: EntityStatus }, F>,
-): WriteOperations {
+): WriteOperations & Required<Pick<WriteOperations, 'remove'>> {
   const projections = [target.projection];
   const table = entityTableOf(target);
   const run = (call: WriteCall, id: string, command: CatalogCommand<F>, known?: Loaded<CatalogState<F>>): Promise<Written> =>

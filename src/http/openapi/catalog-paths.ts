@@ -12,6 +12,7 @@ import { storageEntity } from '../../model/storage.js';
 import { templateEntity } from '../../model/template.js';
 import { workspaceEntity } from '../../model/workspace.js';
 import { teamEntity } from '../../model/team.js';
+import { WEBHOOK_ACTIONS, webhookEntity } from '../../model/webhook.js';
 import { decisionBody, failBody, succeedBody } from '../../edge/writes/catalog.js';
 import { header, jsonResponse, param, problems, ref, schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
@@ -91,6 +92,7 @@ export function catalogEntityDocs(): EntityDoc[] {
     declaredDoc(secretEntity),
     declaredDoc(workspaceEntity),
     declaredDoc(teamEntity),
+    declaredDoc(webhookEntity, { actions: WEBHOOK_ACTIONS }),
     declaredDoc(sourceCodeEntity),
     declaredDoc(sourceCodeVersionEntity),
     declaredDoc(storageEntity),

@@ -83,6 +83,7 @@ const WITH_GRANTS: ReadonlySet<string> = new Set([
   'executors',
   'resources',
   'teams',
+  'webhooks',
 ]);
 
 /** Whether a grant on the entity lets the caller take `action` (asked when the roles and teams do not). */

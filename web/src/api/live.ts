@@ -15,6 +15,7 @@ const RESOURCE_OF: Readonly<Record<string, string>> = {
   executor: 'executors',
   resource: 'resources',
   team: 'teams',
+  webhook: 'webhooks',
   auth_provider: 'auth_providers',
   user: 'users',
   personal_access_token: 'personal_access_tokens',

@@ -46,6 +46,7 @@ export const PERMISSION_OF: Readonly<Record<string, string>> = {
   executors: 'executor',
   resources: 'resource',
   teams: 'team',
+  webhooks: 'webhook',
   auth_providers: 'auth_provider',
   users: 'user',
   audit_log: 'audit_log',

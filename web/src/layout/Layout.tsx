@@ -10,6 +10,7 @@ import ExtensionIcon from '@mui/icons-material/Extension';
 import HistoryIcon from '@mui/icons-material/History';
 import LockIcon from '@mui/icons-material/Lock';
 import PeopleIcon from '@mui/icons-material/People';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import SettingsInputComponentIcon from '@mui/icons-material/SettingsInputComponent';
 import StorageIcon from '@mui/icons-material/Storage';
 import TokenIcon from '@mui/icons-material/Token';
@@ -86,7 +87,7 @@ function Section({ children }: { readonly children: ReactNode }) {
 function InfraledgerMenu() {
   const { permissions } = usePermissions<readonly string[]>();
   const me = useMe();
-  const administrator = ['auth_provider', 'user', 'audit_log'].some((r) => allows(permissions, r, 'read'));
+  const administrator = ['auth_provider', 'user', 'audit_log', 'webhook'].some((r) => allows(permissions, r, 'read'));
   return (
     <Menu>
       <Menu.DashboardItem />
@@ -106,6 +107,7 @@ function InfraledgerMenu() {
       <Menu.Item to="/personal_access_tokens" primaryText="Access tokens" leftIcon={<TokenIcon />} />
       {administrator && <Section>Administration</Section>}
       <Menu.ResourceItem name="auth_providers" leftIcon={<SettingsInputComponentIcon />} />
+      <Menu.ResourceItem name="webhooks" leftIcon={<WebhookIcon />} />
       <Menu.ResourceItem name="users" leftIcon={<PeopleIcon />} />
       <Menu.ResourceItem name="audit_log" leftIcon={<HistoryIcon />} />
     </Menu>
