@@ -88,6 +88,12 @@ export const ERROR_REGISTRY = {
 
   // Refinements.
   PAYLOAD_TOO_LARGE: entry('VALIDATION', 413, 'The body is larger than the route accepts.'),
+  METHOD_NOT_ALLOWED: entry(
+    'VALIDATION',
+    405,
+    'The route exists but not for this method (GET and DELETE of `/api/mcp`: the MCP server is stateless, POST each message).',
+    'rest',
+  ),
   UNSUPPORTED_MEDIA_TYPE: entry(
     'VALIDATION',
     415,

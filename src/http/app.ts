@@ -27,6 +27,7 @@ import { storagesRoutes } from './routes/storages.js';
 import { workspacesRoutes } from './routes/workspaces.js';
 import { teamsRoutes } from './routes/teams.js';
 import { webhooksRoutes } from './routes/webhooks.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
@@ -92,6 +93,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       resourcesRoutes(api, services);
       runRoutes(api, services);
       searchRoutes(api, services);
+      mcpRoutes(api);
       done();
     },
     { prefix: '/api' },

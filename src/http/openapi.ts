@@ -11,6 +11,7 @@ import { identityPaths } from './openapi/identity-paths.js';
 import { runPaths } from './openapi/run-paths.js';
 import { searchPaths } from './openapi/search-paths.js';
 import { webhookPaths } from './openapi/webhook-paths.js';
+import { mcpPaths } from './openapi/mcp-paths.js';
 
 /** Version of the REST contract the document describes. */
 export const API_VERSION = '0.1.0';
@@ -110,6 +111,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...runPaths(),
       ...searchPaths(),
       ...webhookPaths(),
+      ...mcpPaths(),
       ...graphqlPaths(),
     },
     components: components(),
