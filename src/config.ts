@@ -43,6 +43,14 @@ function isProxyEntry(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+/** A comma-separated list, each entry trimmed, empty ones dropped. */
+const commaSeparated = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== ''),
+);
+
 /** Environment variables of docs/contract.md §8, plus the tuning knobs the spine needs. */
 const envSchema = z.object({
   PORT: z
@@ -116,14 +124,7 @@ const envSchema = z.object({
   READY_MAX_LAG: positiveInt.default(10_000),
   // Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): the client address is then the
   // first one no trusted proxy added. Unset: the socket's address, X-Forwarded-For ignored.
-  TRUSTED_PROXIES: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ''),
-    )
+  TRUSTED_PROXIES: commaSeparated
     .superRefine((entries, context) => {
       for (const entry of entries) {
         if (!isProxyEntry(entry))
@@ -138,14 +139,7 @@ const envSchema = z.object({
     .optional(),
   // Webhook targets on private, loopback or link-local addresses in these CIDR ranges are allowed
   // (refused by default: SSRF). E.g. 10.20.0.0/16 for an internal CI, 127.0.0.0/8 for a local receiver.
-  WEBHOOK_ALLOWED_PRIVATE_RANGES: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ''),
-    )
+  WEBHOOK_ALLOWED_PRIVATE_RANGES: commaSeparated
     .superRefine((entries, context) => {
       for (const entry of entries) {
         if (!entry.includes('/') || !isProxyEntry(entry))

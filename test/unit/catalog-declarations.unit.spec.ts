@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { WEBHOOK_KINDS as UI_WEBHOOK_KINDS } from '../../web/src/common/entities.js';
+import { WEBHOOK_KINDS } from '../../src/model/webhook.js';
 import type { z } from 'zod';
 import { entityInput } from '../../src/edge/entity-input.js';
 import { AppError } from '../../src/errors.js';
@@ -222,6 +224,10 @@ describe("the web UI's provider forms agree with the declarations", () => {
   };
   const uiKeys = (keys: readonly { key: string; required?: boolean }[] | undefined) =>
     (keys ?? []).map(({ key, required }) => ({ key, required: required === true }));
+
+  it('offers the same entity kinds to webhooks', () => {
+    expect(UI_WEBHOOK_KINDS).toEqual(WEBHOOK_KINDS);
+  });
 
   it('offers the same integration providers per type', () => {
     expect(UI_INTEGRATION_PROVIDERS).toEqual(INTEGRATION_PROVIDERS);

@@ -27,21 +27,10 @@ import { api } from '../api/client';
 import { ConfirmedActionButton } from '../common/ConfirmedActionButton';
 import { Item } from '../common/Item';
 import { ServerErrors } from '../common/ServerErrors';
+import { choices, WEBHOOK_KINDS } from '../common/entities';
 import { CommonInputs, CommonShowFooter, EnabledShowActions, LabelsField, StatusField } from '../catalog/common';
 
-/** The kinds a webhook may ask for (src/model/webhook.ts). */
-const KINDS = [
-  'template',
-  'integration',
-  'secret',
-  'workspace',
-  'source_code',
-  'source_code_version',
-  'storage',
-  'executor',
-  'resource',
-  'team',
-].map((id) => ({ id, name: id.replaceAll('_', ' ') }));
+const KINDS = choices(WEBHOOK_KINDS);
 
 function WebhookInputs({ editing }: { readonly editing: boolean }) {
   return (

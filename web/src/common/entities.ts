@@ -9,10 +9,26 @@ export const RESOURCE_OF_KIND: Readonly<Record<string, { readonly resource: stri
   storage: { resource: 'storages', page: 'show' },
   executor: { resource: 'executors', page: 'show' },
   resource: { resource: 'resources', page: 'show' },
+  team: { resource: 'teams', page: 'show' },
+  webhook: { resource: 'webhooks', page: 'show' },
   auth_provider: { resource: 'auth_providers', page: 'edit' },
   user: { resource: 'users', page: 'edit' },
   sign_in: { resource: 'users', page: 'edit' },
 };
+
+/** The kinds a webhook may ask for (src/model/webhook.ts `WEBHOOK_KINDS`; a unit test keeps them equal). */
+export const WEBHOOK_KINDS = [
+  'template',
+  'integration',
+  'secret',
+  'workspace',
+  'source_code',
+  'source_code_version',
+  'storage',
+  'executor',
+  'resource',
+  'team',
+] as const;
 
 export const ENTITY_TYPES = [
   'template',
@@ -24,6 +40,8 @@ export const ENTITY_TYPES = [
   'storage',
   'executor',
   'resource',
+  'team',
+  'webhook',
   'auth_provider',
   'user',
   'session',
