@@ -208,8 +208,15 @@ for (const target of databaseTargets()) {
               [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: {} }],
               { expectedRevision: 'no_stream' },
             );
-            const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
-            readable = seen[0]?.position === appended.position;
+            // The batch transaction stays open throughout (this hook holds its statement). Another
+            // database's transaction on the server may hold the bound back for an instant, so the
+            // read is tried a few times; a batch transaction that held readers back fails them all.
+            readable = false;
+            for (let tries = 0; tries < 20 && !readable; tries++) {
+              const seen = await spine.store.readAll({ after: appended.position - 1n, limit: 1 });
+              readable = seen[0]?.position === appended.position;
+              if (!readable) await new Promise((resolve) => setTimeout(resolve, 25));
+            }
           });
           const hub = hubOn(pool, 1000);
           const head = await writeHistory(spine, 3);
