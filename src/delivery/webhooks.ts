@@ -53,6 +53,8 @@ export interface WebhookDelivery {
 
 interface WebhookRow {
   readonly id: string;
+  /** Moves with every change, the secret's included: the cached secrets are read again after it. */
+  readonly revision: number;
   readonly url: string;
   readonly event_types: readonly string[];
   readonly entity_kinds: readonly string[];
@@ -93,8 +95,26 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
   const known = new Map<string, bigint>();
   let round: Promise<void> | undefined;
 
+  /**
+   * Each webhook's secrets as its stream last gave them, by the revision read: the stream (the only
+   * place the secret is in clear) is read again only when the webhook changed.
+   */
+  const secrets = new Map<string, { revision: number; current: string | undefined; previous?: { key: string; until: number } }>();
+
   /** The keys that sign now: the current secret, and the one before it during its grace period. */
-  async function signingKeys(webhookId: string): Promise<string[]> {
+  async function signingKeys(webhook: WebhookRow): Promise<string[]> {
+    let known = secrets.get(webhook.id);
+    if (known?.revision !== webhook.revision) {
+      known = { revision: webhook.revision, ...(await secretsOf(webhook.id)) };
+      secrets.set(webhook.id, known);
+    }
+    const { current, previous } = known;
+    if (current === undefined) return [];
+    return previous && previous.until > Date.now() ? [current, previous.key] : [current];
+  }
+
+  /** The current secret and the previous one, with when it stops signing, from the webhook's stream. */
+  async function secretsOf(webhookId: string): Promise<{ current: string | undefined; previous?: { key: string; until: number } }> {
     let current: string | undefined;
     let previous: { key: string; until: number } | undefined;
     for (const recorded of await store.readStream(`webhook-${webhookId}`)) {
@@ -106,8 +126,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
       if (current !== undefined) previous = { key: current, until: recorded.recordedAt.getTime() + PREVIOUS_KEY_GRACE_MS };
       current = secret;
     }
-    if (current === undefined) return [];
-    return previous && previous.until > Date.now() ? [current, previous.key] : [current];
+    return { current, ...(previous && { previous }) };
   }
 
   /** Whether the entity of an event is owned by one of the teams (a team owns itself). */
@@ -216,7 +235,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
         passed = recorded.position;
         continue;
       }
-      keys ??= await signingKeys(webhook.id);
+      keys ??= await signingKeys(webhook);
       const error = await post(webhook, codec.decode(recorded), keys);
       if (error !== null) {
         await failed(webhook.id, passed, claimed.attempts + 1, error, recorded.eventId);
@@ -237,7 +256,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
 
   async function runRound(): Promise<void> {
     const { rows } = await pool.query<WebhookRow>(
-      "SELECT id, url, event_types, entity_kinds, owner_ids FROM webhooks WHERE deleted_at IS NULL AND status = 'enabled'",
+      "SELECT id, revision, url, event_types, entity_kinds, owner_ids FROM webhooks WHERE deleted_at IS NULL AND status = 'enabled'",
     );
     if (rows.length === 0) return;
     const head = await store.headPosition();

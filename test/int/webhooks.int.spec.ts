@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifySignature } from '../../src/delivery/signature.js';
 import { createPgPool } from '../../src/storage/pool.js';
 import { databaseTargets, type DatabaseTarget, type TestDatabase } from '../support/databases.js';
@@ -52,14 +52,17 @@ async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; a
   };
 }
 
-/** Waits (polling, bounded) until `ready` holds. */
-async function until(ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/**
+ * Waits until `ready` holds, asking again after each answer: the delivery state lives outside the
+ * log (no position to wait on) and deliveries arrive on their own schedule. Bounded by vitest.
+ */
+const until = (ready: () => boolean | Promise<boolean>, what: string): Promise<void> =>
+  vi.waitFor(
+    async () => {
+      if (!(await ready())) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: 20_000, interval: 25 },
+  );
 
 const SECRET = 'webhook-secret-0123456789abcdef-0123';
 const ROTATED = 'webhook-secret-rotated-0123456789abcdef';

@@ -1,5 +1,5 @@
 import { LIFECYCLE_STATES, LIFECYCLE_STATUSES } from '../../model/lifecycle.js';
-import { columnOf, ownFields, type EntityDeclaration } from '../../model/entity.js';
+import { columnOf, ownFields, type EntityDeclaration, type FieldDeclaration } from '../../model/entity.js';
 import { shownFields, type AccountDeclaration } from '../../model/account.js';
 import type { FieldSpec, LinkSpec, ListSpec } from '../list-query.js';
 
@@ -24,6 +24,19 @@ export const lifecycleListFields: Readonly<Record<string, FieldSpec>> = {
 const LIST_TYPE_OF_KIND = { text: 'text', boolean: 'boolean', textList: 'text[]', id: 'uuid' } as const;
 
 /**
+ * How a list takes one declared value field: its column, its type (a timestamp's is `datetime`) and
+ * its filter and sort flags; JSON is listed, never filtered. Id lists are link filters, not fields.
+ */
+function valueFieldSpec(name: string, field: Exclude<FieldDeclaration, { kind: 'idList' }> & { readonly timestamp?: true }): FieldSpec {
+  const column = columnOf(name);
+  const flags = { ...(field.filter === false && { filterable: false }), ...(field.sort !== undefined && { sortable: field.sort }) };
+  if (field.kind === 'json') return { column, type: 'json' };
+  if (field.kind === 'enum') return { column, type: 'enum', values: field.values, ...flags };
+  if (field.timestamp) return { column, type: 'datetime', ...flags };
+  return { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
+}
+
+/**
  * The list of a declared catalog entity: the common fields (the lifecycle ones for lifecycle
  * entities, and `revision`), each declared value field with its filter and sort flags, each id list
  * as a link filter, `q` over the declared search fields and the description.
@@ -33,12 +46,8 @@ export function declaredListSpec<T extends string>(entity: EntityDeclaration & {
   const fields: Record<string, FieldSpec> = { id: id ?? { column: 'id', type: 'uuid' } };
   const links: Record<string, LinkSpec> = {};
   for (const [name, field] of ownFields(entity)) {
-    const column = columnOf(name);
-    const flags = { ...(field.filter === false && { filterable: false }), ...(field.sort !== undefined && { sortable: field.sort }) };
     if (field.kind === 'idList') links[field.filterAs] = field.link;
-    else if (field.kind === 'json') fields[name] = { column, type: 'json' };
-    else if (field.kind === 'enum') fields[name] = { column, type: 'enum', values: field.values, ...flags };
-    else fields[name] = { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
+    else fields[name] = valueFieldSpec(name, field);
   }
   Object.assign(fields, common, { revision: { column: 'revision', type: 'number', integer: true } });
   const search = ownFields(entity).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
@@ -52,14 +61,7 @@ export function declaredListSpec<T extends string>(entity: EntityDeclaration & {
  */
 export function accountListSpec<T extends string>(account: AccountDeclaration & { readonly table: T }): ListSpec<T> {
   const fields: Record<string, FieldSpec> = { id: { column: 'id', type: 'uuid' } };
-  for (const [name, field] of shownFields(account)) {
-    const column = columnOf(name);
-    const flags = { ...(field.filter === false && { filterable: false }), ...(field.sort !== undefined && { sortable: field.sort }) };
-    if (field.kind === 'json') fields[name] = { column, type: 'json' };
-    else if (field.kind === 'enum') fields[name] = { column, type: 'enum', values: field.values, ...flags };
-    else if ('timestamp' in field && field.timestamp) fields[name] = { column, type: 'datetime', ...flags };
-    else if (field.kind !== 'idList') fields[name] = { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
-  }
+  for (const [name, field] of shownFields(account)) if (field.kind !== 'idList') fields[name] = valueFieldSpec(name, field);
   Object.assign(fields, { createdAt: { column: 'created_at', type: 'datetime' }, updatedAt: { column: 'updated_at', type: 'datetime' } });
   const search = shownFields(account).flatMap(([name, field]) => (field.search ? [columnOf(name)] : []));
   // A record deleted by a tombstone (`deletedAt`) is never listed.

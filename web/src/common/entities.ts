@@ -30,24 +30,8 @@ export const WEBHOOK_KINDS = [
   'team',
 ] as const;
 
-export const ENTITY_TYPES = [
-  'template',
-  'integration',
-  'secret',
-  'workspace',
-  'source_code',
-  'source_code_version',
-  'storage',
-  'executor',
-  'resource',
-  'team',
-  'webhook',
-  'auth_provider',
-  'user',
-  'session',
-  'sign_in',
-  'personal_access_token',
-] as const;
+/** Every entity type the audit log names: the catalog kinds and teams, then the rest. */
+export const ENTITY_TYPES = [...WEBHOOK_KINDS, 'webhook', 'auth_provider', 'user', 'session', 'sign_in', 'personal_access_token'] as const;
 
 /** `approval_pending` → `approval pending`. */
 export const words = (value: string): string => value.replaceAll('_', ' ');
