@@ -129,23 +129,33 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
     return { current, ...(previous && { previous }) };
   }
 
-  /** Whether the entity of an event is owned by one of the teams (a team owns itself). */
-  async function ownedByOneOf(ownerIds: readonly string[], kind: string, id: string): Promise<boolean> {
+  /**
+   * Whether the entity of an event is owned by one of the teams (a team owns itself), as the read
+   * side knows it once its projection has applied the event; `later` while it has not yet (the
+   * entity's row may not even exist), so the event is not passed over by mistake.
+   */
+  async function ownedByOneOf(ownerIds: readonly string[], kind: string, id: string, position: bigint): Promise<boolean | 'later'> {
     if (kind === 'team') return ownerIds.includes(id);
-    const table = declarationOf(kind)?.table;
-    if (table === undefined) return false;
-    // The table name comes from a declaration, never from input.
-    const { rows } = await pool.query<{ owner_id: string | null }>(`SELECT owner_id FROM ${table} WHERE id = $1`, [id]);
-    const owner = rows[0]?.owner_id;
-    return owner != null && ownerIds.includes(owner);
+    const entity = declarationOf(kind);
+    if (entity === undefined) return false;
+    // The table (also its projection's name) comes from a declaration, never from input.
+    const { rows } = await pool.query<{ owner_id: string | null; applied: string | null }>(
+      `SELECT (SELECT owner_id FROM ${entity.table} WHERE id = $1) AS owner_id,
+              (SELECT position::text FROM projection_checkpoints WHERE name = $2) AS applied`,
+      [id, entity.table],
+    );
+    const row = rows[0];
+    if (row?.applied == null || BigInt(row.applied) < position) return 'later';
+    return row.owner_id != null && ownerIds.includes(row.owner_id);
   }
 
-  async function matches(webhook: WebhookRow, recorded: RecordedEvent): Promise<boolean> {
+  /** Whether the webhook wants the event; `later` when that cannot be told yet (the read side behind it). */
+  async function matches(webhook: WebhookRow, recorded: RecordedEvent): Promise<boolean | 'later'> {
     const entity = entityOf(recorded.streamId);
     if (!entity) return false;
     if (webhook.entity_kinds.length > 0 && !webhook.entity_kinds.includes(entity.kind)) return false;
     if (webhook.event_types.length > 0 && !webhook.event_types.includes(recorded.type)) return false;
-    return webhook.owner_ids.length === 0 || ownedByOneOf(webhook.owner_ids, entity.kind, entity.id);
+    return webhook.owner_ids.length === 0 || ownedByOneOf(webhook.owner_ids, entity.kind, entity.id, recorded.position);
   }
 
   /** Posts one event; answers the error when it was not taken (null when it was). */
@@ -231,7 +241,9 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
     let keys: string[] | undefined;
     for (const recorded of await store.readAll({ after: position, limit: batchSize })) {
       if (stopped) break;
-      if (!(await matches(webhook, recorded))) {
+      const wanted = await matches(webhook, recorded);
+      if (wanted === 'later') break; // the next round asks again
+      if (!wanted) {
         passed = recorded.position;
         continue;
       }
