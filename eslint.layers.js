@@ -15,7 +15,7 @@ export const LAYERS = [
   { name: 'projections', files: ['src/projections/**'], what: 'read-model projectors and their runner' },
   { name: 'read', files: ['src/read/**'], what: 'the list engine, list specs and readers' },
   { name: 'auth', files: ['src/auth/**'], what: 'tokens, sign-in, providers, the authenticator' },
-  { name: 'delivery', files: ['src/delivery/**'], what: 'what leaves the service from the log: webhooks' },
+  { name: 'delivery', files: ['src/delivery/**'], what: 'what leaves the service from the log: webhooks, notifications' },
   { name: 'services', files: ['src/services.ts'], what: 'the composition of stores, projections and auth' },
   { name: 'edge', files: ['src/edge/**'], what: 'request helpers shared by the HTTP and GraphQL edges' },
   { name: 'http', files: ['src/http/**'], what: 'REST routes and the Fastify app' },

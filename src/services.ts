@@ -12,6 +12,7 @@ import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretK
 import type { EventStore } from './events/store/port.js';
 import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
+import { startNotifications } from './delivery/notifications.js';
 import { startWebhookDelivery } from './delivery/webhooks.js';
 import { guardedFetch } from './auth/sso/guarded-fetch.js';
 import { allProjections } from './projections/registry.js';
@@ -98,9 +99,9 @@ export interface OpenOptions {
    * CLI's projections and seed) must not leave a new empty DATA_DIR, with a new key, behind a typo.
    */
   readonly requireExistingDataDir?: boolean;
-  /** Deliver webhooks (src/delivery/webhooks.ts). Default: with the projections. */
+  /** Deliver webhooks and notifications (src/delivery). Default: with the projections. */
   readonly runWebhooks?: boolean;
-  /** How often idle webhook deliverers look for new events (tests: quicker than the 500 ms default). */
+  /** How often idle webhook and notification deliverers look for new events (tests: quicker than the 500 ms default). */
   readonly webhookPollIntervalMs?: number;
 }
 
@@ -266,21 +267,26 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       closers.push(() => retention.stop());
     }
     if (options.runWebhooks ?? options.runProjections ?? true) {
-      const delivery = startWebhookDelivery({
+      // Webhooks and notifications share the delivery settings and the private-address guard.
+      const delivery = {
         pool,
         store,
         codec,
         log,
         fetch: guardedFetch({ allowPrivate: false, allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES }),
-        source: config.BASE_URL,
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
         retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
         retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
         ...(options.webhookPollIntervalMs !== undefined && { pollIntervalMs: options.webhookPollIntervalMs }),
-      });
+      };
+      const webhooks = startWebhookDelivery({ ...delivery, source: config.BASE_URL });
+      const notifications = startNotifications({ ...delivery, baseUrl: config.BASE_URL });
       // Before the store closes (closers run in reverse).
-      closers.push(() => delivery.stop());
+      closers.push(
+        () => webhooks.stop(),
+        () => notifications.stop(),
+      );
     }
     return {
       config,

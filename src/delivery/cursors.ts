@@ -34,7 +34,7 @@ const iso = (value: Date | string | null): string | null => (value === null ? nu
 export async function readDelivery(pool: SqlPool, webhookId: string): Promise<WebhookDeliveryView> {
   const { rows } = await pool.query<CursorRow>(
     'SELECT state, position::text AS position, attempts, next_attempt_at, last_error, failed_event_id, delivered::text AS delivered, ' +
-      'last_delivered_at FROM webhook_cursors WHERE webhook_id = $1',
+      'last_delivered_at FROM delivery_cursors WHERE target_id = $1',
     [webhookId],
   );
   const row = rows[0];
@@ -67,9 +67,9 @@ export async function readDelivery(pool: SqlPool, webhookId: string): Promise<We
  * whether it was dead (re-driving a live one changes nothing).
  */
 export async function redrive(pool: SqlPool, webhookId: string): Promise<boolean> {
-  const { rows } = await pool.query<{ webhook_id: string }>(
-    "UPDATE webhook_cursors SET state = 'active', attempts = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, " +
-      "updated_at = now() WHERE webhook_id = $1 AND state = 'dead' RETURNING webhook_id",
+  const { rows } = await pool.query<{ target_id: string }>(
+    "UPDATE delivery_cursors SET state = 'active', attempts = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, " +
+      "updated_at = now() WHERE target_id = $1 AND state = 'dead' RETURNING target_id",
     [webhookId],
   );
   return rows.length > 0;

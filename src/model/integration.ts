@@ -9,7 +9,7 @@ export const INTEGRATION_TYPES = ['cloud', 'git', 'notification'] as const;
 export const INTEGRATION_PROVIDERS = {
   cloud: ['aws', 'azurerm', 'gcp', 'mongodb_atlas', 'datadog'],
   git: ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'],
-  notification: ['slack'],
+  notification: ['slack', 'incoming_webhook'],
 } as const;
 
 /** Configuration keys holding secrets, whatever the provider: encrypted in events, never shown. */
@@ -22,6 +22,7 @@ export const INTEGRATION_SECRET_KEYS = [
   'appKey',
   'botToken',
   'token',
+  'webhookUrl',
 ] as const;
 
 const value = nonEmpty(500);
@@ -41,7 +42,19 @@ export const integrationConfigurationSchemas = {
   gcp: z.strictObject({ gcpProjectId: value, gcpServiceAccountKey: secret }),
   mongodb_atlas: z.strictObject({ orgId: value, publicKey: value, privateKey: secret }),
   datadog: z.strictObject({ apiUrl: httpUrl, apiKey: secret, appKey: secret }),
-  slack: z.strictObject({ botToken: secret }),
+  // Slack's Web API (docs/contract.md §11): `apiUrl` points elsewhere only for a proxy or a test server;
+  // with `channel` one message goes there naming everyone it is for, else each recipient gets a direct message.
+  slack: z.strictObject({
+    botToken: secret,
+    channel: z
+      .string()
+      .regex(/^[#]?[\w-]{1,80}$/, 'must be a channel name or id, as #platform or C0123ABCD')
+      .optional(),
+    apiUrl: httpUrl.optional(),
+  }),
+  // Any chat that takes `{"text": …}` at a URL (Slack, Mattermost, Rocket.Chat incoming webhooks). The URL
+  // is the credential, so it is write-only.
+  incoming_webhook: z.strictObject({ webhookUrl: httpUrl.max(2000, 'at most 2000 characters') }),
   github: git,
   gitlab: git,
   bitbucket: git,
@@ -72,7 +85,7 @@ export const integrationEntity = {
       kind: 'text',
       description:
         'cloud: `aws`, `azurerm`, `gcp`, `mongodb_atlas`, `datadog`; git: `github`, `gitlab`, `bitbucket`, `azure_devops`, ' +
-        '`git_public`; notification: `slack`.',
+        '`git_public`; notification: `slack`, `incoming_webhook`.',
       input: z.string().min(1, 'must not be empty'),
       required: true,
       immutable: true,

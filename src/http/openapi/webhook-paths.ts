@@ -22,7 +22,7 @@ const delivery: OpenAPIV3_1.SchemaObject = {
   },
 };
 
-/** `GET /api/webhooks/{id}/delivery`: how a webhook's delivery stands. */
+/** `GET /api/webhooks/{id}/delivery` and `GET /api/integrations/{id}/delivery`: how a webhook's or a notification's delivery stands. */
 export function webhookPaths(): Paths {
   return {
     '/api/webhooks/{id}/delivery': {
@@ -31,6 +31,19 @@ export function webhookPaths(): Paths {
         operationId: 'get_webhook_delivery',
         summary: "A webhook's delivery state",
         description: 'Where its delivery stands: the last position, retries and the error that stopped it. Needs `webhook:read`.',
+        parameters: [param('id')],
+        responses: { '200': jsonResponse('The delivery state.', delivery), ...problems(400, 401, 403, 404) },
+      },
+    },
+    '/api/integrations/{id}/delivery': {
+      get: {
+        tags: ['Integrations'],
+        operationId: 'get_integration_delivery',
+        summary: "A notification integration's delivery state",
+        description:
+          'Where its notifications stand: the last position, retries and the last error. A notification that still fails ' +
+          'after WEBHOOK_MAX_ATTEMPTS is passed over (it never goes `dead`); `lastError` and `failedEventId` keep it. Needs ' +
+          '`integration:write`; 404 for integrations of other types.',
         parameters: [param('id')],
         responses: { '200': jsonResponse('The delivery state.', delivery), ...problems(400, 401, 403, 404) },
       },

@@ -10,6 +10,7 @@ import { sql as secrets } from './009-secrets.js';
 import { sql as workspaces } from './010-workspaces.js';
 import { sql as teamsAndOwnership } from './030-teams-and-ownership.js';
 import { sql as webhooks } from './031-webhooks.js';
+import { sql as deliveryCursors } from './032-delivery-cursors.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   { id: '029-reverse-relation-indexes', sql: reverseRelationIndexes },
   { id: '030-teams-and-ownership', sql: teamsAndOwnership },
   { id: '031-webhooks', sql: webhooks },
+  { id: '032-delivery-cursors', sql: deliveryCursors },
 ];

@@ -4,7 +4,7 @@ import type { ConfigKey } from '../common/ConfigurationInputs';
 export const INTEGRATION_PROVIDERS: Readonly<Record<string, readonly string[]>> = {
   cloud: ['aws', 'azurerm', 'gcp', 'mongodb_atlas', 'datadog'],
   git: ['github', 'gitlab', 'bitbucket', 'azure_devops', 'git_public'],
-  notification: ['slack'],
+  notification: ['slack', 'incoming_webhook'],
 };
 
 const gitKeys: readonly ConfigKey[] = [
@@ -40,7 +40,20 @@ export const INTEGRATION_CONFIG: Readonly<Record<string, readonly ConfigKey[]>> 
     { key: 'apiKey', label: 'API key', required: true, secret: true },
     { key: 'appKey', label: 'Application key', required: true, secret: true },
   ],
-  slack: [{ key: 'botToken', label: 'Bot token', required: true, secret: true }],
+  slack: [
+    { key: 'botToken', label: 'Bot token', required: true, secret: true, helperText: 'xoxb-…, with chat:write and users:read.email.' },
+    { key: 'channel', label: 'Channel', helperText: 'Optional: post in this channel (#platform) instead of direct messages.' },
+    { key: 'apiUrl', label: 'API URL', helperText: 'Optional: only for a proxy; https://slack.com/api otherwise.' },
+  ],
+  incoming_webhook: [
+    {
+      key: 'webhookUrl',
+      label: 'Webhook URL',
+      required: true,
+      secret: true,
+      helperText: 'The incoming webhook URL; it is the credential.',
+    },
+  ],
   github: gitKeys,
   gitlab: gitKeys,
   bitbucket: gitKeys,
