@@ -37,6 +37,34 @@ export interface LoadContext {
   readonly approvalFlow: boolean;
 }
 
+/**
+ * An entity as it was (src/read/as-of.ts) standing in for its row in one statement: the root
+ * statement of `entity(id, at:)` reads its table and its own link tables from the folded row, so
+ * every field and to-one relation comes out exactly as for today's row. Other tables (related
+ * entities, reverse relations) are read as they are now.
+ */
+export interface AsOfSource {
+  readonly table: string;
+  /** The folded row: columns by name (JSON-encoded into the statement). */
+  readonly row: Readonly<Record<string, unknown>>;
+  /** Each link table of the entity → the target ids it held then, in order. */
+  readonly links: ReadonlyMap<string, readonly string[]>;
+}
+
+/** `(SELECT * FROM jsonb_populate_record(NULL::<table>, <row>)) AS <table>`: the folded row under the table's name. */
+const asOfTable = (asOf: AsOfSource) =>
+  sql`(SELECT * FROM jsonb_populate_record(NULL::${sql.table(asOf.table)}, ${JSON.stringify(asOf.row)}::jsonb))`.as(asOf.table);
+
+/** A link table as it was for the folded row: `(owner, target, ordinal)` rows from the ids it held. */
+const asOfLinks = (
+  asOf: AsOfSource,
+  field: { table: string; ownerColumn: string; targetColumn: string },
+  ids: readonly string[],
+  alias: string,
+) =>
+  sql`(SELECT ${String(asOf.row.id)}::uuid AS ${sql.ref(field.ownerColumn)}, l.target AS ${sql.ref(field.targetColumn)}, l.ordinal
+       FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS l(target, ordinal))`.as(alias);
+
 /** Whether the caller may see rows of a type at all (relations to other kinds are empty otherwise). */
 export function canRead(context: LoadContext, type: ObjectTypeDef): boolean {
   return type.readPermission === null || allows(context.principal.permissions, type.readPermission);
@@ -178,6 +206,7 @@ function aggregateToMany(
   plan: LoadPlan,
   parent: string,
   start: AnySelect,
+  asOf?: AsOfSource,
 ): { query: AnySelect; aggregates: Aggregated[] } {
   let query = start;
   let next = 1;
@@ -204,8 +233,11 @@ function aggregateToMany(
       if (child.type.softDelete) byId = byId.where(liveById(`${target}.deleted_at`));
       const readable = readableOf(context, child.type, target);
       if (readable) byId = byId.where(readable);
-      sub = db
-        .selectFrom(`${field.table} as ${link}`)
+      const heldThen = asOf?.table === parent ? asOf.links.get(field.table) : undefined;
+      const links = dynamicSelect(
+        asOf && heldThen ? db.selectFrom(asOfLinks(asOf, field, heldThen, link)) : db.selectFrom(`${field.table} as ${link}`),
+      );
+      sub = links
         .innerJoinLateral(byId.limit(sql.lit(1)).as(target), (join) => join.onTrue())
         .where(sql.ref(`${link}.${field.ownerColumn}`), '=', sql.ref(`${parent}.id`));
       order = [sql`${sql.ref(`${link}.ordinal`)}`];
@@ -233,10 +265,10 @@ function aggregateToMany(
 }
 
 /** Joins the plan's relations onto a statement over its rows (`parent` names them) and selects what they add. */
-function joinRelations(context: LoadContext, plan: LoadPlan, parent: string, start: AnySelect): PlanSelect {
+function joinRelations(context: LoadContext, plan: LoadPlan, parent: string, start: AnySelect, asOf?: AsOfSource): PlanSelect {
   const joined = joinToOne(context, plan, parent, start, { next: 1 });
   const query = joined.selected.length > 0 ? joined.query.select(joined.selected.map((c) => c.value.as(c.as))) : joined.query;
-  const aggregated = aggregateToMany(context, plan, parent, query);
+  const aggregated = aggregateToMany(context, plan, parent, query, asOf);
   return { query: aggregated.query, joins: joined.joins, aggregates: aggregated.aggregates };
 }
 
@@ -257,11 +289,15 @@ function selectColumns(
   columns: ReadonlySet<string>,
   excludeDeleted: boolean,
   stored = false,
+  asOf?: AsOfSource,
 ): AnySelect {
   const table = plan.type.table;
   const selection = stored ? [...columns].map((c) => sql.ref(`${table}.${c}`).as(c)) : outputColumns(plan, table, columns);
-  let query = dynamicSelect(dynamicDb(context.db).selectFrom(table).select(selection));
-  const readable = readableOf(context, plan.type, table);
+  const db = dynamicDb(context.db);
+  const from = dynamicSelect(asOf ? db.selectFrom(asOfTable(asOf)) : db.selectFrom(table));
+  let query = dynamicSelect(from.select(selection));
+  // An earlier state is shown to whoever may read the entity now, which its caller checked.
+  const readable = asOf ? undefined : readableOf(context, plan.type, table);
   if (readable) query = query.where(readable);
   return plan.type.softDelete && excludeDeleted ? query.where(sql.ref(`${table}.deleted_at`), 'is', null) : query;
 }
@@ -277,10 +313,10 @@ const joinsAny = (context: LoadContext, plan: LoadPlan): boolean =>
 export function selectPlan(
   context: LoadContext,
   plan: LoadPlan,
-  options: { columns?: ReadonlySet<string>; excludeDeleted?: boolean } = {},
+  options: { columns?: ReadonlySet<string>; excludeDeleted?: boolean; asOf?: AsOfSource } = {},
 ): PlanSelect {
-  const query = selectColumns(context, plan, options.columns ?? plan.columns, options.excludeDeleted ?? true);
-  return joinRelations(context, plan, plan.type.table, query);
+  const query = selectColumns(context, plan, options.columns ?? plan.columns, options.excludeDeleted ?? true, false, options.asOf);
+  return joinRelations(context, plan, plan.type.table, query, options.asOf);
 }
 
 /** How a page is ordered: a column of the plan's table and the id column breaking ties, one direction. */

@@ -35,7 +35,12 @@ import { writesOf } from '../edge/writes/registry.js';
 import { runLogResolvers } from './run-logs.js';
 import { accessResolvers } from './access.js';
 import { searchResolvers } from './search.js';
+import { historyResolvers } from './history.js';
 import type { WriteCall } from '../edge/writes/write.js';
+import { z } from 'zod';
+import { declarationOf } from '../model/catalog.js';
+import { atInput, linksAsOf, type RowAsOf } from '../read/as-of.js';
+import { readableRowAsOf } from '../edge/history.js';
 
 export type { GraphContext } from './context.js';
 
@@ -128,9 +133,50 @@ export function loadUserById(context: GraphContext, id: string, info: GraphQLRes
   return loadById(context, root, id, info);
 }
 
+/**
+ * One row of a declared kind as it was (docs/contract.md §2, "History you can query"): the entity's
+ * events folded up to `at` (a position or time) or `revision`, loaded for the field's selection from
+ * the folded row; null when the caller may not read the entity now, it is deleted, or it did not
+ * exist then.
+ */
+async function loadAsOf(context: GraphContext, root: RootEntity, id: string, args: AsOfArgs, info: GraphQLResolveInfo): Promise<unknown> {
+  const load = signedIn(context);
+  const entity = declarationOf(OBJECT_TYPES[root.type].kind ?? '');
+  if (!entity || !mayList(load, root)) return null;
+  const { at, revision } = parseInput(asOfArgs, { at: args.at ?? undefined, revision: args.revision ?? undefined }, 'arguments');
+  const point = revision !== undefined ? { revision } : at;
+  if (point === undefined) return loadById(context, root, id, info);
+  let folded: RowAsOf;
+  try {
+    folded = await readableRowAsOf(context.services, load.principal, entity, id, point);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+  const plan = planOf(root.type, info);
+  const asOf = { table: entity.table, row: folded.row, links: linksAsOf(entity, folded.row) };
+  const { query, ...read } = selectPlan(load, plan, { excludeDeleted: false, asOf });
+  const rows = await rootRows(context, query.compile());
+  const [object] = await loadObjects(load, plan, rows, read);
+  return object ?? null;
+}
+
+interface AsOfArgs {
+  readonly at?: unknown;
+  readonly revision?: unknown;
+}
+
+const asOfArgs = z
+  .object({ at: atInput.optional(), revision: z.number().int().min(1, 'must be 1 or more').optional() })
+  .refine((args) => args.at === undefined || args.revision === undefined, { message: 'give at or revision, not both', path: ['at'] });
+
 function singleResolver(root: RootEntity): Resolver {
   // `id: UUID` as the seed writes it: no id names no row.
-  return (_root, args, context, info) => (args.id == null ? null : loadById(context, root, args.id as string, info));
+  return (_root, args, context, info) => {
+    if (args.id == null) return null;
+    if (args.at == null && args.revision == null) return loadById(context, root, args.id as string, info);
+    return loadAsOf(context, root, args.id as string, args, info);
+  };
 }
 
 /** Every mutation of ./mutations.ts, on the write operations REST runs too (src/edge/writes). */
@@ -243,7 +289,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     return me;
   };
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
-  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query, searchResolvers.Query);
+  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query, searchResolvers.Query, historyResolvers.Query);
 
   const Mutation: Record<string, Resolver> = {
     ...mutationResolvers(),

@@ -1,4 +1,6 @@
 import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
+import { declarationOf } from '../model/catalog.js';
+import { HISTORY_SDL } from './history.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
 import { RUN_LOG_SDL } from './run-logs.js';
@@ -54,7 +56,14 @@ function rootQueries(): string {
         ? 'One user by id; null when it does not exist. Any signed-in caller may look a user up (names are public inside the service); ' +
           'restricted fields need `user:read` or being that user.'
         : `One ${type} by id; null when it does not exist or the caller may not read it.`;
-    if (root.single) parts.push(member(single, `${root.single}(id: UUID): ${type}`));
+    const declared = OBJECT_TYPES[type].kind !== undefined && declarationOf(OBJECT_TYPES[type].kind) !== undefined;
+    if (root.single && declared) {
+      const asOf =
+        `${single} With \`at\` (a log position, as \`X-Position\` gives it, or an ISO-8601 time with a zone) or \`revision\`: the ` +
+        'entity as it was then, folded from its events (its own fields and references as then; related entities as now); null ' +
+        'when it did not exist then. Who may read it now may read its past.';
+      parts.push(member(asOf, `${root.single}(id: UUID, at: String, revision: Int): ${type}`));
+    } else if (root.single) parts.push(member(single, `${root.single}(id: UUID): ${type}`));
     parts.push(
       member(`A page of ${root.noun}, filtered, sorted and paginated like the REST list.`, `${root.plural}(\n${LIST_ARGS}  ): [${type}!]`),
     );
@@ -176,5 +185,6 @@ export function buildSchemaDocument(): string {
     RUN_LOG_SDL,
     ACCESS_SDL,
     SEARCH_SDL,
+    HISTORY_SDL,
   ].join('\n');
 }

@@ -29,7 +29,21 @@ export interface ReadLink {
   readonly field: string;
 }
 
-type Row = Record<string, unknown> & { id: string; revision: number; updated_at: string };
+/** A catalog table's row as its projection folds it: columns by name, and each link list as an id array. */
+export type CatalogRow = Record<string, unknown> & { id: string; revision: number; updated_at: string };
+type Row = CatalogRow;
+
+/**
+ * A catalog entity's projection, with the fold it applies to one row: reads of an entity as it was
+ * (src/read/as-of.ts) fold its events with the very function that builds its row.
+ */
+export interface CatalogProjection extends Projection {
+  evolve(row: CatalogRow | undefined, decoded: DecodedEvent): CatalogRow | undefined;
+  readonly links: readonly LinkTable<CatalogRow>[];
+}
+
+/** Whether a projection is a catalog entity's (it can fold a row). */
+export const isCatalogProjection = (projection: Projection): projection is CatalogProjection => 'evolve' in projection;
 
 /** What a catalog entity's projection is built from. */
 export interface CatalogProjectionSpec {
@@ -94,7 +108,11 @@ export const declaredLinks = (entity: EntityDeclaration): ReadLink[] =>
  * The read model of a declared entity: its columns, link tables and masking of write-only values
  * all come from the declaration.
  */
-export function declaredProjection(entity: EntityDeclaration, events: CatalogProjectionSpec['events'], fields: z.ZodObject): Projection {
+export function declaredProjection(
+  entity: EntityDeclaration,
+  events: CatalogProjectionSpec['events'],
+  fields: z.ZodObject,
+): CatalogProjection {
   const secretPaths = secretPathsOf(entity);
   const when = entity.secrets?.when;
   return catalogProjection({
@@ -110,7 +128,7 @@ export function declaredProjection(entity: EntityDeclaration, events: CatalogPro
 }
 
 /** A row projection for a catalog entity: fields map to snake_case columns and link tables. */
-export function catalogProjection(spec: CatalogProjectionSpec): Projection {
+export function catalogProjection(spec: CatalogProjectionSpec): CatalogProjection {
   const names: Partial<CatalogEventTypes<string> & LifecycleEventTypes<string>> = spec.events;
   const links = spec.links ?? [];
   const targets = new Set([...Object.keys(spec.columns), ...Object.keys(COMMON_COLUMNS), ...links.map((l) => l.field)]);
@@ -178,7 +196,7 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
     }
   }
 
-  return rowProjection<Row>({
+  const projection = rowProjection<Row>({
     name: spec.table,
     table: spec.table,
     columns: { ...COMMON_COLUMNS, ...spec.columns },
@@ -187,4 +205,5 @@ export function catalogProjection(spec: CatalogProjectionSpec): Projection {
     rowId: (event) => stream.parse(event.streamId),
     evolve,
   });
+  return { ...projection, evolve, links };
 }

@@ -78,6 +78,15 @@ export function catalogReader(table: string, columns: readonly string[], links: 
   // projection hub wakes the writers of a batch together, so their read-backs start in one turn.
   const load = sameTurnLoader(read);
   return {
+    /**
+     * A row folded from events (src/read/as-of.ts) in the view's shape: what the projection left
+     * unset is null, as the table would hold it.
+     */
+    present(row: Readonly<Record<string, unknown>>): CatalogView {
+      const complete: Record<string, unknown> = {};
+      for (const key of viewKeys.keys()) complete[key] = row[key] ?? null;
+      return toView(complete, viewKeys);
+    },
     /** The entity `id`, or undefined if there is none (or it is deleted). */
     async find(db: Db, id: string): Promise<CatalogView | undefined> {
       // Ids are canonical lower case (uuidParam), as PostgreSQL returns a uuid.

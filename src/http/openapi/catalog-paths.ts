@@ -78,6 +78,7 @@ function declaredDoc(entity: EntityDeclaration, overrides: Partial<EntityDoc> = 
     patch: withDeclaredVariants(schemaOf(patchBodySchema(entity)), entity),
     ...(entity.lifecycle ? { actions: LIFECYCLE_ACTIONS, actionBody: lifecycleActionBody } : { actions: enableDisable }),
     access: true,
+    history: true,
     permissions: catalogPermissions(entity.kind),
     view: declaredViewSchema(entity),
     ...overrides,

@@ -29,7 +29,28 @@ export interface EntityDoc {
   readonly view?: Schema | OpenAPIV3_1.ReferenceObject;
   /** Whether it has the per-entity permissions routes (`/{id}/permissions`, `/{id}/grants`). */
   readonly access?: boolean;
+  /** Whether it is read as of a point (`?at=`, `?revision=`) and has `/{id}/diff`. */
+  readonly history?: boolean;
 }
+
+const revisionParam = (name: string, description: string): OpenAPIV3_1.ParameterObject => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'integer', minimum: 1 },
+});
+
+const asOfParams: OpenAPIV3_1.ParameterObject[] = [
+  {
+    name: 'at',
+    in: 'query',
+    description:
+      'Read it as it was at this log position (as `X-Position` gives it) or ISO-8601 time with a zone (`2026-11-20T09:00:00Z`): ' +
+      'its events folded up to there. 404 when it did not exist then; no ETag.',
+    schema: { type: 'string' },
+  },
+  revisionParam('revision', 'Read it as it was at this revision (its first is 1); not with `at`. 404 for a revision it never had.'),
+];
 
 /** The permissions view `GET …/{id}/permissions` and the grant routes answer (docs/contract.md §6). */
 const permissionsView: Schema = {
@@ -182,6 +203,7 @@ export function entityPaths(def: EntityDoc): Paths {
       operationId: operationId('get', def.plural),
       summary: `Get a ${def.label}`,
       ...(def.permissions && { description: note('read').trim() }),
+      ...(def.history && { parameters: asOfParams }),
       responses: { '200': entity(`The ${def.label}.`), ...problems(400, 401, 403, 404, 503) },
     },
   };
@@ -224,6 +246,40 @@ export function entityPaths(def: EntityDoc): Paths {
           '200': entity(`The ${def.label} after the action.`),
           '204': { description: 'The action deleted it.' },
           ...problems(400, 401, 403, 404, 409, 412, 422, 503),
+        },
+      },
+    };
+  }
+  if (def.history) {
+    paths[`${base}/{id}/diff`] = {
+      parameters: [param('id')],
+      get: {
+        tags,
+        operationId: operationId('diff', def.plural),
+        summary: `Compare two revisions of a ${def.label}`,
+        description: `Both revisions in the view's shape and the fields that differ (\`[{field, before, after}]\`, by field).${note('read')}`,
+        parameters: [revisionParam('from', 'The earlier revision.'), revisionParam('to', 'The later revision.')].map((p) => ({
+          ...p,
+          required: true,
+        })),
+        responses: {
+          '200': jsonResponse('Both revisions and what differs.', {
+            type: 'object',
+            required: ['from', 'to', 'changes'],
+            properties: {
+              from: view,
+              to: view,
+              changes: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['field', 'before', 'after'],
+                  properties: { field: { type: 'string' }, before: {}, after: {} },
+                },
+              },
+            },
+          }),
+          ...problems(400, 401, 403, 404, 503),
         },
       },
     };

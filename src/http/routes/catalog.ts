@@ -7,7 +7,9 @@ import { callerLevel } from '../../edge/entity-authority.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
 import { declaredReader, type catalogReader, type CatalogView } from '../../read/catalog.js';
 import type { EntityDeclaration } from '../../model/entity.js';
-import { notFound } from '../../errors.js';
+import { notFound, validationError } from '../../errors.js';
+import { atInput, revisionInput } from '../../read/as-of.js';
+import { entityAsOf, entityRevisionDiff } from '../../edge/history.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
@@ -27,6 +29,8 @@ export interface EntitySurface {
   readonly listSpec: ListSpec;
   readonly reader: ReturnType<typeof catalogReader>;
   readonly present?: (view: CatalogView) => CatalogView;
+  /** A declared entity answers as of a revision, position or time, and the diff of two revisions. */
+  readonly entity?: EntityDeclaration;
 }
 
 /** The read surface of a declared entity: its path, permission resource, projection and reader from the declaration. */
@@ -38,6 +42,7 @@ export function declaredSurface(entity: EntityDeclaration, listSpec: ListSpec): 
     projection: entity.table,
     listSpec,
     reader: declaredReader(entity),
+    entity,
   };
 }
 
@@ -68,16 +73,41 @@ export function registerEntityReads(app: FastifyInstance, services: Services, de
     return reply.header('Content-Range', contentRange(def.listSpec, query, rows.length, total)).send(rows.map(present));
   });
 
-  app.get(`/${def.plural}/:id`, async (request, reply) => {
+  /** The entity as the read model shows it now, when the caller may read it (404 otherwise). */
+  const readable = async (request: FastifyRequest): Promise<{ principal: Principal; view: CatalogView }> => {
     const principal = authorize(request, `${def.resource}:read`);
     const { id } = parseInput(idParams, request.params, 'path');
     await awaitMinPosition(request, services, [def.projection]);
     const view = await def.reader.find(services.db, id);
     // One the caller may not read is as absent as one that does not exist.
     if (!view || !(await mayRead(services, principal, def, id))) throw notFound(`${label} not found`);
-    return reply.header('ETag', `"${view.revision}"`).send(present(view));
+    return { principal, view };
+  };
+  app.get(`/${def.plural}/:id`, async (request, reply) => {
+    const query = parseInput(asOfQuery, request.query, 'query');
+    const { principal, view } = await readable(request);
+    if (query.at === undefined && query.revision === undefined) return reply.header('ETag', `"${view.revision}"`).send(present(view));
+    if (!def.entity) throw validationError('invalid query: at', [{ field: 'at', message: `${label}s are not read as of a point` }]);
+    // An earlier state is nothing to send If-Match with: no ETag.
+    const point = query.revision !== undefined ? { revision: query.revision } : (query.at ?? { revision: view.revision });
+    return present(await entityAsOf(services, principal, def.entity, view.id, point));
   });
+
+  if (def.entity) {
+    const entity = def.entity;
+    app.get(`/${def.plural}/:id/diff`, async (request) => {
+      const { from, to } = parseInput(diffQuery, request.query, 'query');
+      const { principal, view } = await readable(request);
+      return entityRevisionDiff(services, principal, entity, view.id, from, to);
+    });
+  }
 }
+
+const asOfQuery = z
+  .object({ at: atInput.optional(), revision: revisionInput.optional() })
+  .refine((query) => query.at === undefined || query.revision === undefined, { message: 'give at or revision, not both', path: ['at'] });
+
+const diffQuery = z.object({ from: revisionInput, to: revisionInput });
 
 /** Answers a write: its X-Position, then the entity as the read model shows it (ETag), or 204 once deleted. */
 export async function sendWritten<V extends { readonly revision: number }>(

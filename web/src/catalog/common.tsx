@@ -27,6 +27,7 @@ import {
 import { ActorField } from '../common/ActorField';
 import { choices } from '../common/entities';
 import { History } from '../common/History';
+import { CompareRevisions } from '../common/CompareRevisions';
 import { StatusChip } from '../common/StatusChip';
 import { EnableButton } from './EnableButton';
 import { Item } from '../common/Item';
@@ -226,6 +227,7 @@ export function CommonShowFooter() {
       </Stack>
       <PermissionsPanel />
       <History />
+      <CompareRevisions />
     </>
   );
 }
