@@ -12,6 +12,7 @@ import { workspaceEvents } from './workspace.js';
 import { teamEvents } from './team.js';
 import { webhookEvents } from './webhook.js';
 import { accessEvents } from './access.js';
+import { favoriteEvents } from './favorite.js';
 import { personalAccessTokenEvents } from './personal-access-token.js';
 import { referenceEvents } from './reference.js';
 import { templateEvents } from './template.js';
@@ -31,6 +32,7 @@ export const allEventDefinitions: readonly EventDefinition[] = [
   ...teamEvents,
   ...webhookEvents,
   ...accessEvents,
+  ...favoriteEvents,
   ...sourceCodeEvents,
   ...sourceCodeVersionEvents,
   ...storageEvents,

@@ -31,6 +31,7 @@ export const STREAMS = {
   workspace: streamName('workspace'),
   team: streamName('team'),
   access: streamName('access'),
+  favorites: streamName('favorites'),
   source_code: streamName('source_code'),
   source_code_version: streamName('source_code_version'),
   storage: streamName('storage'),

@@ -3,6 +3,7 @@ import { allows, PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/pe
 import { readableRows } from '../read/entity-access.js';
 import { accessOf, type EntityAccess } from '../edge/entity-permissions.js';
 import type { Principal } from '../model/principal.js';
+import { favoritesAmong } from '../read/favorites.js';
 import { dynamicDb, dynamicSelect, type DynamicSelect } from '../storage/dynamic.js';
 import type { Db } from '../storage/kysely.js';
 import type { ObjectTypeDef, RelationField, ToManyField, ToOneField, ReverseField } from './model.js';
@@ -379,14 +380,25 @@ function presenter(plan: LoadPlan, context: LoadContext): (row: Row) => GraphObj
 async function loadAccess(context: LoadContext, plan: LoadPlan, rows: readonly Row[], objects: GraphObject[]): Promise<void> {
   const kind = plan.type.kind;
   const ids = distinct(rows.map((row) => row.id));
-  const access = kind === undefined ? new Map<string, EntityAccess>() : await accessOf(context, context.principal, kind, ids);
+  const parts = new Set(
+    plan.access.map((name) => {
+      const field = plan.type.fields[name];
+      return field?.kind === 'access' ? field.part : undefined;
+    }),
+  );
+  const needsAccess = parts.has('myPermissions') || parts.has('availableActions');
+  const [access, favorites] = await Promise.all([
+    kind === undefined || !needsAccess ? new Map<string, EntityAccess>() : accessOf(context, context.principal, kind, ids),
+    parts.has('isFavorite') ? favoritesAmong(context.db, context.principal.userId, ids) : new Set<string>(),
+  ]);
   rows.forEach((row, index) => {
     const object = objects[index];
     const found = access.get(row.id as string);
     if (!object) return;
     for (const name of plan.access) {
       const field = plan.type.fields[name];
-      if (field?.kind === 'access') object[name] = found?.[field.part] ?? [];
+      if (field?.kind !== 'access') continue;
+      object[name] = field.part === 'isFavorite' ? favorites.has(String(row.id)) : (found?.[field.part] ?? []);
     }
   });
 }

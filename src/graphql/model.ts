@@ -99,7 +99,7 @@ export type RelationField = ToOneField | ToManyField | ReverseField;
  */
 export interface AccessField {
   readonly kind: 'access';
-  readonly part: 'myPermissions' | 'availableActions';
+  readonly part: 'myPermissions' | 'availableActions' | 'isFavorite';
   readonly type: string;
   readonly description: string;
 }
@@ -187,7 +187,7 @@ function declaredFields(entity: EntityDeclaration): Record<string, FieldDef> {
   };
 }
 
-/** `myPermissions` and `availableActions`, which every declared entity answers for the caller. */
+/** `myPermissions`, `availableActions` and `isFavorite`, which every declared entity answers for the caller. */
 const ACCESS_FIELDS: Record<string, AccessField> = {
   myPermissions: {
     kind: 'access',
@@ -203,6 +203,12 @@ const ACCESS_FIELDS: Record<string, AccessField> = {
     description:
       'What you may do with it now: `update`, `delete`, `enable`/`disable`, the lifecycle actions its state allows you, `changeOwner`, ' +
       '`grant`.',
+  },
+  isFavorite: {
+    kind: 'access',
+    part: 'isFavorite',
+    type: 'Boolean!',
+    description: 'Whether you starred it (your favorites: `favorites`, `addFavorite`, `removeFavorite`).',
   },
 };
 

@@ -36,6 +36,7 @@ import { runLogResolvers } from './run-logs.js';
 import { accessResolvers } from './access.js';
 import { searchResolvers } from './search.js';
 import { historyResolvers } from './history.js';
+import { favoriteResolvers } from './favorites.js';
 import type { WriteCall } from '../edge/writes/write.js';
 import { z } from 'zod';
 import { declarationOf } from '../model/catalog.js';
@@ -289,7 +290,14 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     return me;
   };
   Query.enabledAuthProviders = (_root, _args, context) => listLoginOptions(context.services.db);
-  Object.assign(Query, runLogResolvers.Query, accessResolvers.Query, searchResolvers.Query, historyResolvers.Query);
+  Object.assign(
+    Query,
+    runLogResolvers.Query,
+    accessResolvers.Query,
+    searchResolvers.Query,
+    historyResolvers.Query,
+    favoriteResolvers.Query,
+  );
 
   const Mutation: Record<string, Resolver> = {
     ...mutationResolvers(),
@@ -302,6 +310,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     },
     ...runLogResolvers.Mutation,
     ...accessResolvers.Mutation,
+    ...favoriteResolvers.Mutation,
   };
   return { Query, Mutation };
 }

@@ -1,6 +1,7 @@
 import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
 import { declarationOf } from '../model/catalog.js';
 import { HISTORY_SDL } from './history.js';
+import { FAVORITES_SDL } from './favorites.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
 import { RUN_LOG_SDL } from './run-logs.js';
@@ -186,5 +187,6 @@ export function buildSchemaDocument(): string {
     ACCESS_SDL,
     SEARCH_SDL,
     HISTORY_SDL,
+    FAVORITES_SDL,
   ].join('\n');
 }

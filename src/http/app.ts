@@ -32,6 +32,7 @@ import { personalAccessTokenRoutes } from './routes/personal-access-tokens.js';
 import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
+import { favoriteRoutes } from './routes/favorites.js';
 import { webUi } from './web-ui.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -93,6 +94,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       resourcesRoutes(api, services);
       runRoutes(api, services);
       searchRoutes(api, services);
+      favoriteRoutes(api, services);
       mcpRoutes(api);
       done();
     },

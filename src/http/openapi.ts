@@ -10,6 +10,7 @@ import { graphqlPaths } from './openapi/graphql-paths.js';
 import { identityPaths } from './openapi/identity-paths.js';
 import { runPaths } from './openapi/run-paths.js';
 import { searchPaths } from './openapi/search-paths.js';
+import { favoritePaths } from './openapi/favorite-paths.js';
 import { webhookPaths } from './openapi/webhook-paths.js';
 import { mcpPaths } from './openapi/mcp-paths.js';
 
@@ -110,6 +111,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...catalogPaths(),
       ...runPaths(),
       ...searchPaths(),
+      ...favoritePaths(),
       ...webhookPaths(),
       ...mcpPaths(),
       ...graphqlPaths(),

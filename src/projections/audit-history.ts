@@ -63,6 +63,8 @@ const NAMED_VERBS: Readonly<Record<string, string>> = {
   SsoLoginStarted: 'sso_login_started',
   SsoLoginCompleted: 'sso_login_completed',
   PersonalAccessTokenRevoked: 'revoked',
+  FavoriteAdded: 'starred',
+  FavoriteRemoved: 'unstarred',
 };
 
 const SUFFIX_VERBS: readonly (readonly [string, string])[] = [
@@ -92,8 +94,8 @@ export function verbOf(type: string, data: Readonly<Record<string, unknown>>): s
   return snakeCase(type);
 }
 
-/** Entity types whose events are facts, not changes of one state (each sign-in stands alone). */
-const FACT_ENTITY_TYPES: ReadonlySet<string> = new Set(['sign_in', 'sso_login']);
+/** Entity types whose events are facts, not changes of one state (each sign-in, each star stands alone). */
+const FACT_ENTITY_TYPES: ReadonlySet<string> = new Set(['sign_in', 'sso_login', 'favorites']);
 
 /** Whether the audit log keeps the entity's fields between events (entities with an id that are not facts). */
 export const tracksFields = (entityType: string, entityId: string | null): boolean =>

@@ -15,6 +15,7 @@ import { workspacesProjection } from './workspaces.js';
 import { teamsProjection } from './teams.js';
 import { webhooksProjection } from './webhooks.js';
 import { entityGrantsProjection } from './entity-grants.js';
+import { favoritesProjection } from './favorites.js';
 import { templatesProjection } from './templates.js';
 import { usersProjection } from './users.js';
 
@@ -32,6 +33,7 @@ export const allProjections: readonly Projection[] = [
   teamsProjection,
   webhooksProjection,
   entityGrantsProjection,
+  favoritesProjection,
   sourceCodesProjection,
   sourceCodeVersionsProjection,
   storagesProjection,

@@ -60,7 +60,7 @@ export const SEARCHABLE_KINDS: readonly string[] = DECLARED_ENTITIES.map((entity
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The column a kind's hits are named by: `name` where it has one, else `identifier`. */
-const titleOf = (entity: EntityDeclaration): string => ('name' in entity.fields ? 'name' : 'identifier');
+export const titleOf = (entity: EntityDeclaration): string => ('name' in entity.fields ? 'name' : 'identifier');
 
 /** Each kind's title column and its other searched columns (the list's `q` columns), worked out once. */
 const COLUMNS = new Map(

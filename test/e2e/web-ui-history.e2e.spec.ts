@@ -6,9 +6,10 @@ const ADMIN_PASSWORD = 'e2e-history-admin-password';
 
 /**
  * History in a real browser (docs/contract.md, "History you can query"): two revisions of a template
- * picked on its page and compared side by side.
+ * picked on its page and compared side by side; the template starred and found on the dashboard,
+ * beside the caller's own requests counted by status.
  */
-describe('comparing revisions in the web UI', () => {
+describe('history, favorites and my requests in the web UI', () => {
   let ui: WebUiHarness;
   let page: Page;
   let templateId = '';
@@ -18,6 +19,8 @@ describe('comparing revisions in the web UI', () => {
       templateId = (await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app' })).id;
       await asAdmin('PATCH', `/api/templates/${templateId}`, { name: 'Web application', description: 'The storefront' });
       await asAdmin('PATCH', `/api/templates/${templateId}`, { labels: ['frontend'] });
+      const queue = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Queue', template: 'queue', abstract: true });
+      await asAdmin('POST', '/api/resources', { name: 'orders-queue', templateId: queue.id });
     });
     page = ui.page;
   });
@@ -43,5 +46,21 @@ describe('comparing revisions in the web UI', () => {
     await wider.getByRole('row', { name: /^name Web app Web application$/ }).waitFor();
     await wider.getByRole('row', { name: /^description — The storefront$/ }).waitFor();
     await wider.getByRole('row', { name: /^labels/ }).waitFor();
+  });
+
+  it('stars a page and finds it among the favorites on the dashboard, beside my requests by status', async () => {
+    await page.goto(`${ui.base}/templates/${templateId}/show`);
+    await page.getByRole('button', { name: 'Star', exact: true }).click();
+    await page.getByRole('button', { name: 'Starred' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    const favorites = page.getByRole('region', { name: /^Favorites/ });
+    await favorites.getByRole('link', { name: 'Web application' }).click();
+    await page.waitForURL(`${ui.base}/templates/${templateId}/show`);
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    const requests = page.getByRole('region', { name: /^My requests/ });
+    await requests.getByRole('heading', { name: 'My requests (1)' }).waitFor();
+    await requests.getByRole('link', { name: /^1\s*approval pending$/ }).waitFor();
+    await requests.getByRole('link', { name: 'orders-queue' }).waitFor();
+    await page.getByRole('menuitem', { name: /Waiting for my approval.*1 waiting/ }).waitFor();
   });
 });

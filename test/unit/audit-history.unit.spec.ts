@@ -37,6 +37,8 @@ const PLAIN_VERBS = new Set([
   'groups_changed',
   'access_granted',
   'access_revoked',
+  'starred',
+  'unstarred',
 ]);
 
 describe('the verb of an audit entry', () => {

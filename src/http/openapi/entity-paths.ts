@@ -257,7 +257,8 @@ export function entityPaths(def: EntityDoc): Paths {
         tags,
         operationId: operationId('diff', def.plural),
         summary: `Compare two revisions of a ${def.label}`,
-        description: `Both revisions in the view's shape and the fields that differ (\`[{field, before, after}]\`, by field).${note('read')}`,
+        description:
+          `Both revisions in the view's shape and the fields that differ (\`[{field, before, after}]\`, by field).` + note('read'),
         parameters: [revisionParam('from', 'The earlier revision.'), revisionParam('to', 'The later revision.')].map((p) => ({
           ...p,
           required: true,

@@ -11,6 +11,7 @@ import { sql as workspaces } from './010-workspaces.js';
 import { sql as teamsAndOwnership } from './030-teams-and-ownership.js';
 import { sql as webhooks } from './031-webhooks.js';
 import { sql as deliveryCursors } from './032-delivery-cursors.js';
+import { sql as favorites } from './033-favorites.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   { id: '030-teams-and-ownership', sql: teamsAndOwnership },
   { id: '031-webhooks', sql: webhooks },
   { id: '032-delivery-cursors', sql: deliveryCursors },
+  { id: '033-favorites', sql: favorites },
 ];

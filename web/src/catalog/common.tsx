@@ -1,3 +1,4 @@
+import { FavoriteButton } from '../common/FavoriteButton';
 import { Box, Stack } from '@mui/material';
 import type { ReactElement } from 'react';
 import {
@@ -239,6 +240,7 @@ export function EnabledShowActions() {
   const access = useEntityAccess(resource, record?.id);
   return (
     <TopToolbar>
+      <FavoriteButton />
       {mayDo(access, 'update') && <EditButton />}
       {(mayDo(access, 'enable') || mayDo(access, 'disable')) && <EnableButton />}
       {mayDo(access, 'delete') && <DeleteButton mutationMode="pessimistic" />}

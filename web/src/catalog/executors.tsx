@@ -1,3 +1,4 @@
+import { FavoriteButton } from '../common/FavoriteButton';
 import { Stack } from '@mui/material';
 import {
   Create,
@@ -90,6 +91,7 @@ export function ExecutorShow() {
       resource="executors"
       actions={
         <TopToolbar>
+          <FavoriteButton />
           <EditButton />
         </TopToolbar>
       }

@@ -1,3 +1,4 @@
+import { FavoriteButton } from '../common/FavoriteButton';
 import { Stack } from '@mui/material';
 import {
   AutocompleteInput,
@@ -133,6 +134,7 @@ export function ResourceShow() {
       resource="resources"
       actions={
         <TopToolbar>
+          <FavoriteButton />
           <EditButton />
         </TopToolbar>
       }

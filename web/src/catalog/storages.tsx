@@ -1,3 +1,4 @@
+import { FavoriteButton } from '../common/FavoriteButton';
 import { Stack } from '@mui/material';
 import {
   Create,
@@ -125,6 +126,7 @@ export function StorageShow() {
       resource="storages"
       actions={
         <TopToolbar>
+          <FavoriteButton />
           <EditButton />
         </TopToolbar>
       }

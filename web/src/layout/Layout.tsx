@@ -16,7 +16,7 @@ import StorageIcon from '@mui/icons-material/Storage';
 import TokenIcon from '@mui/icons-material/Token';
 import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
-import { Button, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
+import { Box, Button, Chip, Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
 import {
   AppBar,
@@ -26,6 +26,7 @@ import {
   TitlePortal,
   UserMenu,
   useGetIdentity,
+  useGetList,
   usePermissions,
   useSidebarState,
   useUserMenu,
@@ -83,6 +84,24 @@ function Section({ children }: { readonly children: ReactNode }) {
   );
 }
 
+/** "Waiting for my approval" with how many wait (GET /api/approvals' total), its label wrapping rather than cut off. */
+function ApprovalsItem() {
+  const { total } = useGetList('approvals', { pagination: { page: 1, perPage: 1 } });
+  return (
+    <Menu.Item
+      to="/approvals"
+      primaryText={
+        <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, whiteSpace: 'normal' }}>
+          Waiting for my approval
+          {total !== undefined && total > 0 && <Chip size="small" color="warning" label={total} aria-label={`${total} waiting`} />}
+        </Box>
+      }
+      leftIcon={<AssignmentTurnedInIcon />}
+      sx={{ whiteSpace: 'normal' }}
+    />
+  );
+}
+
 /** The catalog first, then self-service and administration; react-admin hides what the caller may not list. */
 function InfraledgerMenu() {
   const { permissions } = usePermissions<readonly string[]>();
@@ -91,7 +110,7 @@ function InfraledgerMenu() {
   return (
     <Menu>
       <Menu.DashboardItem />
-      {decidesRequests(me) && <Menu.Item to="/approvals" primaryText="Waiting for my approval" leftIcon={<AssignmentTurnedInIcon />} />}
+      {decidesRequests(me) && <ApprovalsItem />}
       <Section>Catalog</Section>
       <Menu.ResourceItem name="resources" leftIcon={<CloudIcon />} />
       <Menu.ResourceItem name="templates" leftIcon={<ViewQuiltIcon />} />
