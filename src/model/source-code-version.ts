@@ -49,6 +49,13 @@ const variablesInput = uniquelyNamed(
       if (validation?.regex !== undefined && type !== 'string') {
         ctx.addIssue({ code: 'custom', path: ['validation', 'regex'], message: 'applies to string variables only' });
       }
+      // An enum is its values: they are declared with it, and with nothing else.
+      if (type === 'enum' && validation?.values === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['validation', 'values'], message: 'an enum variable must list its values' });
+      }
+      if (validation?.values !== undefined && type !== 'enum') {
+        ctx.addIssue({ code: 'custom', path: ['validation', 'values'], message: 'applies to enum variables only' });
+      }
       // A default must itself pass: the request form starts from it.
       if (variable.default !== null) {
         const problem = valueProblem(variable, variable.default);
@@ -121,7 +128,8 @@ export const sourceCodeVersionEntity = {
       kind: 'json',
       description:
         'Input variables: a list of `{name, type, required, default, description, sensitive, validation}`; `type` is `string`, ' +
-        '`number`, `bool`, `list` or `map`, `validation` an optional `{regex, min, max, message}`.',
+        "`number`, `bool`, `list`, `map` or `enum`, `validation` an optional `{regex, values, min, max, message}` (`values`: an enum's " +
+        'choices).',
       input: variablesInput,
       stored: z.array(sourceCodeVariable),
       default: [],

@@ -84,6 +84,12 @@ export const validationInput = z
         if (entry.unsafe !== undefined) ctx.addIssue({ code: 'custom', message: entry.unsafe });
       })
       .optional(),
+    values: z
+      .array(z.string().min(1, 'must not be empty').max(200, 'at most 200 characters'))
+      .min(1, 'must list at least one value')
+      .max(200, 'at most 200 values')
+      .refine((values) => new Set(values).size === values.length, 'must not repeat a value')
+      .optional(),
     min: z.number().optional(),
     max: z.number().optional(),
     message: z.string().trim().min(1, 'must not be empty').max(500, 'at most 500 characters').optional(),
@@ -100,7 +106,7 @@ export const validationInput = z
  */
 export function variableTypeOf(type: string): VariableType | undefined {
   const compact = type.replace(/\s+/g, '');
-  if (compact === 'string' || compact === 'number' || compact === 'bool') return compact;
+  if (compact === 'string' || compact === 'number' || compact === 'bool' || compact === 'enum') return compact;
   if (/^(list|set|tuple)(\(|$)/.test(compact)) return 'list';
   if (/^(map|object)(\(|$)/.test(compact)) return 'map';
   return undefined;
@@ -112,6 +118,7 @@ const TYPE_NOUNS: Readonly<Record<VariableType, string>> = {
   bool: 'true or false',
   list: 'a list',
   map: 'a map (a JSON object)',
+  enum: 'a string',
 };
 
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -128,6 +135,8 @@ function hasType(type: VariableType, value: unknown): boolean {
       return Array.isArray(value);
     case 'map':
       return isMap(value);
+    case 'enum':
+      return typeof value === 'string';
   }
 }
 
@@ -153,6 +162,9 @@ export function valueProblem(
   const rule = declared.validation;
   if (!rule) return undefined;
   const refuse = (generic: string): string => rule.message ?? generic;
+  // The declared values are the module's own vocabulary, not secrets: the message lists them.
+  if (rule.values !== undefined && typeof value === 'string' && !rule.values.includes(value))
+    return refuse(`must be one of ${rule.values.join(', ')}`);
   if (rule.regex !== undefined && typeof value === 'string') {
     if (value.length > MAX_MATCHED_LENGTH) return refuse(`must be at most ${MAX_MATCHED_LENGTH} characters`);
     // A version declared before patterns were analysed may hold one that backtracks: never run it.

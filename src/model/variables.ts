@@ -8,9 +8,10 @@ import { z } from 'zod';
 
 /**
  * The value types a declared variable takes (docs/contract.md §2, "Typed variables"): a resource's
- * value must be a JSON string, number, boolean, array or object respectively.
+ * value must be a JSON string, number, boolean, array or object respectively; an `enum` one a string
+ * among the values its validation declares (`validation.values`).
  */
-export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map'] as const;
+export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map', 'enum'] as const;
 
 /** A declared variable's value type. */
 export type VariableType = (typeof VARIABLE_TYPES)[number];
@@ -18,10 +19,12 @@ export type VariableType = (typeof VARIABLE_TYPES)[number];
 /**
  * A declared variable's optional rule: `regex` (a string value must match it whole) and a `min` /
  * `max` range — of the value for numbers, of the length for strings, of the entries for lists and
- * maps — with an optional `message` shown instead of the generic one.
+ * maps — with an optional `message` shown instead of the generic one; `values`, the choices of an
+ * `enum` variable.
  */
 export const variableValidation = z.object({
   regex: z.string().optional(),
+  values: z.array(z.string()).optional(),
   min: z.number().optional(),
   max: z.number().optional(),
   message: z.string().optional(),

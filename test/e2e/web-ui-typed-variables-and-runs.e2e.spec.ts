@@ -105,6 +105,13 @@ describe('the web UI: typed request forms and live run logs', () => {
       await row.getByLabel('Min').fill('12');
       await row.getByLabel('Description').fill('The first administrator password');
     });
+    await declare(4, async (row) => {
+      await row.getByLabel('Name').fill('tier');
+      await row.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: 'Enum' }).click();
+      await row.getByLabel('Values').fill('standard, premium, ');
+      await row.getByLabel('Description').fill('The service tier');
+    });
     await session.screenshot('typed-variables-1-declarations');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/source_code_versions\/[0-9a-f-]{36}\/show$/);
@@ -138,6 +145,15 @@ describe('the web UI: typed request forms and live run logs', () => {
         description: 'The first administrator password',
         sensitive: true,
         validation: { min: 12 },
+      },
+      {
+        name: 'tier',
+        type: 'enum',
+        required: false,
+        default: null,
+        description: 'The service tier',
+        sensitive: false,
+        validation: { values: ['standard', 'premium'] },
       },
     ]);
     await signOut();
@@ -174,6 +190,10 @@ describe('the web UI: typed request forms and live run logs', () => {
     await variables.getByLabel('size').fill('3');
     await variables.getByLabel('zones').fill('["eu-west-1a", "eu-west-1b"]');
     await variables.getByLabel('admin_password').fill(DB_PASSWORD);
+    // An enum is chosen from its declared values.
+    await variables.getByRole('combobox', { name: 'tier' }).click();
+    await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual(['none (the default applies)', 'standard', 'premium']);
+    await page.getByRole('option', { name: 'premium' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/resources\/[0-9a-f-]{36}\/show$/);
     resourceUrl = page.url();
@@ -185,8 +205,33 @@ describe('the web UI: typed request forms and live run logs', () => {
       { name: 'size', value: 3, sensitive: false },
       { name: 'zones', value: ['eu-west-1a', 'eu-west-1b'], sensitive: false },
       { name: 'admin_password', value: '********', sensitive: true },
+      { name: 'tier', value: 'premium', sensitive: false },
     ]);
     await expect(page.content()).resolves.not.toContain(DB_PASSWORD);
+  });
+
+  it('shows the service refusing an enum value its version no longer declares, under its input', async () => {
+    const id = resourceUrl.split('/').at(-2) ?? '';
+    const stored = await call<{ sourceCodeVersionId: string }>(ADMIN, 'GET', `/api/resources/${id}`);
+    const version = await call<{ variables: { name: string; validation?: unknown }[] }>(
+      ADMIN,
+      'GET',
+      `/api/source_code_versions/${stored.sourceCodeVersionId}`,
+    );
+    // The version's tiers change under a request that picked one of the old ones.
+    const variables = version.variables.map((v) => (v.name === 'tier' ? { ...v, validation: { values: ['standard', 'gold'] } } : v));
+    await call(ADMIN, 'PATCH', `/api/source_code_versions/${stored.sourceCodeVersionId}`, { variables });
+    // infra edits it (the web UI opens the edit page to holders of resource:write).
+    await signOut();
+    await signIn(RUNNER.identifier, RUNNER.password);
+    await page.goto(resourceUrl.replace(/\/show$/, ''));
+    const form = page.getByTestId('typed-variables');
+    await form.getByRole('combobox', { name: 'tier' }).waitFor();
+    await page.getByLabel('Description').first().fill('orders, with a stale tier');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('must be one of standard, gold').waitFor();
+    const after = await call<{ variables: { name: string; value: unknown }[] }>(ADMIN, 'GET', `/api/resources/${id}`);
+    expect(after.variables.find((v) => v.name === 'tier')?.value).toBe('premium');
   });
 
   it('shows the run and tails its log live while the runner appends lines, secrets masked', async () => {

@@ -18,6 +18,7 @@ const DECLARED = [
   { name: 'zones', type: 'list', validation: { min: 1, message: 'name at least one zone' } },
   { name: 'tags', type: 'map', default: {} },
   { name: 'admin_password', type: 'string', required: true, sensitive: true, validation: { min: 12 } },
+  { name: 'size', type: 'enum', default: 'small', validation: { values: ['small', 'medium', 'large'] } },
 ];
 
 /**
@@ -105,6 +106,10 @@ for (const target of databaseTargets()) {
             { name: 'e', type: 'number', default: 'three' },
             { name: 'f', type: 'number', validation: { regex: '\\d+' } },
             { name: 'g', type: 'number', default: 0, validation: { min: 1 } },
+            { name: 'h', type: 'enum' },
+            { name: 'i', validation: { values: ['small'] } },
+            { name: 'j', type: 'enum', validation: { values: ['small', 'small'] } },
+            { name: 'k', type: 'enum', default: 'huge', validation: { values: ['small', 'large'] } },
           ],
         }),
         400,
@@ -117,8 +122,18 @@ for (const target of databaseTargets()) {
         'variables[4].default',
         'variables[5].validation.regex',
         'variables[6].default',
+        'variables[7].validation.values',
+        'variables[8].validation.values',
+        'variables[9].validation.values',
+        'variables[10].default',
       ]);
-      expect(refused.errors[0]?.message).toBe('must be one of string, number, bool, list, map');
+      expect(refused.errors[0]?.message).toBe('must be one of string, number, bool, list, map, enum');
+      expect(refused.errors.slice(7).map((e) => e.message)).toEqual([
+        'an enum variable must list its values',
+        'applies to enum variables only',
+        'must not repeat a value',
+        'the default must be one of small, large',
+      ]);
       expect(refused.errors[2]?.message).toMatch(/^(may take super-linear time to match|is too complex to prove safe)/);
       expect(refused.errors[4]?.message).toBe('the default must be a number');
       expect(refused.errors[6]?.message).toBe('the default must be at least 1');
@@ -143,12 +158,13 @@ for (const target of databaseTargets()) {
           { name: 'tags', value: ['x'] },
           { name: 'admin_password', value: 'short', sensitive: true },
           { name: 'colour', value: 'blue' },
+          { name: 'size', value: 'huge' },
         ]),
         422,
       );
       expect(refused.detail).toBe(
         'invalid variables for source code version modules/typed:v1.0.0: region, instance_count, public, zones, tags, admin_password, ' +
-          'colour',
+          'colour, size',
       );
       expect(refused.errors).toEqual([
         { field: 'variables.region', message: 'must match [a-z]{2}-[a-z]+-\\d' },
@@ -158,6 +174,7 @@ for (const target of databaseTargets()) {
         { field: 'variables.tags', message: 'must be a map (a JSON object)' },
         { field: 'variables.admin_password', message: 'must be at least 12 characters' },
         { field: 'variables.colour', message: 'is not a variable of source code version modules/typed:v1.0.0' },
+        { field: 'variables.size', message: 'must be one of small, medium, large' },
       ]);
       // The refused value of a sensitive variable is never echoed.
       expect(JSON.stringify(refused)).not.toContain('short');

@@ -12,8 +12,15 @@ const declared = (over: Partial<SourceCodeVariable> & { name: string }): SourceC
 });
 
 describe('typed variables', () => {
-  it('reads the five types, and older OpenTofu type expressions by their kind', () => {
-    expect(['string', 'number', 'bool', 'list', 'map'].map(variableTypeOf)).toEqual(['string', 'number', 'bool', 'list', 'map']);
+  it('reads the six types, and older OpenTofu type expressions by their kind', () => {
+    expect(['string', 'number', 'bool', 'list', 'map', 'enum'].map(variableTypeOf)).toEqual([
+      'string',
+      'number',
+      'bool',
+      'list',
+      'map',
+      'enum',
+    ]);
     expect(['list(string)', 'set(number)', 'tuple([string, number])', 'map(string)', 'object({ a = string })'].map(variableTypeOf)).toEqual(
       ['list', 'list', 'list', 'map', 'map'],
     );
@@ -32,6 +39,14 @@ describe('typed variables', () => {
     // The regex is anchored: a match inside the value is not enough.
     expect(valueProblem({ type: 'string', validation: { regex: '[a-z]+' } }, 'abc1')).toBe('must match [a-z]+');
     expect(valueProblem({ type: 'any' }, { anything: true })).toBeUndefined();
+  });
+
+  it('takes one of an enum’s declared values, and names them when given another', () => {
+    const size = { type: 'enum', validation: { values: ['small', 'medium', 'large'] } };
+    expect(valueProblem(size, 'medium')).toBeUndefined();
+    expect(valueProblem(size, 'huge')).toBe('must be one of small, medium, large');
+    expect(valueProblem(size, 2)).toBe('must be a string');
+    expect(valueProblem({ ...size, validation: { ...size.validation, message: 'pick a t-shirt size' } }, 'XL')).toBe('pick a t-shirt size');
   });
 
   it('refuses a declared pattern whose matching time grows faster than the value, saying why', () => {

@@ -1,5 +1,5 @@
 import { Alert, Box, LinearProgress, Typography } from '@mui/material';
-import { BooleanInput, NumberInput, PasswordInput, TextInput, useDataProvider, useGetOne, type RaRecord } from 'react-admin';
+import { BooleanInput, NumberInput, PasswordInput, SelectInput, TextInput, useDataProvider, useGetOne, type RaRecord } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { JsonInput } from '../common/JsonInput';
 import { mustBeGiven, toValueMap, toVariableList, typeOf, validatorOf, type VariableDeclaration } from './variables';
@@ -30,6 +30,15 @@ function VariableInput({ declaration }: { readonly declaration: VariableDeclarat
       return <NumberInput {...common} fullWidth />;
     case 'bool':
       return <BooleanInput {...common} />;
+    case 'enum':
+      return (
+        <SelectInput
+          {...common}
+          choices={(declaration.validation?.values ?? []).map((value) => ({ id: value, name: value }))}
+          emptyText={mustBeGiven(declaration) ? undefined : 'none (the default applies)'}
+          fullWidth
+        />
+      );
     case 'list':
     case 'map':
       return (

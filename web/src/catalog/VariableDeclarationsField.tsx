@@ -8,6 +8,7 @@ function ruleOf(declaration: VariableDeclaration): string {
   if (!rule) return '—';
   const parts: string[] = [];
   if (rule.regex !== undefined) parts.push(`matches ${rule.regex}`);
+  if (rule.values !== undefined) parts.push(`one of ${rule.values.join(', ')}`);
   if (rule.min !== undefined || rule.max !== undefined) parts.push(`${rule.min ?? '…'} – ${rule.max ?? '…'}`);
   if (rule.message !== undefined) parts.push(`“${rule.message}”`);
   return parts.join('; ');

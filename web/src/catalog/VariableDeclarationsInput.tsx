@@ -12,7 +12,7 @@ import {
 import { useWatch } from 'react-hook-form';
 import { JsonInput } from '../common/JsonInput';
 import { choices } from '../common/entities';
-import { VARIABLE_TYPES, typeOf } from './variables';
+import { VARIABLE_TYPES, enumValues, typeOf } from './variables';
 
 /** The default of one declaration, typed by the declaration's own type as chosen in the same row. */
 function DefaultInput() {
@@ -47,9 +47,49 @@ function DefaultInput() {
           helperText={`${helperText} JSON ${type === 'list' ? 'list' : 'object'}.`}
         />
       );
+    case 'enum':
+      return <EnumDefaultInput helperText={helperText} />;
     default:
       return <TextInput source="default" label="Default" helperText={helperText} fullWidth />;
   }
+}
+
+/** An enum's default: one of the values declared in the same row. */
+function EnumDefaultInput({ helperText }: { readonly helperText: string }) {
+  const { index } = useSimpleFormIteratorItem();
+  const list = enumValues(useWatch({ name: `variables.${index}.validation.values` }));
+  return (
+    <SelectInput
+      source="default"
+      label="Default"
+      helperText={helperText}
+      choices={list.map((value) => ({ id: value, name: value }))}
+      emptyText="none"
+      fullWidth
+    />
+  );
+}
+
+/** The values as the form holds them: the API's list, or the text typed (`small, medium, large`). */
+const valuesToText = (values: unknown): string => (Array.isArray(values) ? values.join(', ') : typeof values === 'string' ? values : '');
+
+/** An enum's values, shown only for enums (one text input, comma-separated). */
+function EnumValuesInput() {
+  const { index } = useSimpleFormIteratorItem();
+  const type = typeOf(String(useWatch({ name: `variables.${index}.type` }) ?? 'string'));
+  if (type !== 'enum') return null;
+  return (
+    <TextInput
+      source="validation.values"
+      label="Values"
+      helperText="The choices, separated by commas: small, medium, large."
+      // The text stays as typed (a trailing comma included); cleanDeclarations splits it on save.
+      parse={(text: string) => text}
+      format={valuesToText}
+      validate={required('an enum lists its values')}
+      fullWidth
+    />
+  );
 }
 
 const row = {
@@ -82,6 +122,7 @@ function DeclarationFields() {
         </Box>
         <TextInput source="description" helperText="Help text on the request form." multiline sx={{ flex: 2 }} />
       </Stack>
+      <EnumValuesInput />
       <Stack {...row}>
         <TextInput source="validation.regex" label="Pattern (regex)" helperText="Strings: the whole value must match." sx={{ flex: 2 }} />
         <NumberInput source="validation.min" label="Min" helperText="A number's value, else the length or entries." sx={{ flex: 1 }} />

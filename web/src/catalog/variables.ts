@@ -7,14 +7,16 @@ import type { Validator } from 'react-admin';
  * variable list and the form's map of values by name (`variables.<name>`, the field the 422 names).
  */
 
-/** The five value types. */
-export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map'] as const;
+/** The six value types (an `enum` is a string among its declared values). */
+export const VARIABLE_TYPES = ['string', 'number', 'bool', 'list', 'map', 'enum'] as const;
 /** A value type. */
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
 /** A declared variable's rule. */
 export interface VariableValidation {
   readonly regex?: string;
+  /** An enum's choices. */
+  readonly values?: readonly string[];
   readonly min?: number;
   readonly max?: number;
   readonly message?: string;
@@ -44,7 +46,7 @@ export const MASK = '********';
 /** The kind of a declared type; older versions may hold OpenTofu expressions (`map(string)`). */
 export function typeOf(type: string): VariableType | undefined {
   const compact = type.replace(/\s+/g, '');
-  if (compact === 'string' || compact === 'number' || compact === 'bool') return compact;
+  if (compact === 'string' || compact === 'number' || compact === 'bool' || compact === 'enum') return compact;
   if (/^(list|set|tuple)(\(|$)/.test(compact)) return 'list';
   if (/^(map|object)(\(|$)/.test(compact)) return 'map';
   return undefined;
@@ -67,10 +69,11 @@ function problemOf(declaration: VariableDeclaration, value: unknown): string | u
     bool: 'true or false',
     list: 'a list',
     map: 'a map (a JSON object)',
+    enum: 'a string',
   };
   const typed =
     type === undefined ||
-    (type === 'string' && typeof value === 'string') ||
+    ((type === 'string' || type === 'enum') && typeof value === 'string') ||
     (type === 'number' && typeof value === 'number' && Number.isFinite(value)) ||
     (type === 'bool' && typeof value === 'boolean') ||
     (type === 'list' && Array.isArray(value)) ||
@@ -79,6 +82,8 @@ function problemOf(declaration: VariableDeclaration, value: unknown): string | u
   const rule = declaration.validation;
   if (!rule) return undefined;
   const refuse = (generic: string): string => rule.message ?? generic;
+  if (rule.values !== undefined && typeof value === 'string' && !rule.values.includes(value))
+    return refuse(`must be one of ${rule.values.join(', ')}`);
   if (rule.regex !== undefined && typeof value === 'string') {
     try {
       if (!new RegExp(`^(?:${rule.regex})$`, 'u').test(value)) return refuse(`must match ${rule.regex}`);
@@ -132,6 +137,12 @@ export function toVariableList(values: unknown, declarations: readonly VariableD
   });
 }
 
+/** An enum's values from the form: the API's list, or the comma-separated text typed. */
+export function enumValues(values: unknown): string[] {
+  const list = Array.isArray(values) ? values : typeof values === 'string' ? values.split(',') : [];
+  return list.flatMap((value) => (typeof value === 'string' && value.trim() !== '' ? [value.trim()] : []));
+}
+
 /** A declaration as the version form holds it (inputs leave `null` and `''` where nothing was entered). */
 interface DeclarationDraft {
   readonly name?: unknown;
@@ -147,7 +158,13 @@ interface DeclarationDraft {
 export function cleanDeclarations(drafts: unknown): unknown {
   if (!Array.isArray(drafts)) return drafts;
   return (drafts as DeclarationDraft[]).map((draft) => {
-    const rule = Object.fromEntries(Object.entries(draft.validation ?? {}).filter(([, value]) => !isEmpty(value)));
+    // Values belong to enums only (a type changed away from enum leaves them behind in the form).
+    const given = draft.validation ?? {};
+    const rule = Object.fromEntries(
+      Object.entries({ ...given, ...(given.values !== undefined && { values: enumValues(given.values) }) }).filter(
+        ([key, value]) => !isEmpty(value) && !(Array.isArray(value) && value.length === 0) && (key !== 'values' || draft.type === 'enum'),
+      ),
+    );
     const { validation: _validation, default: fallback, ...rest } = draft;
     return {
       ...rest,
