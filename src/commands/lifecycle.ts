@@ -24,6 +24,7 @@ export const ACTION_ACTORS: Readonly<Record<LifecycleAction, ActionActor>> = {
   destroy: 'owner',
   recreate: 'owner',
   delete: 'owner',
+  cancel: 'owner',
   start: 'runner',
   succeed: 'runner',
   fail: 'runner',
@@ -74,6 +75,9 @@ export function nextPosition(
       return (state === 'destroyed' && status === 'done') || (state === 'provision' && status === 'rejected')
         ? requested('provision', rules)
         : undefined;
+    case 'cancel':
+      // A queued run that has not started is called off: the entity is ready to execute again.
+      return status === 'queued' ? { state, status: 'ready' } : undefined;
     case 'delete':
       return (state === 'destroyed' && status === 'done') ||
         (state === 'provision' && (status === 'rejected' || status === 'ready' || status === 'approval_pending'))

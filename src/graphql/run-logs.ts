@@ -27,7 +27,7 @@ ${doc('When it was appended.', '  ')}  at: DateTime!
 }
 ${doc("A page of a run's log.")}type RunLogPage {
 ${doc('The run.', '  ')}  runId: UUID!
-${doc("The run's status: the log is complete once it is `succeeded` or `failed`.", '  ')}  status: String!
+${doc("The run's status: the log is complete once it is `succeeded`, `failed` or `cancelled`.", '  ')}  status: String!
 ${doc('The chunks after `after`, in order.', '  ')}  chunks: [RunLogChunk!]!
 ${doc('Bytes of the whole log stored so far (RUN_LOG_MAX_BYTES at most).', '  ')}  bytes: Float!
 ${doc('Whether the log reached its bound: later output was dropped.', '  ')}  truncated: Boolean!

@@ -66,7 +66,7 @@ ${member(
   'changes(entityTypes: [String!], entityIds: [UUID!], after: String): Change!',
 )}${member(
   "A run's log, live (`resource:read`): every chunk after `after` (a sequence number; default 0, the start), then each chunk as the " +
-    'runner appends it; completes once the run has succeeded or failed and every chunk was sent.',
+    'runner appends it; completes once the run has ended (succeeded, failed, cancelled) and every chunk was sent.',
   'runLog(runId: UUID!, after: Int): RunLogChunk!',
 )}}
 `;

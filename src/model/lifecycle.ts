@@ -7,7 +7,19 @@ export const LIFECYCLE_STATES = ['provision', 'provisioned', 'destroy', 'destroy
 /** What can be happening to a lifecycle entity. */
 export const LIFECYCLE_STATUSES = ['approval_pending', 'rejected', 'ready', 'queued', 'in_progress', 'done', 'error'] as const;
 /** What a caller or the runner may ask of a lifecycle entity. */
-export const LIFECYCLE_ACTIONS = ['approve', 'reject', 'execute', 'start', 'succeed', 'fail', 'destroy', 'recreate', 'delete'] as const;
+// `cancel` is last: it came later, and the order is the one 409s and buttons list actions in.
+export const LIFECYCLE_ACTIONS = [
+  'approve',
+  'reject',
+  'execute',
+  'start',
+  'succeed',
+  'fail',
+  'destroy',
+  'recreate',
+  'delete',
+  'cancel',
+] as const;
 
 /**
  * What moved a lifecycle entity, as its Transitioned events record it: an action, or `change`: a

@@ -8,8 +8,8 @@ import type { LifecycleState } from './lifecycle.js';
 
 /** What a run does: `apply` brings the resource up (or re-applies it), `destroy` tears it down. */
 export const RUN_ACTIONS = ['apply', 'destroy'] as const;
-/** Where a run is: queued by `execute`, `in_progress` after `start`, then `succeeded` or `failed`. */
-export const RUN_STATUSES = ['queued', 'in_progress', 'succeeded', 'failed'] as const;
+/** Where a run is: queued by `execute`, `in_progress` after `start`, then `succeeded` or `failed`; `cancelled` while queued. */
+export const RUN_STATUSES = ['queued', 'in_progress', 'succeeded', 'failed', 'cancelled'] as const;
 
 /** What a run does. */
 export type RunAction = (typeof RUN_ACTIONS)[number];

@@ -40,6 +40,7 @@ export const LIFECYCLE_VERBS: Readonly<Record<LifecycleAction, string>> = {
   destroy: 'destroy_requested',
   recreate: 'recreate_requested',
   delete: 'deleted',
+  cancel: 'cancelled',
 };
 
 /** The verb of a transition no caller took: a change to what was approved asked for approval again. */

@@ -24,7 +24,7 @@ interface Transitioned {
 }
 
 /** The lifecycle actions that move a run once it is queued. */
-type Move = 'start' | 'succeed' | 'fail';
+type Move = 'start' | 'succeed' | 'fail' | 'cancel';
 
 // Unqualified table names: a rebuild replays into a shadow schema through search_path.
 const QUEUE = `INSERT INTO runs (id, resource_id, action, status, actor_id, queued_at, queued_revision, revision)
@@ -36,10 +36,10 @@ const QUEUE = `INSERT INTO runs (id, resource_id, action, status, actor_id, queu
 /**
  * A round of moves, at most one per resource: each finds the run its resource queued last before the
  * move (the runs_resource_idx range below the move's revision) and moves it only from the status the
- * move starts from (`start` from queued, `succeed`/`fail` from in_progress).
+ * move starts from (`start` and `cancel` from queued, `succeed`/`fail` from in_progress).
  */
 const MOVE = `UPDATE runs AS r SET
-    status = CASE m.action WHEN 'start' THEN 'in_progress' WHEN 'succeed' THEN 'succeeded' ELSE 'failed' END,
+    status = CASE m.action WHEN 'start' THEN 'in_progress' WHEN 'succeed' THEN 'succeeded' WHEN 'cancel' THEN 'cancelled' ELSE 'failed' END,
     started_at = CASE WHEN m.action = 'start' THEN m.at ELSE r.started_at END,
     finished_at = CASE WHEN m.action = 'start' THEN r.finished_at ELSE m.at END,
     outputs = CASE WHEN m.action = 'succeed' THEN m.outputs::jsonb ELSE r.outputs END,
@@ -50,7 +50,8 @@ const MOVE = `UPDATE runs AS r SET
   CROSS JOIN LATERAL (
     SELECT id FROM runs WHERE resource_id = m.resource_id AND queued_revision < m.revision ORDER BY queued_revision DESC LIMIT 1
   ) AS latest
-  WHERE r.id = latest.id AND r.status = CASE m.action WHEN 'start' THEN 'queued' ELSE 'in_progress' END AND r.revision < m.revision`;
+  WHERE r.id = latest.id AND r.status = CASE WHEN m.action IN ('start', 'cancel') THEN 'queued' ELSE 'in_progress' END
+    AND r.revision < m.revision`;
 
 /** A batch's statements for the runs table, as column arrays: the runs it queues, then its rounds of moves. */
 interface RunWrites {
@@ -85,7 +86,7 @@ function runWritesOf(events: readonly DecodedEvent[]): RunWrites {
       queued.revision.push(revision);
       continue;
     }
-    if (data.action !== 'start' && data.action !== 'succeed' && data.action !== 'fail') continue;
+    if (data.action !== 'start' && data.action !== 'succeed' && data.action !== 'fail' && data.action !== 'cancel') continue;
     const k = movesSoFar.get(resourceId) ?? 0;
     movesSoFar.set(resourceId, k + 1);
     const round = (rounds[k] ??= { resourceId: [], revision: [], action: [], at: [], outputs: [], error: [] });

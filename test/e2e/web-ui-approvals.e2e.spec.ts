@@ -70,7 +70,7 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await expect(rows.allTextContents()).resolves.toEqual([expect.stringContaining('orders-db'), expect.stringContaining('scratch-db')]);
     // The requester's name comes from a lookup of its own (infra may not list users).
     await rows.first().getByText(DEVELOPER.displayName).waitFor();
-    await expect(rows.first().textContent()).resolves.toMatch(/orders-db\s*create\s*Postgres\s*Dev Bot/);
+    await expect(rows.first().textContent()).resolves.toMatch(/orders-db\s*create\s*Postgres\s*(—|[^ ]+ = .*)\s*Dev Bot/);
     await saveForReadme(session, 'approvals');
   });
 

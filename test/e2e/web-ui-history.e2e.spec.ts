@@ -7,12 +7,14 @@ const ADMIN_PASSWORD = 'e2e-history-admin-password';
 /**
  * History in a real browser (docs/contract.md, "History you can query"): two revisions of a template
  * picked on its page and compared side by side; the template starred and found on the dashboard,
- * beside the caller's own requests counted by status.
+ * beside the caller's own requests counted by status; a queued run cancelled from its resource's page.
  */
 describe('history, favorites and my requests in the web UI', () => {
   let ui: WebUiHarness;
   let page: Page;
   let templateId = '';
+  let queuedId = '';
+  let rejectedId = '';
 
   beforeAll(async () => {
     ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin }) => {
@@ -21,6 +23,11 @@ describe('history, favorites and my requests in the web UI', () => {
       await asAdmin('PATCH', `/api/templates/${templateId}`, { labels: ['frontend'] });
       const queue = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Queue', template: 'queue', abstract: true });
       await asAdmin('POST', '/api/resources', { name: 'orders-queue', templateId: queue.id });
+      queuedId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'billing-queue', templateId: queue.id })).id;
+      await asAdmin('POST', `/api/resources/${queuedId}/actions/approve`, {});
+      await asAdmin('POST', `/api/resources/${queuedId}/actions/execute`, {});
+      rejectedId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'huge-queue', templateId: queue.id })).id;
+      await asAdmin('POST', `/api/resources/${rejectedId}/actions/reject`, { reason: 'too big for a queue' });
     });
     page = ui.page;
   });
@@ -58,9 +65,27 @@ describe('history, favorites and my requests in the web UI', () => {
     await page.waitForURL(`${ui.base}/templates/${templateId}/show`);
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     const requests = page.getByRole('region', { name: /^My requests/ });
-    await requests.getByRole('heading', { name: 'My requests (1)' }).waitFor();
+    await requests.getByRole('heading', { name: 'My requests (3)' }).waitFor();
     await requests.getByRole('link', { name: /^1\s*approval pending$/ }).waitFor();
     await requests.getByRole('link', { name: 'orders-queue' }).waitFor();
     await page.getByRole('menuitem', { name: /Waiting for my approval.*1 waiting/ }).waitFor();
+  });
+
+  it('cancels a queued run from the resource page, after a confirmation', async () => {
+    await page.goto(`${ui.base}/resources/${queuedId}/show`);
+    await page.getByTestId('status').locator('[data-value="queued"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel run billing-queue?' });
+    await confirm.getByText('Call off the queued run?').waitFor();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('status').locator('[data-value="ready"]').waitFor();
+    await page.getByRole('region', { name: 'Runs' }).locator('[data-value="cancelled"]').waitFor();
+    await page.getByRole('button', { name: 'Execute' }).waitFor();
+  });
+
+  it('says beside the status who rejected a request, and why', async () => {
+    await page.goto(`${ui.base}/resources/${rejectedId}/show`);
+    await page.getByTestId('status').locator('[data-value="rejected"]').waitFor();
+    await expect(page.getByTestId('rejection').textContent()).resolves.toBe('Rejected by Administrator: too big for a queue');
   });
 });

@@ -262,6 +262,15 @@ describe('the web UI: typed request forms and live run logs', () => {
     await expect(log.textContent()).resolves.toBe(
       'tofu init\ncreating role with password ********\nApply complete! Resources: 3 added, 0 changed, 0 destroyed.\n',
     );
+    // Each line shows when the runner sent it, on demand; the download is the log as it was written.
+    await runs.getByLabel('Show times').check();
+    await expect(log.textContent()).resolves.toMatch(/^\[\d{2}:\d{2}:\d{2}\] tofu init\n\[\d{2}:\d{2}:\d{2}\] creating role/);
+    const [file] = await Promise.all([page.waitForEvent('download'), runs.getByRole('button', { name: 'Download' }).click()]);
+    expect(file.suggestedFilename()).toBe(`run-${runId}.log`);
+    const { readFile } = await import('node:fs/promises');
+    await expect(readFile(await file.path(), 'utf8')).resolves.toBe(
+      'tofu init\ncreating role with password ********\nApply complete! Resources: 3 added, 0 changed, 0 destroyed.\n',
+    );
     await expect(page.content()).resolves.not.toContain(DB_PASSWORD);
     expect(session.externalRequests).toEqual([]);
   });

@@ -185,6 +185,31 @@ for (const target of databaseTargets()) {
       });
     });
 
+    it('cancels a queued run: an audited event, the resource ready again, the run ended and closed to logs', async () => {
+      const { id, runId } = await resource('queued');
+      const other = await h.serviceAccount('run-stranger', ['default']);
+      expect(ok<{ code: string }>(await act(id, 'cancel', other), 403).code).toBe('FORBIDDEN');
+      const cancelled = ok<{ state: string; status: string }>(await act(id, 'cancel', requester));
+      expect(cancelled).toMatchObject({ state: 'provision', status: 'ready' });
+      const run = ok<Run>(await h.inject({ method: 'GET', url: `/api/resources/${id}/runs/${runId}` }));
+      expect(run).toMatchObject({ status: 'cancelled', startedAt: null, finishedAt: expect.any(String) as unknown });
+      // Nothing runs it any more: the runner's start is refused, and so are log lines.
+      expect(ok<{ detail: string }>(await act(id, 'start', runner), 409).detail).toContain('allowed: execute, delete');
+      expect((await append(id, runId, 'late line\n')).statusCode).toBe(409);
+      const [entry] = ok<{ verb: string; actorId: string }[]>(
+        await h.inject({
+          method: 'GET',
+          url: `/api/audit_log?filter=${encodeURIComponent(JSON.stringify({ entityId: id, verb: 'cancelled' }))}`,
+        }),
+      );
+      expect(entry).toMatchObject({ verb: 'cancelled', actorId: requesterId });
+      // It can be executed again, and that queues a new run.
+      ok(await act(id, 'execute', requester));
+      expect((await runsOf(id)).map((r) => r.status)).toEqual(['queued', 'cancelled']);
+      const answer = await gql('mutation ($id: UUID!) { resourceAction(id: $id, action: cancel) { status } }', { id });
+      expect(answer).toEqual({ data: { resourceAction: { status: 'ready' } } });
+    });
+
     it('answers runs and run over GraphQL, for readers of resources', async () => {
       const { id, runId } = await resource('in_progress');
       const answer = await gql(

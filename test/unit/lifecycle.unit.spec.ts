@@ -28,6 +28,8 @@ const LEGAL: readonly [LifecyclePosition, LifecycleAction, LifecyclePosition | '
     [at(s, 'ready'), 'execute', at(s, 'queued')],
     [at(s, 'error'), 'execute', at(s, 'queued')],
     [at(s, 'queued'), 'start', at(s, 'in_progress')],
+    // A queued run not started yet is called off: ready to execute again.
+    [at(s, 'queued'), 'cancel', at(s, 'ready')],
     [at(s, 'in_progress'), 'fail', at(s, 'error')],
   ]),
   [at('provisioned', 'done'), 'execute', at('provisioned', 'queued')],

@@ -97,7 +97,11 @@ export function runPaths(): Paths {
             required: ['runId', 'status', 'chunks', 'bytes', 'truncated'],
             properties: {
               runId: { type: 'string', format: 'uuid' },
-              status: { type: 'string', enum: [...RUN_STATUSES], description: 'The log is complete once the run succeeded or failed.' },
+              status: {
+                type: 'string',
+                enum: [...RUN_STATUSES],
+                description: 'The log is complete once the run succeeded, failed or was cancelled.',
+              },
               chunks: { type: 'array', items: chunkSchema },
               bytes: { type: 'integer' },
               truncated: { type: 'boolean' },

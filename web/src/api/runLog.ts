@@ -7,6 +7,8 @@ import { accessToken } from './session';
 export interface RunLogChunk {
   readonly seq: number;
   readonly content: string;
+  /** When the runner appended it. */
+  readonly at: string;
 }
 
 /** What a tail has shown so far. */
@@ -17,7 +19,7 @@ export interface RunLogState {
   readonly error?: string;
 }
 
-const RUN_LOG = 'subscription ($runId: UUID!, $after: Int) { runLog(runId: $runId, after: $after) { seq content } }';
+const RUN_LOG = 'subscription ($runId: UUID!, $after: Int) { runLog(runId: $runId, after: $after) { seq content at } }';
 /** After the socket fails (service restarting, network), resume this much later. */
 const RETRY_MS = 3_000;
 

@@ -13,6 +13,21 @@ import { DecisionButtons } from './DecisionButtons';
  */
 const REQUEST: Readonly<Record<string, string>> = { provision: 'create', provisioned: 'change', destroy: 'destroy' };
 
+/** What the request asks to set: each variable as `name = value` (sensitive ones stay `********`). */
+function RequestedVariables({ variables }: { readonly variables: unknown }) {
+  const list = Array.isArray(variables) ? (variables as { name: string; value: unknown }[]) : [];
+  if (list.length === 0) return <Typography variant="body2">—</Typography>;
+  return (
+    <Typography component="ul" variant="body2" sx={{ m: 0, pl: 2, fontFamily: 'monospace' }}>
+      {list.map((variable) => (
+        <li key={variable.name}>
+          {variable.name} = {typeof variable.value === 'string' ? variable.value : JSON.stringify(variable.value)}
+        </li>
+      ))}
+    </Typography>
+  );
+}
+
 /**
  * "Waiting for my approval" (`/approvals`, `GET /api/approvals`): every resource request the caller
  * may decide now — those of the templates their teams own, for a team's leads; those of templates no
@@ -52,6 +67,10 @@ export function ApprovalQueue() {
         />
         <FunctionField label="Request" render={(record: { state?: string }) => REQUEST[record.state ?? ''] ?? record.state} />
         <RefField source="templateId" reference="templates" label="Template" />
+        <FunctionField
+          label="Variables"
+          render={(record: { variables?: unknown }) => <RequestedVariables variables={record.variables} />}
+        />
         <ActorField source="creatorId" label="Requested by" />
         <FunctionField label="Changed since approval" render={(record: { id: string }) => <ChangesSinceApproval id={record.id} />} />
         <DateField source="updatedAt" label="Waiting since" showTime />

@@ -2,6 +2,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/Delete';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import StopIcon from '@mui/icons-material/Stop';
 import ReplayIcon from '@mui/icons-material/Replay';
 import RemoveCircleIcon from '@mui/icons-material/RemoveCircle';
 import { Stack, Typography } from '@mui/material';
@@ -29,6 +30,7 @@ const ICONS: Readonly<Record<LifecycleAction, ReactElement>> = {
   approve: <CheckIcon />,
   reject: <CloseIcon />,
   execute: <PlayArrowIcon />,
+  cancel: <StopIcon />,
   destroy: <RemoveCircleIcon />,
   recreate: <ReplayIcon />,
   delete: <DeleteIcon />,
@@ -36,6 +38,7 @@ const ICONS: Readonly<Record<LifecycleAction, ReactElement>> = {
 
 const CONFIRM: Partial<Record<LifecycleAction, string>> = {
   execute: 'Queue a run now? The runner applies the approved source code version with these variables to real infrastructure.',
+  cancel: 'Call off the queued run? Nothing has run yet; the resource is ready to execute again.',
   destroy: 'Request the destruction of this infrastructure? With the approval flow on, it waits for approval first.',
   delete: 'Delete this entry from the catalog? Its history stays in the audit log.',
 };

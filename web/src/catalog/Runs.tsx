@@ -1,4 +1,19 @@
-import { Alert, Box, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Alert,
+  Box,
+  Button,
+  FormControlLabel,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { RecordContextProvider, useRecordContext } from 'react-admin';
@@ -22,6 +37,13 @@ interface Run {
 
 const when = (at: string | null): string => (at ? new Date(at).toLocaleString() : '—');
 
+/** A chunk's lines, each prefixed with the time the runner sent the chunk (`[14:03:07] `). */
+function stamped(content: string, at: string): string {
+  const time = `[${new Date(at).toLocaleTimeString([], { hour12: false })}] `;
+  // The chunk's last line break ends its last line: no stamp after it.
+  return content.replace(/^(?=.)/gm, time);
+}
+
 /** A run's log: replayed, then live while the run goes on (secrets arrive masked). */
 function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run: Run }) {
   const { chunks, complete, error } = useRunLogTail(resourceId, run.id);
@@ -36,13 +58,32 @@ function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run
   useEffect(() => {
     if (complete) void queryClient.invalidateQueries({ queryKey: ['resources'] });
   }, [complete, queryClient]);
+  const [showTimes, setShowTimes] = useState(false);
   const text = chunks.map((chunk) => chunk.content).join('');
+  const shown = showTimes ? chunks.map((chunk) => stamped(chunk.content, chunk.at)).join('') : text;
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `run-${run.id}.log`;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
   return (
     <Box>
-      <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
-        Log of the {run.action} run queued {when(run.queuedAt)}{' '}
-        {complete ? '(complete)' : run.status === 'queued' || run.status === 'in_progress' ? '(live)' : ''}
-      </Typography>
+      <Stack direction="row" spacing={2} sx={{ mb: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Typography variant="subtitle2" component="h3">
+          Log of the {run.action} run queued {when(run.queuedAt)}{' '}
+          {complete ? '(complete)' : run.status === 'queued' || run.status === 'in_progress' ? '(live)' : ''}
+        </Typography>
+        <FormControlLabel
+          control={<Switch size="small" checked={showTimes} onChange={(event) => setShowTimes(event.target.checked)} />}
+          label="Show times"
+        />
+        <Button size="small" startIcon={<DownloadIcon />} onClick={download} disabled={text === ''}>
+          Download
+        </Button>
+      </Stack>
       {error && !complete && <Alert severity="warning">The live log stopped: {error}</Alert>}
       <Box
         component="pre"
@@ -65,7 +106,7 @@ function RunLog({ resourceId, run }: { readonly resourceId: string; readonly run
           wordBreak: 'break-all',
         }}
       >
-        {text === '' ? (complete ? 'This run logged nothing.' : 'Waiting for output…') : text}
+        {text === '' ? (complete ? 'This run logged nothing.' : 'Waiting for output…') : shown}
       </Box>
     </Box>
   );

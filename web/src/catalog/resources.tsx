@@ -19,7 +19,7 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { ActorField } from '../common/ActorField';
-import { JsonField } from '../common/JsonField';
+import { NameValueField } from '../common/JsonField';
 import { ServerErrors } from '../common/ServerErrors';
 import { StatusChip } from '../common/StatusChip';
 import { CommonInputs, CommonShowFooter, Item, OPTION_TEXT, RefArrayField, RefArrayInput, RefField, RefInput } from './common';
@@ -121,7 +121,7 @@ function Outputs() {
   return (
     <Item label="Outputs">
       <span data-testid="outputs">
-        <JsonField source="outputs" />
+        <NameValueField source="outputs" label="Outputs" />
       </span>
     </Item>
   );
@@ -173,7 +173,7 @@ export function ResourceShow() {
         <Runs />
         <Outputs />
         <Item label="Variables (sensitive values masked)">
-          <JsonField source="variables" />
+          <NameValueField source="variables" label="Variables" />
         </Item>
         <CommonShowFooter />
       </Stack>

@@ -17,6 +17,7 @@ const COLOURS: Readonly<Record<string, 'default' | 'success' | 'warning' | 'erro
   destroyed: 'default',
   succeeded: 'success',
   failed: 'error',
+  cancelled: 'default',
 };
 
 /** A state or status value as a coloured chip. */
