@@ -283,6 +283,12 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   SourceCodeVersion: declaredType(sourceCodeVersionEntity),
   Template: declaredType(templateEntity, {
     children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
+    resources: {
+      kind: 'reverse',
+      column: 'template_id',
+      target: 'Resource',
+      description: 'The resources requested from it, oldest first.',
+    },
     sourceCodeVersions: {
       kind: 'reverse',
       column: 'template_id',

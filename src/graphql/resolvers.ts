@@ -37,6 +37,7 @@ import { accessResolvers } from './access.js';
 import { searchResolvers } from './search.js';
 import { historyResolvers } from './history.js';
 import { favoriteResolvers } from './favorites.js';
+import { treeResolvers } from './trees.js';
 import type { WriteCall } from '../edge/writes/write.js';
 import { z } from 'zod';
 import { declarationOf } from '../model/catalog.js';
@@ -297,6 +298,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     searchResolvers.Query,
     historyResolvers.Query,
     favoriteResolvers.Query,
+    treeResolvers.Query,
   );
 
   const Mutation: Record<string, Resolver> = {

@@ -33,6 +33,7 @@ import { userRoutes } from './routes/users.js';
 import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
 import { favoriteRoutes } from './routes/favorites.js';
+import { treeRoutes } from './routes/trees.js';
 import { webUi } from './web-ui.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -95,6 +96,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       runRoutes(api, services);
       searchRoutes(api, services);
       favoriteRoutes(api, services);
+      treeRoutes(api, services);
       mcpRoutes(api);
       done();
     },

@@ -11,6 +11,7 @@ import { identityPaths } from './openapi/identity-paths.js';
 import { runPaths } from './openapi/run-paths.js';
 import { searchPaths } from './openapi/search-paths.js';
 import { favoritePaths } from './openapi/favorite-paths.js';
+import { treePaths, treeSchemas } from './openapi/tree-paths.js';
 import { webhookPaths } from './openapi/webhook-paths.js';
 import { mcpPaths } from './openapi/mcp-paths.js';
 
@@ -112,11 +113,12 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...runPaths(),
       ...searchPaths(),
       ...favoritePaths(),
+      ...treePaths(),
       ...webhookPaths(),
       ...mcpPaths(),
       ...graphqlPaths(),
     },
-    components: components(),
+    components: { ...components(), schemas: { ...components().schemas, ...treeSchemas } },
   };
 }
 

@@ -15,6 +15,7 @@ describe('history, favorites and my requests in the web UI', () => {
   let templateId = '';
   let queuedId = '';
   let rejectedId = '';
+  let serviceId = '';
 
   beforeAll(async () => {
     ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin }) => {
@@ -28,6 +29,10 @@ describe('history, favorites and my requests in the web UI', () => {
       await asAdmin('POST', `/api/resources/${queuedId}/actions/execute`, {});
       rejectedId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'huge-queue', templateId: queue.id })).id;
       await asAdmin('POST', `/api/resources/${rejectedId}/actions/reject`, { reason: 'too big for a queue' });
+      const net = await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'edge-net', templateId: queue.id });
+      serviceId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'edge-svc', templateId: queue.id, parentIds: [net.id] }))
+        .id;
+      await asAdmin('POST', '/api/resources', { name: 'edge-worker', templateId: queue.id, parentIds: [serviceId] });
     });
     page = ui.page;
   });
@@ -65,10 +70,10 @@ describe('history, favorites and my requests in the web UI', () => {
     await page.waitForURL(`${ui.base}/templates/${templateId}/show`);
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     const requests = page.getByRole('region', { name: /^My requests/ });
-    await requests.getByRole('heading', { name: 'My requests (3)' }).waitFor();
-    await requests.getByRole('link', { name: /^1\s*approval pending$/ }).waitFor();
-    await requests.getByRole('link', { name: 'orders-queue' }).waitFor();
-    await page.getByRole('menuitem', { name: /Waiting for my approval.*1 waiting/ }).waitFor();
+    await requests.getByRole('heading', { name: 'My requests (6)' }).waitFor();
+    await requests.getByRole('link', { name: /^4\s*approval pending$/ }).waitFor();
+    await requests.getByRole('link', { name: 'edge-worker' }).waitFor();
+    await page.getByRole('menuitem', { name: /Waiting for my approval.*4 waiting/ }).waitFor();
   });
 
   it('cancels a queued run from the resource page, after a confirmation', async () => {
@@ -87,5 +92,17 @@ describe('history, favorites and my requests in the web UI', () => {
     await page.goto(`${ui.base}/resources/${rejectedId}/show`);
     await page.getByTestId('status').locator('[data-value="rejected"]').waitFor();
     await expect(page.getByTestId('rejection').textContent()).resolves.toBe('Rejected by Administrator: too big for a queue');
+  });
+
+  it('shows a resource’s parents and children, each a link to its page, and a template’s resources', async () => {
+    await page.goto(`${ui.base}/resources/${serviceId}/show`);
+    const parents = page.getByTestId('tree-parents');
+    const children = page.getByTestId('tree-children');
+    await parents.getByRole('link', { name: 'edge-net' }).waitFor();
+    await children.getByRole('link', { name: 'edge-worker' }).click();
+    await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-svc' }).waitFor();
+    await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-net' }).waitFor();
+    await page.getByRole('link', { name: 'Queue' }).first().click();
+    await page.getByTestId('related-resources').getByText('edge-worker').waitFor();
   });
 });

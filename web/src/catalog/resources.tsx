@@ -1,4 +1,5 @@
 import { FavoriteButton } from '../common/FavoriteButton';
+import { RelationsTree } from '../common/RelationsTree';
 import { Stack } from '@mui/material';
 import {
   AutocompleteInput,
@@ -170,6 +171,7 @@ export function ResourceShow() {
             <RefArrayField source="parentIds" reference="resources" />
           </Item>
         </Stack>
+        <RelationsTree plural="resources" />
         <Runs />
         <Outputs />
         <Item label="Variables (sensitive values masked)">

@@ -1,3 +1,4 @@
+import { RelatedList } from '../common/RelatedList';
 import { Stack } from '@mui/material';
 import {
   Create,
@@ -123,6 +124,7 @@ export function SourceCodeShow() {
             <TextField source="gitBranches" emptyText="—" />
           </Item>
         </Stack>
+        <RelatedList title="Versions" reference="source_code_versions" target="sourceCodeId" nameSource="identifier" />
         <CommonShowFooter />
       </Stack>
     </Show>

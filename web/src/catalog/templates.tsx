@@ -1,3 +1,5 @@
+import { RelationsTree } from '../common/RelationsTree';
+import { RelatedList } from '../common/RelatedList';
 import { Stack } from '@mui/material';
 import { useEffect } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -162,6 +164,9 @@ export function TemplateShow() {
         <Item label="Configuration">
           <JsonField source="configuration" />
         </Item>
+        <RelationsTree plural="templates" />
+        <RelatedList title="Resources from this template" reference="resources" target="templateId" />
+        <RelatedList title="Source code versions" reference="source_code_versions" target="templateId" nameSource="identifier" />
         <CommonShowFooter />
       </Stack>
     </Show>
