@@ -2,12 +2,10 @@ import type { GuardedFetch } from '../auth/sso/guarded-fetch.js';
 import { loadAggregate } from '../commands/handler.js';
 import { integrationAggregate } from '../commands/integration.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
-import type { EventStore, RecordedEvent } from '../events/store/port.js';
-import type { Logger } from '../log.js';
+import type { RecordedEvent } from '../events/store/port.js';
 import { actorUserId } from '../projections/metadata.js';
-import type { SqlPool } from '../storage/pool.js';
 import { sendToIncomingWebhook, sendToSlack, type ChatDeps, type ChatMessage, type SlackSettings } from './chat.js';
-import { startCursorLoop, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
+import { startCursorLoop, type CursorLoopDeps, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
 import { mayNotify, noticeOf, type Notice } from './notice.js';
 import { contextOf, MAX_RECIPIENTS, readSideReached, type NoticeContext } from './recipients.js';
 import { sendError } from './webhooks.js';
@@ -20,21 +18,14 @@ import { sendError } from './webhooks.js';
  * message hours late helps nobody, and the next ones must not wait behind it.
  */
 
-/** What the notifiers need. */
-export interface NotificationDeps {
-  readonly pool: SqlPool;
-  readonly store: EventStore;
+/** What the notifiers need: the cursor loop's settings, and how to reach chat services. */
+export interface NotificationDeps extends CursorLoopDeps {
   readonly codec: EventCodec;
-  readonly log: Logger;
   /** The fetch behind the private-address guard (with the operator's allowed ranges). */
   readonly fetch: GuardedFetch;
   /** The web UI's address, for links to the resource. */
   readonly baseUrl: string;
   readonly timeoutMs: number;
-  readonly maxAttempts: number;
-  readonly retryBaseMs: number;
-  readonly retryMaxMs: number;
-  readonly pollIntervalMs?: number;
 }
 
 interface IntegrationRow {

@@ -1,13 +1,11 @@
 import { PrivateAddressRefused, type GuardedFetch } from '../auth/sso/guarded-fetch.js';
 import { allEventDefinitions } from '../events/catalog.js';
 import type { EventCodec } from '../events/codec.js';
-import type { EventStore, RecordedEvent } from '../events/store/port.js';
-import type { Logger } from '../log.js';
+import type { RecordedEvent } from '../events/store/port.js';
 import { declarationOf } from '../model/catalog.js';
 import { WEBHOOK_KINDS } from '../model/webhook.js';
-import type { SqlPool } from '../storage/pool.js';
 import { cloudEventOf } from './cloud-event.js';
-import { startCursorLoop, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
+import { startCursorLoop, type CursorLoopDeps, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
 import { signatureHeaders } from './signature.js';
 
 /**
@@ -17,26 +15,14 @@ import { signatureHeaders } from './signature.js';
  * webhook is dead there until someone re-drives it: later events are never sent before it.
  */
 
-/** What the deliverers need. */
-export interface WebhookDeliveryDeps {
-  readonly pool: SqlPool;
-  readonly store: EventStore;
+/** What the deliverers need: the cursor loop's settings, and how to reach and sign for targets. */
+export interface WebhookDeliveryDeps extends CursorLoopDeps {
   readonly codec: EventCodec;
-  readonly log: Logger;
   /** The fetch behind the private-address guard (with the operator's allowed ranges). */
   readonly fetch: GuardedFetch;
   /** CloudEvents `source`: the service's base URL. */
   readonly source: string;
   readonly timeoutMs: number;
-  readonly maxAttempts: number;
-  readonly retryBaseMs: number;
-  readonly retryMaxMs: number;
-  /** How often idle deliverers look for new events (default 500 ms). */
-  readonly pollIntervalMs?: number;
-  /** How long a claimed cursor stays this process's without a write (default 30 s). */
-  readonly leaseMs?: number;
-  /** Events read per round (default 100). */
-  readonly batchSize?: number;
 }
 
 /** A running delivery: `stop` ends it after the round in flight. */

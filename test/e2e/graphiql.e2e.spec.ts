@@ -163,4 +163,37 @@ describe('GraphiQL in a browser with no internet', () => {
     // A CSP violation is reported as a console error ("Refused to …").
     expect(session.pageErrors).toEqual([]);
   });
+
+  it('uses the web UI’s session: signed in in one tab, GraphiQL and a second tab of the app need no token', async () => {
+    // The app's origin (BASE_URL's host name): sign-in compares the Origin with it.
+    const app = service.baseUrl.replace('127.0.0.1', 'localhost');
+    const ui = await session.context.newPage();
+    await ui.goto(`${app}/login`);
+    await ui.getByLabel('Identifier').fill('admin');
+    await ui.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await ui.getByRole('button', { name: 'Sign in' }).click();
+    await ui.getByRole('heading', { name: /^Welcome/ }).waitFor();
+
+    const graphiql = await session.context.newPage();
+    await graphiql.goto(`${app}/api/graphql`);
+    await graphiql.locator('.graphiql-container').waitFor();
+    const query = graphiql.locator('.graphiql-query-editor');
+    await typeInto(graphiql, query, '{ me { identifier } }');
+    // The Headers tab still holds its placeholder: the session's token goes instead.
+    await graphiql.getByRole('button', { name: /^Execute query/ }).click();
+    const result = graphiql.locator('.result-window');
+    await result.getByText('"admin"').waitFor();
+    expect(JSON.parse(await editorValue(result))).toEqual({ data: { me: { identifier: 'admin' } } });
+
+    const second = await session.context.newPage();
+    await second.goto(`${app}/`);
+    await second.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    // Signing out in one tab signs the others out.
+    await second.getByRole('button', { name: 'Profile' }).click();
+    await second.getByRole('menuitem', { name: 'Logout' }).click();
+    await second.waitForURL(`${app}/login`);
+    await ui.reload();
+    await ui.waitForURL(`${app}/login`);
+    for (const page of [ui, graphiql, second]) await page.close();
+  });
 });

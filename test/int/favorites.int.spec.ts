@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/databases.js';
+import { graphqlOf } from '../support/graphql-call.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
 /** Favorites (docs/contract.md §2): starred per user, listed, answered as `isFavorite`, never past what the caller may read. */
@@ -10,15 +11,7 @@ for (const target of databaseTargets()) {
     let other: string;
     let integrationId: string;
 
-    const graphql = async (query: string, variables: Record<string, unknown> = {}, token?: string) =>
-      (
-        await h.inject({
-          method: 'POST',
-          url: '/api/graphql',
-          payload: { query, variables },
-          ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
-        })
-      ).json<{ data: Record<string, unknown> | null; errors?: { message: string; extensions: { code: string } }[] }>();
+    const graphql = graphqlOf(() => h);
     const star = (url: string, method: 'PUT' | 'DELETE' = 'PUT', token?: string) =>
       h.inject({ method, url: `/api/favorites/${url}`, ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }) });
 

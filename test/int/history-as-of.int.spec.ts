@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/databases.js';
+import { graphqlOf } from '../support/graphql-call.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
 /**
@@ -15,15 +16,7 @@ for (const target of databaseTargets()) {
     const positions: string[] = [];
     let createdAt: string;
 
-    const graphql = async (query: string, variables: Record<string, unknown> = {}, token?: string) =>
-      (
-        await h.inject({
-          method: 'POST',
-          url: '/api/graphql',
-          payload: { query, variables },
-          ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
-        })
-      ).json<{ data: Record<string, unknown> | null; errors?: { message: string; extensions: { code: string } }[] }>();
+    const graphql = graphqlOf(() => h);
 
     beforeAll(async () => {
       h = await openHttpApp(target);

@@ -5,6 +5,7 @@ import { getOperationAST, OperationTypeNode, parse, type ExecutionResult } from 
 import { createClient } from 'graphql-ws';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { accessToken, ensureSession } from '../../src/api/session';
 
 /** What GraphiQL hands its fetcher (spelled out: @graphiql/toolkit's own `Fetcher` type is wider than we need). */
 interface FetcherParams {
@@ -24,7 +25,8 @@ const DEFAULT_HEADERS = `{
 const DEFAULT_QUERY = `# infraledger GraphQL API
 #
 # Operations need a bearer token, except introspection,
-# enabledAuthProviders and the serviceAccountToken mutation:
+# enabledAuthProviders and the serviceAccountToken mutation.
+# Signed in to the web UI? Your session is used. Otherwise
 # replace <token> in the Headers tab below with yours.
 #
 # Ctrl-Space completes, Ctrl-Enter runs; the book icon
@@ -38,13 +40,32 @@ const DEFAULT_QUERY = `# infraledger GraphQL API
 }
 `;
 
+/** The Headers tab's placeholder: left as it is, it means "no token of mine". */
+const PLACEHOLDER = 'Bearer <token>';
+
 /**
- * Posts the operation as JSON with the Headers tab's headers. An answer that is not JSON (a proxy's
+ * The headers an operation goes with: the Headers tab's, where it names a token; else the web UI's
+ * session in this browser (a tab's service account, or the sign-in cookie), when there is one.
+ */
+async function withSession(given: Record<string, unknown>): Promise<Record<string, string>> {
+  const entries = Object.entries(given).map(([name, value]) => [name, String(value)] as const);
+  const named = entries.find(([name]) => name.toLowerCase() === 'authorization');
+  if (named && named[1].trim() !== PLACEHOLDER) return Object.fromEntries(entries);
+  const headers = Object.fromEntries(entries.filter(([name]) => name.toLowerCase() !== 'authorization'));
+  const token = (await ensureSession()) ? accessToken() : undefined;
+  return token === undefined ? headers : { ...headers, Authorization: `Bearer ${token}` };
+}
+
+/**
+ * Posts the operation as JSON with the Headers tab's headers (or the session's token). An answer that is not JSON (a proxy's
  * error page, a 503 while starting) becomes a GraphQL-shaped error instead of a parse failure.
  */
 async function fetcher(params: FetcherParams, options?: { readonly headers?: Record<string, unknown> }): Promise<ExecutionResult> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  for (const [name, value] of Object.entries(options?.headers ?? {})) headers[name] = String(value);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...(await withSession(options?.headers ?? {})),
+  };
   const response = await fetch(ENDPOINT, { method: 'POST', headers, body: JSON.stringify(params) });
   if ((response.headers.get('content-type') ?? '').includes('json')) return (await response.json()) as ExecutionResult;
   // GraphiQL only prints the answer, so a plain message object stands in for a GraphQLError.
@@ -62,12 +83,13 @@ function isSubscription(params: FetcherParams): boolean {
 
 /**
  * Runs a subscription over graphql-ws on the same endpoint (ws:// or wss:// as the page), signing in
- * with the Headers tab's headers in connection_init; GraphiQL shows each change as it arrives and
+ * with the Headers tab's headers (or the session's token) in connection_init; GraphiQL shows each change as it arrives and
  * stops the socket when the operation is stopped.
  */
 function subscribe(params: FetcherParams, headers: Record<string, unknown>): AsyncIterableIterator<ExecutionResult> {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ENDPOINT}`;
-  const client = createClient({ url, connectionParams: headers, lazy: true, retryAttempts: 0 });
+  // Asked when the socket connects: the session's token when the Headers tab names none.
+  const client = createClient({ url, connectionParams: () => withSession(headers), lazy: true, retryAttempts: 0 });
   const results = client.iterate({
     query: params.query,
     operationName: params.operationName ?? undefined,

@@ -2,7 +2,10 @@
  * The UI's session. Browser sessions (guest, single sign-on) live in the HttpOnly refresh cookie
  * `il_refresh`: the access token is kept only in memory, fetched on load and refreshed before it
  * expires. Service-account sign-in issues no refresh cookie, so its token is kept in sessionStorage
- * (this tab only, gone when the tab closes) until it expires; then the user signs in again.
+ * (this tab only, gone when the tab closes) until it expires; then the user signs in again. Tabs of
+ * the same origin (the app, GraphiQL) hand a service-account session to a tab that opens without
+ * one, over a BroadcastChannel (never storage another origin or a later visit could read), and a
+ * sign-out in one tab ends it in all.
  */
 
 export type SessionKind = 'browser' | 'service_account';
@@ -108,6 +111,56 @@ async function refreshFromCookie(): Promise<boolean> {
   return 'locks' in navigator ? navigator.locks.request('infraledger-refresh', run) : run();
 }
 
+/** The channel tabs share service-account sessions on: a tab without one asks, a tab with one answers. */
+const CHANNEL = 'infraledger-session';
+/** How long a new tab waits for another tab's answer before it looks for a browser session. */
+const ASK_MS = 300;
+
+type ChannelMessage =
+  | { readonly type: 'ask' }
+  | { readonly type: 'session'; readonly token: string; readonly expiresAt: number }
+  | { readonly type: 'signed_out'; readonly token: string };
+
+const channel: BroadcastChannel | undefined = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
+channel?.addEventListener('message', (event: MessageEvent<ChannelMessage>) => {
+  const message = event.data;
+  if (message.type === 'ask' && current?.kind === 'service_account' && valid(current))
+    channel.postMessage({ type: 'session', token: current.token, expiresAt: current.expiresAt } satisfies ChannelMessage);
+  // Signed out in another tab: this tab's copy of that session ends too.
+  if (message.type === 'signed_out' && current?.token === message.token) clearSession();
+});
+
+/** A service-account session another open tab holds, if one answers in time. */
+function sessionFromOtherTabs(): Promise<Session | undefined> {
+  const open = channel;
+  if (!open) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const done = (session: Session | undefined) => {
+      clearTimeout(timer);
+      open.removeEventListener('message', listen);
+      resolve(session);
+    };
+    const listen = (event: MessageEvent<ChannelMessage>) => {
+      const message = event.data;
+      if (message.type !== 'session') return;
+      const session = { token: message.token, expiresAt: message.expiresAt, kind: 'service_account' as const };
+      if (valid(session)) done(session);
+    };
+    const timer = setTimeout(() => done(undefined), ASK_MS);
+    open.addEventListener('message', listen);
+    open.postMessage({ type: 'ask' } satisfies ChannelMessage);
+  });
+}
+
+/** Keeps a service-account session in this tab's storage, so that a reload keeps it. */
+function storeServiceAccountSession(session: Session): void {
+  try {
+    sessionStorage.setItem(SERVICE_ACCOUNT_KEY, JSON.stringify({ token: session.token, expiresAt: session.expiresAt }));
+  } catch {
+    // Without storage the session lasts until reload.
+  }
+}
+
 function storedServiceAccountSession(): Session | undefined {
   try {
     const raw = sessionStorage.getItem(SERVICE_ACCOUNT_KEY);
@@ -138,7 +191,14 @@ export function ensureSession(): Promise<boolean> {
         setSession(stored);
         return true;
       }
-      return signedOut || !mayHaveBrowserSession() ? false : await refreshFromCookie();
+      if (signedOut) return false;
+      // A browser session (its cookie) comes first; otherwise another tab may hold a service account's.
+      if (mayHaveBrowserSession()) return await refreshFromCookie();
+      const shared = await sessionFromOtherTabs();
+      if (!shared) return false;
+      storeServiceAccountSession(shared);
+      setSession(shared);
+      return true;
     } finally {
       restoring = undefined;
     }
@@ -171,11 +231,7 @@ async function expectToken(response: Response): Promise<TokenResponse> {
 export async function signInServiceAccount(identifier: string, password: string): Promise<void> {
   const body = await expectToken(await postJson('/api/auth/service_account/token', { identifier, password }));
   const session: Session = { token: body.token, expiresAt: localExpiry(body), kind: 'service_account' };
-  try {
-    sessionStorage.setItem(SERVICE_ACCOUNT_KEY, JSON.stringify({ token: session.token, expiresAt: session.expiresAt }));
-  } catch {
-    // Without storage the session lasts until reload.
-  }
+  storeServiceAccountSession(session);
   setSession(session);
 }
 
@@ -197,5 +253,6 @@ function clearSession(): void {
 export async function signOut(): Promise<void> {
   const token = current?.token;
   clearSession();
+  if (token !== undefined) channel?.postMessage({ type: 'signed_out', token } satisfies ChannelMessage);
   await postJson('/api/auth/logout', undefined, token).catch(() => undefined);
 }
