@@ -18,7 +18,14 @@ describe('history, favorites and my requests in the web UI', () => {
   let serviceId = '';
 
   beforeAll(async () => {
-    ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin }) => {
+    ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin, base }) => {
+      // A failed sign-in, for the audit log to say in words.
+      const refused = await fetch(`${base}/api/auth/service_account/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identifier: 'ci-bot', password: 'not-the-password-at-all' }),
+      });
+      expect(refused.status).toBe(401);
       templateId = (await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Web app', template: 'web_app' })).id;
       await asAdmin('PATCH', `/api/templates/${templateId}`, { name: 'Web application', description: 'The storefront' });
       await asAdmin('PATCH', `/api/templates/${templateId}`, { labels: ['frontend'] });
@@ -102,7 +109,16 @@ describe('history, favorites and my requests in the web UI', () => {
     await children.getByRole('link', { name: 'edge-worker' }).click();
     await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-svc' }).waitFor();
     await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-net' }).waitFor();
+    // The history names what the request pointed at, not its id.
+    await page.goto(`${ui.base}/resources/${serviceId}/show`);
+    await page.getByTestId('history').getByRole('link', { name: 'edge-net' }).waitFor();
     await page.getByRole('link', { name: 'Queue' }).first().click();
     await page.getByTestId('related-resources').getByText('edge-worker').waitFor();
+  });
+
+  it('words a failed sign-in in the audit log: who tried, and why it was refused', async () => {
+    await page.goto(`${ui.base}/audit_log?filter=${encodeURIComponent(JSON.stringify({ verb: 'sign_in_failed' }))}`);
+    const row = page.getByRole('row', { name: /someone signing in as ci-bot/ });
+    await row.getByText('Reason: Wrong identifier or password.').waitFor();
   });
 });

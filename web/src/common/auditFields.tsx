@@ -1,9 +1,24 @@
 import { Box, Link as MuiLink, Typography } from '@mui/material';
 import { useState } from 'react';
-import { usePermissions, useRecordContext } from 'react-admin';
+import { useGetMany, usePermissions, useRecordContext } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { allows } from '../api/permissions';
+import { allows, PERMISSION_OF } from '../api/permissions';
+import { LOGIN_ERROR_MESSAGES } from '../login/loginErrors';
 import { RESOURCE_OF_KIND, words } from './entities';
+
+/** Why a sign-in was refused, in words: the login page's sentences, and those of the other ways in. */
+const SIGN_IN_REFUSALS: Readonly<Record<string, string>> = {
+  ...LOGIN_ERROR_MESSAGES,
+  invalid_credentials: 'Wrong identifier or password.',
+  invalid_token: 'The developer portal token was not valid.',
+  token_revoked: 'The token was issued before the account’s sessions were revoked.',
+};
+
+/** A failed sign-in's reason: the code in words (the code itself in the tooltip and for unknown codes). */
+const refusalOf = (code: string): string => SIGN_IN_REFUSALS[code] ?? code;
+
+/** Whether an entry records a refused sign-in (its actor is whoever tried, not the service). */
+const isFailedSignIn = (record: Readonly<Record<string, unknown>> | undefined): boolean => record?.action === 'SignInFailed';
 
 /**
  * An audit entry as a person reads it (GET /api/audit_log: `actorName`, `verb`, `entityName`,
@@ -22,9 +37,77 @@ const SHORT = 60;
 
 /** A value in a diff: text as it is, the rest as JSON, cut at 60 characters (the whole value in the tooltip). */
 function Value({ value }: { readonly value: unknown }) {
+  // A write-only value (a password hash, a secret) is never shown: say that it was set.
+  if (value === '********') return <em title="write-only: never shown">set (hidden)</em>;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const short = text.length > SHORT ? `${text.slice(0, SHORT - 1)}…` : text;
   return <span title={short === text ? undefined : text}>{short === '' ? '""' : short}</span>;
+}
+
+/** The collection each reference field names (`parentIds` name the entity's own kind). */
+const REFERENCES: Readonly<Record<string, string>> = {
+  templateId: 'templates',
+  sourceCodeId: 'source_codes',
+  sourceCodeVersionId: 'source_code_versions',
+  storageId: 'storages',
+  workspaceId: 'workspaces',
+  integrationId: 'integrations',
+  integrationIds: 'integrations',
+  secretIds: 'secrets',
+  executorIds: 'executors',
+  ownerId: 'teams',
+  creatorId: 'users',
+  memberIds: 'users',
+  leadIds: 'users',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids a reference value holds (one, or a list). */
+const idsIn = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && UUID.test(id));
+
+/**
+ * A reference in a diff by the names of what it names (as they are now; the id in the tooltip), each
+ * a link to its page; an entity gone or not readable keeps its short id.
+ */
+function References({ resource, value }: { readonly resource: string; readonly value: unknown }) {
+  const ids = idsIn(value);
+  const { permissions } = usePermissions<readonly string[]>();
+  // Only kinds the caller may list are looked up (a refused lookup is a console error, and no name).
+  const readable = allows(permissions, PERMISSION_OF[resource] ?? resource.replace(/s$/, ''), 'read');
+  const { data } = useGetMany<{ id: string; name?: string; identifier?: string; displayName?: string }>(
+    resource,
+    { ids },
+    { enabled: readable && ids.length > 0 },
+  );
+  const names = new Map((data ?? []).map((entity) => [entity.id, entity.name ?? entity.displayName ?? entity.identifier]));
+  if (ids.length === 0) return <Value value={value} />;
+  return (
+    <span>
+      {ids.map((id, index) => {
+        const name = names.get(id);
+        return (
+          <span key={`${id}-${String(index)}`}>
+            {index > 0 && ', '}
+            {name ? (
+              <MuiLink component={Link} to={`/${resource}/${id}/${resource === 'users' ? '' : 'show'}`.replace(/\/$/, '')} title={id}>
+                {name}
+              </MuiLink>
+            ) : (
+              <span title={id}>{id.slice(0, 8)}</span>
+            )}
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
+/** One side of a change: a reference by name, anything else as it is. */
+function ChangeValue({ field, value, ownKind }: { readonly field: string; readonly value: unknown; readonly ownKind?: string }) {
+  const resource = field === 'parentIds' ? ownKind : REFERENCES[field];
+  return resource ? <References resource={resource} value={value} /> : <Value value={value} />;
 }
 
 /** Who acted: the user's name, a link to them for those who may read users; "system" for the service itself. */
@@ -33,6 +116,15 @@ export function AuditActorField(_props: FieldProps) {
   const { permissions } = usePermissions<readonly string[]>();
   const id = typeof record?.actorId === 'string' ? record.actorId : null;
   const name = typeof record?.actorName === 'string' ? record.actorName : null;
+  if (!id && isFailedSignIn(record)) {
+    // Nobody was signed in: the entry names whoever tried, by what they typed.
+    const tried = typeof record?.entityName === 'string' && record.entityName !== '' ? record.entityName : 'an unknown caller';
+    return (
+      <Typography variant="body2" component="span">
+        {`someone signing in as ${tried}`}
+      </Typography>
+    );
+  }
   if (!id)
     return (
       <Typography variant="body2" color="text.secondary" component="span">
@@ -59,8 +151,8 @@ export function VerbField(_props: FieldProps) {
         {words(verb)}
       </Typography>
       {reason && (
-        <Typography variant="body2" component="p" data-testid="reason" sx={{ maxWidth: 320 }}>
-          Reason: {reason}
+        <Typography variant="body2" component="p" data-testid="reason" sx={{ maxWidth: 320 }} title={reason}>
+          Reason: {isFailedSignIn(record) ? refusalOf(reason) : reason}
         </Typography>
       )}
     </Box>
@@ -96,11 +188,12 @@ const FIRST = 5;
 /** The changed fields as `field: before → after` (secrets never reach the UI: the service leaves them out). */
 export function DiffField(_props: FieldProps) {
   const record = useRecordContext();
-  return <DiffList diff={Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : []} />;
+  const kind = typeof record?.entityType === 'string' ? RESOURCE_OF_KIND[record.entityType]?.resource : undefined;
+  return <DiffList diff={Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : []} ownKind={kind} />;
 }
 
 /** A list of field changes, before → after (the first few, then "Show more"). */
-export function DiffList({ diff }: { readonly diff: readonly FieldChange[] }) {
+export function DiffList({ diff, ownKind }: { readonly diff: readonly FieldChange[]; readonly ownKind?: string }) {
   const [all, setAll] = useState(false);
   if (diff.length === 0) return null;
   const shown = all ? diff : diff.slice(0, FIRST);
@@ -116,12 +209,12 @@ export function DiffList({ diff }: { readonly diff: readonly FieldChange[] }) {
             {'before' in change && (
               <>
                 <Box component="del" sx={{ color: 'text.secondary' }}>
-                  <Value value={change.before} />
+                  <ChangeValue field={change.field} value={change.before} ownKind={ownKind} />
                 </Box>
                 {' → '}
               </>
             )}
-            {'after' in change ? <Value value={change.after} /> : <em>removed</em>}
+            {'after' in change ? <ChangeValue field={change.field} value={change.after} ownKind={ownKind} /> : <em>removed</em>}
           </li>
         ))}
       </Box>
