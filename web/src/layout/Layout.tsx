@@ -61,7 +61,8 @@ function InfraledgerAppBar() {
         </UserMenu>
       }
     >
-      <TitlePortal />
+      {/* The page's title is its main heading (each page sets it with <Title>). */}
+      <TitlePortal component="h1" variant="h6" />
       <SearchBox />
       {/* GraphiQL is a page of the service itself (served under /api), not of this app. */}
       <Button color="inherit" href="/api/graphql" startIcon={<ApiIcon />} sx={{ mr: 1 }}>
