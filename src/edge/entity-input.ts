@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import { restoreRedacted } from '../events/secret-fields.js';
+import { REDACTED, restoreRedacted } from '../events/secret-fields.js';
 import {
   createBodySchema,
   patchBodySchema,
@@ -18,6 +18,37 @@ export interface EntityInput<E extends EntityDeclaration> {
   parsePatch(body: unknown, current: StoredFields<E>): Partial<WritableFields<E>>;
 }
 
+/** The value at a `.`-separated path (`configuration.apiUrl`). */
+const valueAt = (holder: unknown, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+      holder,
+    );
+
+/**
+ * A stored secret kept (`********`) by an update that moves where secrets are sent: refused, naming
+ * each such secret, so that a token given for one address is never sent to another by someone who
+ * never knew it.
+ */
+function unboundSecrets(
+  secrets: NonNullable<EntityDeclaration['secrets']>,
+  input: Readonly<Record<string, unknown>>,
+  current: Readonly<Record<string, unknown>>,
+): FieldIssue[] {
+  const moved = (secrets.boundTo ?? []).filter(
+    (path) => valueAt(input, path) !== valueAt(current, path) && valueAt(input, path.split('.')[0] ?? '') !== undefined,
+  );
+  if (moved.length === 0) return [];
+  return secrets.paths
+    .filter((path) => !path.includes('[]') && valueAt(input, path) === REDACTED)
+    .map((field) => ({
+      field,
+      message: `must be sent again (not ********) when ${moved.join(', ')} changes: a stored secret never goes to a new address`,
+    }));
+}
+
 /**
  * What the declared schema cannot check alone, because it depends on what else is written or stored:
  * - a write-only value sent back as `********` keeps the stored one (nothing stored: a 400 naming it);
@@ -31,6 +62,7 @@ function refine(
 ): Record<string, unknown> {
   const errors: FieldIssue[] = [];
   let out = { ...input };
+  if (entity.secrets?.boundTo && current !== undefined) errors.push(...unboundSecrets(entity.secrets, input, current));
   if (entity.secrets) {
     // Paths the input leaves out are left alone, so the whole input goes through.
     const { restored, errors: masked } = restoreRedacted(out, current, entity.secrets.paths, {

@@ -139,6 +139,12 @@ export interface SecretDeclaration {
   readonly when?: (holder: Readonly<Record<string, unknown>>) => boolean;
   /** What a 400 says of a `********` where nothing is stored. */
   readonly restoreMessage: string;
+  /**
+   * Where the secrets are sent (`configuration.apiUrl`): an update that changes one of these must
+   * send the secrets again rather than `********`, so that a stored secret never goes to an address
+   * its writer did not give it for.
+   */
+  readonly boundTo?: readonly string[];
 }
 
 /** One entity, declared once. */

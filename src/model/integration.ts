@@ -105,5 +105,6 @@ export const integrationEntity = {
   secrets: {
     paths: INTEGRATION_SECRET_KEYS.map((key) => `configuration.${key}`),
     restoreMessage: 'is write-only: send the secret itself, not ********',
+    boundTo: ['configuration.apiUrl', 'configuration.url'],
   },
 } as const satisfies EntityDeclaration;

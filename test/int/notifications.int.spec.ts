@@ -260,5 +260,33 @@ for (const target of databaseTargets()) {
       expect(badUrl.statusCode).toBe(400);
       expect(badUrl.body).toContain('webhookUrl');
     });
+
+    it('never sends a stored bot token to a new address: moving apiUrl needs the token again', async () => {
+      const created = await h.inject({
+        method: 'POST',
+        url: '/api/integrations',
+        payload: {
+          name: 'notify moved',
+          integrationType: 'notification',
+          integrationProvider: 'slack',
+          configuration: { botToken: BOT_TOKEN, apiUrl: `${slack.url}/api` },
+          status: 'disabled',
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json<{ id: string }>().id;
+      const patch = (configuration: Record<string, unknown>) =>
+        h.inject({ method: 'PATCH', url: `/api/integrations/${id}`, payload: { configuration } });
+      const moved = await patch({ botToken: '********', apiUrl: 'https://collector.example.com/api' });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
+        {
+          field: 'configuration.botToken',
+          message: 'must be sent again (not ********) when configuration.apiUrl changes: a stored secret never goes to a new address',
+        },
+      ]);
+      expect((await patch({ botToken: '********', apiUrl: `${slack.url}/api`, channel: '#platform' })).statusCode).toBe(200);
+      expect((await patch({ botToken: 'xoxb-another-token', apiUrl: 'https://collector.example.com/api' })).statusCode).toBe(200);
+    });
   });
 }
