@@ -47,8 +47,9 @@ export function treePaths(): Paths {
           operationId: `tree_of_${table}`,
           summary: `A ${kind}'s relatives as a tree`,
           description:
-            `\`children\`: what names it as a parent, and so on down; \`parents\`: what it names, and so on up. Deleted ${table} are left ` +
-            `out with what lies beyond them; a node reached by two paths appears under each. Needs \`${kind}:read\`.`,
+            `\`children\`: what names it as a parent, and so on down; \`parents\`: what it names, and so on up. ` +
+            `Deleted ${table} are left out with what lies beyond them; a node reached by two paths appears under each. ` +
+            `Needs \`${kind}:read\`.`,
           parameters: [
             {
               name: 'depth',
