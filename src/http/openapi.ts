@@ -1,5 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { compressDocsAssets } from './docs-compression.js';
+import { DOCS_THEME } from './docs-theme.js';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
 import { selfOnlyPolicy } from '../edge/built-pages.js';
@@ -145,12 +147,15 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
     docs.addHook('onSend', async (_request, reply) => {
       void reply.header('X-Frame-Options', 'DENY');
     });
+    compressDocsAssets(docs, DOCS_PREFIX);
     await docs.register(fastifySwaggerUi, {
       routePrefix: DOCS_PREFIX,
       staticCSP: API_DOCS_CSP,
       // No badge from validator.swagger.io: the docs must work offline.
       validatorUrl: false,
-      uiConfig: { deepLinking: true, persistAuthorization: false, displayRequestDuration: true },
+      // BaseLayout: no top bar (docs-theme.ts); no deep links, whose anchors sit inside each operation's button.
+      uiConfig: { layout: 'BaseLayout', deepLinking: false, persistAuthorization: false, displayRequestDuration: true },
+      theme: DOCS_THEME,
     });
   });
 }

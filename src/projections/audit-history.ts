@@ -173,7 +173,7 @@ function fieldsSetBy(type: string, data: Readonly<Record<string, unknown>>, befo
 }
 
 /** Which field names an entity, in order of preference. */
-const NAME_FIELDS = ['name', 'displayName', 'identifier', 'sourceCodeUrl'] as const;
+export const NAME_FIELDS = ['name', 'displayName', 'identifier', 'sourceCodeUrl'] as const;
 
 /** The entity's name from its fields: `name`, else `displayName`, `identifier`, `sourceCodeUrl`. */
 export function nameOf(fields: KnownFields | undefined): string | null {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, describeFindings, seriousOrCritical } from '../support/axe.js';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 
@@ -81,6 +82,11 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(session.pageErrors).toEqual([]);
   });
 
+  it('has no serious or critical accessibility finding (axe-core)', async () => {
+    const found = seriousOrCritical(await axeViolations(session.page));
+    expect(found, describeFindings('/api/graphql', found)).toEqual([]);
+  });
+
   it('shows the Headers tab with the shape of a token', async () => {
     const { page } = session;
     await page.getByRole('button', { name: 'Headers', exact: true }).click();
@@ -146,6 +152,9 @@ describe('GraphiQL in a browser with no internet', () => {
     // The screenshot is a CI artifact: no bearer token in it, even a throwaway one.
     await typeInto(page, page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)'), '{"Authorization": "Bearer <token>"}');
     await session.screenshot('graphiql');
+    // With a response and the docs explorer open too.
+    const found = seriousOrCritical(await axeViolations(page));
+    expect(found, describeFindings('/api/graphql (docs open)', found)).toEqual([]);
     expect(session.externalRequests).toEqual([]);
     expect(session.pageErrors).toEqual([]);
   });
@@ -162,6 +171,11 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(session.externalRequests).toEqual([]);
     // A CSP violation is reported as a console error ("Refused to …").
     expect(session.pageErrors).toEqual([]);
+    // Opened on an operation too, as someone trying it out sees it.
+    await page.locator('.swagger-ui .opblock-summary-control').first().click();
+    await page.locator('.swagger-ui .opblock.is-open').first().waitFor();
+    const found = seriousOrCritical(await axeViolations(page));
+    expect(found, describeFindings('/api/docs/', found)).toEqual([]);
   });
 
   it('uses the web UI’s session: signed in in one tab, GraphiQL and a second tab of the app need no token', async () => {

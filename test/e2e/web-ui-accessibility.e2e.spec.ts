@@ -1,25 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, describeFindings, seriousOrCritical } from '../support/axe.js';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
 import { openWebUi, type ServiceRest, type WebUiHarness } from '../support/web-ui.js';
 
 const ADMIN_PASSWORD = 'e2e-a11y-admin-password';
-/** axe-core's browser build, evaluated in the page (DevTools evaluation is not subject to the page's CSP). */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Resolves once every finite animation (a dialog's fade, a drawer's slide) has ended; spinners run forever and are left out. */
-const SETTLED = `Promise.all(document.getAnimations()
-  .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-  .map((animation) => animation.finished.catch(() => undefined))).then(() => 0)`;
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly unknown[] }[];
-}
 
 /** The catalog's react-admin resources and the page each list row opens. */
 const CATALOG = [
@@ -44,16 +30,10 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   const ids: Record<string, string> = {};
 
   /** The serious and critical findings of axe on the page as it is now, and a missing page heading. */
-  async function audit(): Promise<Violation[]> {
-    // Colours measured half-way through a fade (a dialog opening) are not the page's.
-    await page.evaluate(SETTLED);
-    // Injected once per document: client-side navigations (visit) keep it.
-    if (await page.evaluate("typeof window.axe === 'undefined'")) await page.evaluate(`${AXE_SOURCE}\n;0`);
-    const violations = await page.evaluate<Violation[]>(
-      "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
-    );
-    // Serious and critical findings, and a page without a main heading (moderate in axe, but every page has one here).
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'page-has-heading-one');
+  async function audit() {
+    const violations = await axeViolations(page);
+    // A page without a main heading is moderate in axe, but every page has one here.
+    return [...seriousOrCritical(violations), ...violations.filter((v) => v.id === 'page-has-heading-one')];
   }
 
   /**
@@ -76,17 +56,6 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
       .catch(() => undefined);
     await page.locator('main, [role="main"], form').first().waitFor();
   }
-
-  const describeFindings = (url: string, found: Violation[]): string =>
-    found
-      .map(
-        (v) =>
-          `${url}: ${v.impact ?? ''} ${v.id} (${v.help}) at ${v.nodes
-            .map((n) => JSON.stringify(n.target))
-            .slice(0, 5)
-            .join(', ')}`,
-      )
-      .join('\n');
 
   /** One of everything, so every show and edit page has something to show. */
   async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {

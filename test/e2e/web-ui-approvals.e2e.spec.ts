@@ -128,8 +128,12 @@ describe('approvals with reasons, and the audit log filtered by actor and export
     await actor.click();
     await actor.fill('Platform');
     await page.getByRole('option', { name: INFRA.displayName }).click();
+    // The list applies a filter after a debounce and re-renders its filter form when it does; picking the
+    // next filter before then can be undone by that re-render, so each choice is waited into the address.
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"actorId"');
     await page.getByRole('combobox', { name: 'Entity type' }).click();
     await page.getByRole('option', { name: 'resource', exact: true }).click();
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"entityType":"resource"');
     await expect.poll(() => log.locator('tbody tr').count()).toBe(2);
     const shown = await log.locator('tbody tr').allTextContents();
     expect(shown).toEqual([

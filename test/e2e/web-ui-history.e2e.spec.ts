@@ -40,6 +40,8 @@ describe('history, favorites and my requests in the web UI', () => {
       serviceId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'edge-svc', templateId: queue.id, parentIds: [net.id] }))
         .id;
       await asAdmin('POST', '/api/resources', { name: 'edge-worker', templateId: queue.id, parentIds: [serviceId] });
+      // Renamed after edge-svc named it: the tree shows the name now, edge-svc's history the name then.
+      await asAdmin('PATCH', `/api/resources/${net.id}`, { name: 'edge-network' });
     });
     page = ui.page;
   });
@@ -105,15 +107,46 @@ describe('history, favorites and my requests in the web UI', () => {
     await page.goto(`${ui.base}/resources/${serviceId}/show`);
     const parents = page.getByTestId('tree-parents');
     const children = page.getByTestId('tree-children');
-    await parents.getByRole('link', { name: 'edge-net' }).waitFor();
+    await parents.getByRole('link', { name: 'edge-network' }).waitFor();
     await children.getByRole('link', { name: 'edge-worker' }).click();
     await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-svc' }).waitFor();
-    await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-net' }).waitFor();
-    // The history names what the request pointed at, not its id.
+    await page.getByTestId('tree-parents').getByRole('link', { name: 'edge-network' }).waitFor();
+    // The history names what the request pointed at as it was named then, not its id or its name now.
     await page.goto(`${ui.base}/resources/${serviceId}/show`);
-    await page.getByTestId('history').getByRole('link', { name: 'edge-net' }).waitFor();
+    await page.getByTestId('history').getByRole('link', { name: 'edge-net', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Queue' }).first().click();
     await page.getByTestId('related-resources').getByText('edge-worker').waitFor();
+  });
+
+  it('draws a resource’s parents and children as a graph whose nodes open their pages', async () => {
+    await page.goto(`${ui.base}/resources/${serviceId}/show`);
+    await page.getByRole('button', { name: 'Graph' }).click();
+    const graph = page.getByTestId('relations-graph');
+    await graph.waitFor();
+    const names = await Promise.all((await graph.locator('[data-node]').all()).map((node) => node.getAttribute('data-node')));
+    expect(names.sort()).toEqual(['edge-network', 'edge-svc', 'edge-worker']);
+    // Parents to the left of the entity, children to its right.
+    const left = async (name: string) => (await graph.locator(`[data-node="${name}"] rect`).boundingBox())?.x ?? Number.NaN;
+    expect(await left('edge-network')).toBeLessThan(await left('edge-svc'));
+    expect(await left('edge-svc')).toBeLessThan(await left('edge-worker'));
+    await ui.session.screenshot('web-ui-history-graph');
+    await graph.getByRole('link', { name: 'edge-worker (approval pending)' }).click();
+    await page.waitForURL(/\/resources\/[0-9a-f-]+\/show$/);
+    await page
+      .getByRole('heading', { name: /edge-worker/ })
+      .first()
+      .waitFor();
+  });
+
+  it('opens a deep link after sign-in, not the dashboard', async () => {
+    await ui.signOut();
+    await page.goto(`${ui.base}/resources/${rejectedId}/show`);
+    await page.waitForURL(`${ui.base}/login`);
+    await page.getByLabel('Identifier').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${ui.base}/resources/${rejectedId}/show`);
+    await page.getByTestId('status').locator('[data-value="rejected"]').waitFor();
   });
 
   it('words a failed sign-in in the audit log: who tried, and why it was refused', async () => {

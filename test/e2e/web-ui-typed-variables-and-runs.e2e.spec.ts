@@ -43,6 +43,7 @@ describe('the web UI: typed request forms and live run logs', () => {
       await rest.call(admin, 'POST', '/api/source_codes', {
         sourceCodeUrl: 'https://github.com/acme/modules',
         sourceCodeProvider: 'git_public',
+        gitTags: ['v1.0.0', 'v2.0.0'],
       });
     });
     ({ session, base, page } = ui);
@@ -70,7 +71,10 @@ describe('the web UI: typed request forms and live run logs', () => {
     await page.goto(`${base}/source_code_versions/create`);
     await pick('Template', 'Data', 'Database');
     await pick('Source code', 'acme', 'https://github.com/acme/modules');
-    await page.getByLabel('Git tag').fill('v2.0.0');
+    // The tag is picked from the ones the source code lists.
+    await page.getByRole('combobox', { name: 'Git tag' }).click();
+    await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual(['v1.0.0', 'v2.0.0']);
+    await page.getByRole('option', { name: 'v2.0.0' }).click();
     await page.getByLabel('Folder').fill('modules/postgres');
     const declare = async (index: number, fill: (row: ReturnType<Page['locator']>) => Promise<void>) => {
       await page.getByRole('button', { name: 'Add' }).first().click();
@@ -176,19 +180,23 @@ describe('the web UI: typed request forms and live run logs', () => {
 
     await variables.getByLabel('region').fill('Europe');
     await variables.getByLabel('size').fill('9');
-    await variables.getByLabel('zones').fill('"a"');
     await variables.getByLabel('admin_password').fill('short');
     await page.getByRole('button', { name: 'Save' }).click();
     await variables.getByText('a region such as eu-west-1').waitFor();
     await variables.getByText('must be at most 5').waitFor();
-    await variables.getByText('must be a list').waitFor();
     await variables.getByText('must be at least 12 characters').waitFor();
     await session.screenshot('typed-variables-2-request-refused');
     expect(page.url()).toMatch(/\/resources\/create$/);
 
     await variables.getByLabel('region').fill('eu-west-1');
     await variables.getByLabel('size').fill('3');
-    await variables.getByLabel('zones').fill('["eu-west-1a", "eu-west-1b"]');
+    // A list of text is typed as chips: a value, then Enter.
+    const zones = variables.getByLabel('zones');
+    for (const zone of ['eu-west-1a', 'eu-west-1b']) {
+      await zones.fill(zone);
+      await zones.press('Enter');
+    }
+    await variables.getByRole('button', { name: 'eu-west-1b' }).waitFor();
     await variables.getByLabel('admin_password').fill(DB_PASSWORD);
     // An enum is chosen from its declared values.
     await variables.getByRole('combobox', { name: 'tier' }).click();

@@ -75,8 +75,12 @@ describe('the web UI, from sign-in to an approved resource request', () => {
     await page.getByLabel('Allowed e-mail domain').fill('example.com');
     await page.getByRole('button', { name: 'Save' }).click();
     // The service's 400 names configuration.redirectUrl: its message shows under that input.
-    await page.getByText('must be an absolute http(s) URL').first().waitFor();
+    await page.getByText('must be an absolute http(s) URL').waitFor();
     await expect(page.getByLabel('Redirect URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    // Said once, under its input, in the service's words; the notification only says that a field needs a change.
+    await page.getByText('Not saved: one field needs a change.', { exact: true }).waitFor();
+    await expect(page.getByText('must be an absolute http(s) URL').count()).resolves.toBe(1);
+    await expect(page.getByText(/invalid body|configuration\.redirectUrl/).count()).resolves.toBe(0);
     await session.screenshot('web-ui-2a-provider-field-error');
     await page.getByLabel('Redirect URL').fill(`${base}/api/auth/github/callback`);
     await page.getByRole('button', { name: 'Save' }).click();

@@ -13,6 +13,7 @@ interface Entry {
   entityName: string | null;
   diff: { field: string; before?: unknown; after?: unknown }[];
   reason: string | null;
+  names?: Record<string, string>;
 }
 
 const EXPORT_MAX = 10;
@@ -258,6 +259,38 @@ for (const target of databaseTargets()) {
         expect(part.statusCode, part.body).toBe(200);
         expect(csvRows(part.body)).toHaveLength(EXPORT_MAX + 1);
         expect(part.headers['content-range']).toBe(`audit_log 5-${4 + EXPORT_MAX}/${total}`);
+      });
+    });
+
+    describe('references by the names they had when the entry was written', () => {
+      it('names a renamed template as it was then, and leaves out what the caller may not read', async () => {
+        const templateId =
+          (await h.inject({ method: 'GET', url: '/api/templates?filter={"template":"web_cluster"}' })).json<{ id: string }[]>()[0]?.id ??
+          '';
+        const renamed = await h.inject({ method: 'PATCH', url: `/api/templates/${templateId}`, payload: { name: 'Web fleet' } });
+        expect(renamed.statusCode, renamed.body).toBe(200);
+        const later = await h.inject({
+          method: 'POST',
+          url: '/api/resources',
+          payload: { name: 'orders-d', templateId },
+          headers: as(requester),
+        });
+        expect(later.statusCode, later.body).toBe(201);
+        const created = (await entries({ verb: 'created', entityType: 'resource' })).map((e) => [e.entityName, e.names?.[templateId]]);
+        expect(created).toEqual([
+          ['orders-a', 'Web cluster'],
+          ['orders-b', 'Web cluster'],
+          ['orders-c', 'Web cluster'],
+          ['orders-d', 'Web fleet'],
+        ]);
+        // The requester (the default role) reads templates but not users: the creator stays an id.
+        const requesterId =
+          (await h.inject({ method: 'GET', url: '/api/users?filter={"identifier":"requester"}' })).json<{ id: string }[]>()[0]?.id ?? '';
+        const [first] = await entries({ entityId: ids.a, verb: 'created' });
+        const [theirs] = await entries({ entityId: ids.a, verb: 'created' }, requester);
+        expect(first?.diff.some((change) => change.field === 'creatorId')).toBe(true);
+        expect(first?.names).toEqual({ [templateId]: 'Web cluster', [requesterId]: 'requester' });
+        expect(theirs?.names).toEqual({ [templateId]: 'Web cluster' });
       });
     });
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
 /**
@@ -41,7 +41,7 @@ const request = fc.record({
   ),
 });
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`GraphQL under generated input on ${target.name}`, () => {
     let h: HttpHarness;
 

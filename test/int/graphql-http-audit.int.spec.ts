@@ -1,13 +1,13 @@
 import { auditServer } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 
 /**
  * The GraphQL foundation's conformance audit for GraphQL-over-HTTP servers (npm graphql-http), run
  * against the real app on a real socket. Every MUST and SHOULD passes; so do the MAYs it offers.
  */
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`GraphQL-over-HTTP conformance audit on ${target.name}`, () => {
     let harness: HttpHarness;
     let url: string;

@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LIFECYCLE_ACTIONS } from '../../src/model/lifecycle.js';
@@ -254,5 +255,30 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     expect(json.json<OpenApiDocument>().paths).toEqual(document.paths);
     // Other routes still need a token.
     expect((await h.app.inject({ method: 'GET', url: '/api/templates' })).statusCode).toBe(401);
+  });
+
+  it('sends Swagger UI’s assets compressed to clients that take it, and as they are to the rest', async () => {
+    const url = '/api/docs/static/swagger-ui-bundle.js';
+    const plain = await h.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip;q=1.0, br;q=0', 'gzip', gunzipSync],
+    ] as const) {
+      const sent = await h.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+      expect(sent.statusCode).toBe(200);
+      expect(sent.headers['content-encoding']).toBe(encoding);
+      expect(sent.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      expect(decode(sent.rawPayload).equals(plain.rawPayload)).toBe(true);
+    }
+    // What the plugin writes per request (the initializer names this service's document) is sent as written.
+    const initializer = await h.app.inject({
+      method: 'GET',
+      url: '/api/docs/static/swagger-initializer.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(initializer.headers['content-encoding']).toBeUndefined();
+    expect(initializer.body).toContain("url: resolveUrl('./json')");
   });
 });

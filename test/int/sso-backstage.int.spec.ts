@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthProviderView } from '../../src/read/auth-providers.js';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { signBackstageToken, startBackstagePortal, type BackstagePortal } from '../support/idp/backstage.js';
 import { auditLog, createProvider, providerAction } from '../support/idp/sso-harness.js';
@@ -9,7 +9,7 @@ import { auditLog, createProvider, providerAction } from '../support/idp/sso-har
 // The portal's backend.auth.keys secret, shared with the provider as privateKey (HS256).
 const SHARED_SECRET = 'portal-shared-secret-of-at-least-32-chars';
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`Backstage tokens on ${target.name}`, () => {
     let h: HttpHarness;
     let portal: BackstagePortal;

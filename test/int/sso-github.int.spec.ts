@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { TestBrowser } from '../support/idp/browser.js';
 import { startGithubIdp, type GithubIdp } from '../support/idp/github.js';
@@ -8,7 +8,7 @@ import { auditLog, callbackOf, createProvider, expectRefused, expectSignedIn, me
 const KEY = 'github';
 const REDIRECT = callbackOf(KEY);
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`GitHub sign-in on ${target.name}`, () => {
     let h: HttpHarness;
     let gh: GithubIdp;

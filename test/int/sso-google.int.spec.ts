@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthProviderView } from '../../src/read/auth-providers.js';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { TestBrowser } from '../support/idp/browser.js';
 import { startOidcIdp, type OidcIdp } from '../support/idp/oidc.js';
@@ -19,7 +19,7 @@ import {
 const KEY = 'google';
 const REDIRECT = callbackOf(KEY);
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`Google sign-in on ${target.name}`, () => {
     let h: HttpHarness;
     let idp: OidcIdp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../support/databases.js';
+import { oneDatabaseTarget } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
 import { TestBrowser } from '../support/idp/browser.js';
 import { startOidcIdp, type OidcIdp } from '../support/idp/oidc.js';
@@ -12,7 +12,7 @@ const OTHER_KEY = 'microsoft-other';
 const REDIRECT = callbackOf(KEY);
 const OTHER_REDIRECT = callbackOf(OTHER_KEY);
 
-for (const target of databaseTargets()) {
+for (const target of oneDatabaseTarget()) {
   describe(`Microsoft sign-in on ${target.name}`, () => {
     let h: HttpHarness;
     let idp: OidcIdp;

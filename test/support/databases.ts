@@ -73,7 +73,10 @@ export function databaseTargets(): DatabaseTarget[] {
 /**
  * One store, for suites whose behaviour does not depend on it (the input gate refuses before any
  * read; credential hashing and revocation are the same rules over the same SQL, which the identity
- * suites run on both): PostgreSQL when TEST_DATABASE_URL names a server, else PGlite.
+ * suites run on both; the GraphQL-over-HTTP audit and the fuzzing judge the protocol layer, which
+ * answers before or beside the read side; single sign-on writes users and sessions through the
+ * commands the identity suites run on both):
+ * PostgreSQL when TEST_DATABASE_URL names a server, else PGlite.
  */
 export function oneDatabaseTarget(): DatabaseTarget[] {
   return databaseTargets().slice(-1);

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { diffText, type FieldChange } from '../../projections/audit-history.js';
 import { applyFilters, applyPage, contentRange, listWithTotal, parseListQuery, type ListQuery } from '../../read/list-query.js';
 import { auditLogScope, auditLogVisibility } from '../../read/audit-log.js';
+import { namesThen } from '../../read/names-then.js';
 import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../read/list-specs/audit-log.js';
 import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
@@ -38,6 +39,11 @@ export interface AuditLogView {
   readonly correlationId: string;
   readonly causationId: string | null;
   readonly position: number;
+  /**
+   * The names the entry's references (`templateId`, `memberIds`, …) had when it was written, by id:
+   * those the caller may read (JSON only; docs/contract.md §7).
+   */
+  readonly names?: Readonly<Record<string, string>>;
 }
 
 const VIEW_COLUMNS = [
@@ -156,10 +162,11 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
         scope: (qb) => (scope ? qb.where(scope) : qb),
       });
       // The statement's creator is untyped (list-query/page.ts); the select above gives these rows.
-      const viewRows = rowsAs<AuditLogViewRow>(rows);
+      const views = rowsAs<AuditLogViewRow>(rows).map(toAuditLogView);
+      const names = await namesThen(services.db, principal, views);
       return reply
-        .header('Content-Range', contentRange(auditLogListSpec, query, viewRows.length, total))
-        .send(viewRows.map(toAuditLogView));
+        .header('Content-Range', contentRange(auditLogListSpec, query, views.length, total))
+        .send(views.map((view, index) => ({ ...view, names: names[index] ?? {} })));
     }
     const page = (q: ListQuery) =>
       applyPage(applyFilters(from().select(VIEW_COLUMNS).select(actorName.as('actor_name')), auditLogListSpec, q), auditLogListSpec, q);

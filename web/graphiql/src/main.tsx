@@ -6,6 +6,7 @@ import { createClient } from 'graphql-ws';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { accessToken, ensureSession } from '../../src/api/session';
+import { repairAccessibility } from './accessibility';
 
 /** What GraphiQL hands its fetcher (spelled out: @graphiql/toolkit's own `Fetcher` type is wider than we need). */
 interface FetcherParams {
@@ -128,6 +129,7 @@ function graphqlFetcher(
 
 const container = document.getElementById('graphiql');
 if (container === null) throw new TypeError('index.html has no #graphiql element');
+repairAccessibility(container);
 
 createRoot(container).render(
   <StrictMode>

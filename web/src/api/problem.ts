@@ -21,7 +21,7 @@ export interface Problem {
 
 /**
  * The body react-admin reads from a rejected save: `errors` maps form paths to messages (shown
- * next to those inputs), `root.serverError` repeats the problem for fields the form does not show.
+ * next to those inputs), and `root.serverError` is the notification's text (refusedFields).
  */
 export interface ProblemBody extends Omit<Problem, 'errors'> {
   readonly problem: Problem;
@@ -52,6 +52,14 @@ export function toProblem(status: number, body: unknown, fallback: string): Prob
   return { status, title: fallback, detail: typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : fallback };
 }
 
+/**
+ * What the notification of a save refused for its fields says (react-admin shows `root.serverError`):
+ * how many fields, in plain words; each field's own message sits under its input (ServerErrors names
+ * the fields the form has no input for), so none is said twice.
+ */
+export const refusedFields = (count: number): string =>
+  count === 1 ? 'Not saved: one field needs a change.' : `Not saved: ${String(count)} fields need a change.`;
+
 /** The react-admin error for a problem: field errors where the form can show them. */
 export function problemError(problem: Problem): HttpError {
   const { errors: issues = [], ...rest } = problem;
@@ -62,7 +70,7 @@ export function problemError(problem: Problem): HttpError {
       ? {
           errors: {
             ...Object.fromEntries(issues.filter((e) => e.field !== '').map((e) => [formPath(e.field), e.message])),
-            root: { serverError: describeProblem(problem) },
+            root: { serverError: refusedFields(issues.length) },
           },
         }
       : {}),

@@ -1,8 +1,18 @@
 import { Alert, Box, LinearProgress, Typography } from '@mui/material';
-import { BooleanInput, NumberInput, PasswordInput, SelectInput, TextInput, useDataProvider, useGetOne, type RaRecord } from 'react-admin';
+import {
+  BooleanInput,
+  NumberInput,
+  PasswordInput,
+  SelectInput,
+  TextArrayInput,
+  TextInput,
+  useDataProvider,
+  useGetOne,
+  type RaRecord,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { JsonInput } from '../common/JsonInput';
-import { mustBeGiven, toValueMap, toVariableList, typeOf, validatorOf, type VariableDeclaration } from './variables';
+import { isTextList, mustBeGiven, toValueMap, toVariableList, typeOf, validatorOf, type VariableDeclaration } from './variables';
 
 /** A declaration's help: its description, its type and whether it must be given. */
 function helpOf(declaration: VariableDeclaration): string {
@@ -41,7 +51,17 @@ function VariableInput({ declaration }: { readonly declaration: VariableDeclarat
       );
     case 'list':
     case 'map':
-      return (
+      // A list of text is typed as chips; numbers and structures as JSON.
+      return isTextList(declaration.type) ? (
+        <TextArrayInput
+          {...common}
+          defaultValue={Array.isArray(common.defaultValue) ? (common.defaultValue as string[]) : undefined}
+          helperText={`${common.helperText} · type a value and press Enter`}
+          // No chips is no value (the declared default applies), not an empty list.
+          parse={(value: unknown) => (Array.isArray(value) && value.length === 0 ? null : value)}
+          fullWidth
+        />
+      ) : (
         <JsonInput
           {...common}
           validate={[common.validate]}

@@ -18,6 +18,7 @@ import { JsonInput } from '../common/JsonInput';
 import { ServerErrors } from '../common/ServerErrors';
 import { choices } from '../common/entities';
 import { CommonInputs, CommonShowFooter, EnabledShowActions, enabledFilters, Item, RefField, RefInput, StatusField } from './common';
+import { GitRefInput } from './GitRefInput';
 import { VariableDeclarationsField } from './VariableDeclarationsField';
 import { VariableDeclarationsInput } from './VariableDeclarationsInput';
 import { cleanDeclarations } from './variables';
@@ -39,8 +40,8 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
         helperText={creating ? 'Fixed once created.' : undefined}
       />
       <RefInput source="sourceCodeId" reference="source_codes" label="Source code" validate={required()} />
-      <TextInput source="sourceCodeVersion" label="Git tag" helperText="A tag or a branch, not both." />
-      <TextInput source="sourceCodeBranch" label="Git branch" />
+      <GitRefInput source="sourceCodeVersion" label="Git tag" refs="gitTags" helperText="A tag or a branch, not both." />
+      <GitRefInput source="sourceCodeBranch" label="Git branch" refs="gitBranches" />
       <TextInput
         source="sourceCodeFolder"
         label="Folder"

@@ -52,6 +52,9 @@ export function typeOf(type: string): VariableType | undefined {
   return undefined;
 }
 
+/** Whether a list type holds text (typed as chips) rather than numbers or structures (typed as JSON). */
+export const isTextList = (type: string): boolean => /^(list|set)(\((string|any)\))?$/.test(type.replace(/\s+/g, ''));
+
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Nothing entered. */

@@ -1,26 +1,14 @@
-import { Box, Link as MuiLink, Stack, Typography } from '@mui/material';
+import { Box, Link as MuiLink, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useRecordContext } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { api } from '../api/client';
 import { ValueChip } from './StatusChip';
+import type { Direction, Tree, TreeNode } from './trees';
 
-interface TreeNode {
-  readonly id: string;
-  readonly name: string;
-  readonly status: string;
-  readonly link: string;
-  readonly children?: readonly TreeNode[];
-  readonly parents?: readonly TreeNode[];
-}
-
-interface Tree {
-  readonly root: TreeNode;
-  readonly totalNodes: number;
-  readonly truncated: boolean;
-}
-
-type Direction = 'children' | 'parents';
+// The layout library is loaded only when someone opens the graph.
+const RelationsGraph = lazy(async () => ({ default: (await import('./RelationsGraph')).RelationsGraph }));
 
 /** One level of a tree as a nested list: each entity a link with its status. */
 function Level({ nodes, direction }: { readonly nodes: readonly TreeNode[]; readonly direction: Direction }) {
@@ -65,20 +53,39 @@ function Relatives({ plural, id, direction }: { readonly plural: string; readonl
 
 /**
  * A resource's or template's relationships (docs/contract.md §2): what it names as parents and what
- * names it, three levels each way, as nested lists of links.
+ * names it, as nested lists of links three levels each way, or as a graph of every level.
  */
 export function RelationsTree({ plural }: { readonly plural: 'resources' | 'templates' }) {
   const record = useRecordContext<{ id: string }>();
+  const [view, setView] = useState<'list' | 'graph'>('list');
   if (!record) return null;
   return (
     <Box component="section" aria-labelledby="relations-heading" sx={{ mt: 3, width: '100%' }}>
-      <Typography id="relations-heading" variant="h6" component="h2" gutterBottom>
-        Relationships
-      </Typography>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
-        <Relatives plural={plural} id={record.id} direction="parents" />
-        <Relatives plural={plural} id={record.id} direction="children" />
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography id="relations-heading" variant="h6" component="h2">
+          Relationships
+        </Typography>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={view}
+          onChange={(_event, next: 'list' | 'graph' | null) => next && setView(next)}
+          aria-label="Show relationships as"
+        >
+          <ToggleButton value="list">List</ToggleButton>
+          <ToggleButton value="graph">Graph</ToggleButton>
+        </ToggleButtonGroup>
       </Stack>
+      {view === 'list' ? (
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
+          <Relatives plural={plural} id={record.id} direction="parents" />
+          <Relatives plural={plural} id={record.id} direction="children" />
+        </Stack>
+      ) : (
+        <Suspense fallback={<Typography color="text.secondary">Loading the graph…</Typography>}>
+          <RelationsGraph plural={plural} id={record.id} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -67,26 +67,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idsIn = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && UUID.test(id));
 
-/**
- * A reference in a diff by the names of what it names (as they are now; the id in the tooltip), each
- * a link to its page; an entity gone or not readable keeps its short id.
- */
-function References({ resource, value }: { readonly resource: string; readonly value: unknown }) {
-  const ids = idsIn(value);
-  const { permissions } = usePermissions<readonly string[]>();
-  // Only kinds the caller may list are looked up (a refused lookup is a console error, and no name).
-  const readable = allows(permissions, PERMISSION_OF[resource] ?? resource.replace(/s$/, ''), 'read');
-  const { data } = useGetMany<{ id: string; name?: string; identifier?: string; displayName?: string }>(
-    resource,
-    { ids },
-    { enabled: readable && ids.length > 0 },
-  );
-  const names = new Map((data ?? []).map((entity) => [entity.id, entity.name ?? entity.displayName ?? entity.identifier]));
-  if (ids.length === 0) return <Value value={value} />;
+/** Names by id, as the audit log gives them for an entry's references (as of the entry). */
+type Names = Readonly<Record<string, string>>;
+
+/** A reference by name, a link to its page (the id in the tooltip); unnamed, its short id. */
+function Named({ resource, ids, names }: { readonly resource: string; readonly ids: readonly string[]; readonly names: Names }) {
   return (
     <span>
       {ids.map((id, index) => {
-        const name = names.get(id);
+        const name = names[id];
         return (
           <span key={`${id}-${String(index)}`}>
             {index > 0 && ', '}
@@ -104,10 +93,43 @@ function References({ resource, value }: { readonly resource: string; readonly v
   );
 }
 
+/**
+ * A reference outside the audit log (a comparison of revisions, changes since approval) by the
+ * names of what it names now; an entity gone or not readable keeps its short id.
+ */
+function CurrentNames({ resource, ids }: { readonly resource: string; readonly ids: readonly string[] }) {
+  const { permissions } = usePermissions<readonly string[]>();
+  // Only kinds the caller may list are looked up (a refused lookup is a console error, and no name).
+  const readable = allows(permissions, PERMISSION_OF[resource] ?? resource.replace(/s$/, ''), 'read');
+  const { data } = useGetMany<{ id: string; name?: string; identifier?: string; displayName?: string }>(
+    resource,
+    { ids: [...ids] },
+    { enabled: readable && ids.length > 0 },
+  );
+  const names: Record<string, string> = {};
+  for (const entity of data ?? []) {
+    const name = entity.name ?? entity.displayName ?? entity.identifier;
+    if (name) names[entity.id] = name;
+  }
+  return <Named resource={resource} ids={ids} names={names} />;
+}
+
+/**
+ * A reference in a diff by the names of what it names: in an audit entry, the names the service
+ * gives as of the entry (a template renamed since shows its name then); elsewhere, names now.
+ */
+function References({ resource, value, names }: { readonly resource: string; readonly value: unknown; readonly names?: Names }) {
+  const ids = idsIn(value);
+  if (ids.length === 0) return <Value value={value} />;
+  return names ? <Named resource={resource} ids={ids} names={names} /> : <CurrentNames resource={resource} ids={ids} />;
+}
+
+type ChangeValueProps = { readonly field: string; readonly value: unknown; readonly ownKind?: string; readonly names?: Names };
+
 /** One side of a change: a reference by name, anything else as it is. */
-function ChangeValue({ field, value, ownKind }: { readonly field: string; readonly value: unknown; readonly ownKind?: string }) {
+function ChangeValue({ field, value, ownKind, names }: ChangeValueProps) {
   const resource = field === 'parentIds' ? ownKind : REFERENCES[field];
-  return resource ? <References resource={resource} value={value} /> : <Value value={value} />;
+  return resource ? <References resource={resource} value={value} names={names} /> : <Value value={value} />;
 }
 
 /** Who acted: the user's name, a link to them for those who may read users; "system" for the service itself. */
@@ -189,11 +211,21 @@ const FIRST = 5;
 export function DiffField(_props: FieldProps) {
   const record = useRecordContext();
   const kind = typeof record?.entityType === 'string' ? RESOURCE_OF_KIND[record.entityType]?.resource : undefined;
-  return <DiffList diff={Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : []} ownKind={kind} />;
+  // An entry from the audit log names its references as they were then (`names`).
+  const names = typeof record?.names === 'object' && record.names !== null ? (record.names as Names) : undefined;
+  return <DiffList diff={Array.isArray(record?.diff) ? (record.diff as FieldChange[]) : []} ownKind={kind} names={names} />;
 }
 
 /** A list of field changes, before → after (the first few, then "Show more"). */
-export function DiffList({ diff, ownKind }: { readonly diff: readonly FieldChange[]; readonly ownKind?: string }) {
+export function DiffList({
+  diff,
+  ownKind,
+  names,
+}: {
+  readonly diff: readonly FieldChange[];
+  readonly ownKind?: string;
+  readonly names?: Names;
+}) {
   const [all, setAll] = useState(false);
   if (diff.length === 0) return null;
   const shown = all ? diff : diff.slice(0, FIRST);
@@ -209,12 +241,16 @@ export function DiffList({ diff, ownKind }: { readonly diff: readonly FieldChang
             {'before' in change && (
               <>
                 <Box component="del" sx={{ color: 'text.secondary' }}>
-                  <ChangeValue field={change.field} value={change.before} ownKind={ownKind} />
+                  <ChangeValue field={change.field} value={change.before} ownKind={ownKind} names={names} />
                 </Box>
                 {' → '}
               </>
             )}
-            {'after' in change ? <ChangeValue field={change.field} value={change.after} ownKind={ownKind} /> : <em>removed</em>}
+            {'after' in change ? (
+              <ChangeValue field={change.field} value={change.after} ownKind={ownKind} names={names} />
+            ) : (
+              <em>removed</em>
+            )}
           </li>
         ))}
       </Box>
