@@ -107,9 +107,9 @@ export async function buildPart(root, part, run = (argv) => runNode(root, argv))
  * Builds the parts named (every part when none is), or with `ifStale` only those whose inputs
  * changed, saying for each what it did. The parts build at the same time (each is one process, and a
  * first build is then as long as the longest part instead of the three in turn). Unknown names end
- * the process with status 2, a failed build with status 1.
+ * the process with status 2, a failed build with status 1. What it does is written to `report`.
  */
-export async function buildParts(names = [], { ifStale = false } = {}) {
+export async function buildParts(names = [], { ifStale = false, report = process.stdout } = {}) {
   const unknown = names.filter((n) => !PARTS.some((p) => p.name === n));
   if (unknown.length > 0) {
     process.stderr.write(`unknown part(s): ${unknown.join(', ')}; parts: ${PARTS.map((p) => p.name).join(', ')}\n`);
@@ -119,10 +119,10 @@ export async function buildParts(names = [], { ifStale = false } = {}) {
   for (const part of PARTS.filter((p) => names.length === 0 || names.includes(p.name))) {
     const why = ifStale ? staleness(ROOT, part) : 'asked to';
     if (why === undefined) {
-      process.stdout.write(`build: ${part.name} is current\n`);
+      report.write(`build: ${part.name} is current\n`);
       continue;
     }
-    process.stdout.write(`build: ${part.name} (${why})\n`);
+    report.write(`build: ${part.name} (${why})\n`);
     builds.push(buildPart(ROOT, part));
   }
   const failed = (await Promise.allSettled(builds)).filter((result) => result.status === 'rejected');

@@ -6,20 +6,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../support/service-process.js';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
-
 interface Run {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/** Runs a CLI entry point as `npm run <script>` does (tsx on src/cli), its output piped (not a terminal). */
+/** Runs a CLI tool as `npm run <script>` does (the built one, scripts/cli.mjs), its output piped (not a terminal). */
 function cli(script: 'projections' | 'seed', args: readonly string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
-      [path.resolve(`src/cli/${script}.ts`), ...args],
+      process.execPath,
+      [path.resolve('scripts/cli.mjs'), script, ...args],
       { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 300_000 },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;

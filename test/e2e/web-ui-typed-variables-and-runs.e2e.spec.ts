@@ -82,6 +82,8 @@ describe('the web UI: typed request forms and live run logs', () => {
     };
     await declare(0, async (row) => {
       await row.getByLabel('Name').fill('region');
+      // The name has room for a name (it was once squeezed to a few pixels beside the type).
+      expect((await row.getByLabel('Name').boundingBox())?.width).toBeGreaterThan(180);
       await row.getByLabel('Required').check();
       await row.getByLabel('Description').fill('Where the database runs');
       await row.getByLabel('Pattern (regex)').fill('[a-z]{2}-[a-z]+-\\d');

@@ -104,14 +104,20 @@ function DeclarationFields() {
   return (
     <Stack sx={{ width: '100%', pt: 1 }}>
       <Stack {...row}>
-        <TextInput source="name" validate={required()} helperText="A letter or _, then letters, digits, _ and -." sx={{ flex: 1 }} />
+        {/* Inputs are full width by default: without a basis and a cap the type's select took the row. */}
+        <TextInput
+          source="name"
+          validate={required()}
+          helperText="A letter or _, then letters, digits, _ and -."
+          sx={{ flex: '2 1 240px', minWidth: 200 }}
+        />
         <SelectInput
           source="type"
           choices={choices([...VARIABLE_TYPES])}
           defaultValue="string"
           validate={required()}
           helperText={false}
-          sx={{ minWidth: 140 }}
+          sx={{ flex: '1 1 160px', minWidth: 140, maxWidth: 240 }}
         />
         <BooleanInput source="required" defaultValue={false} helperText={false} />
         <BooleanInput source="sensitive" defaultValue={false} helperText="Masked in forms, views and run logs." />
