@@ -66,6 +66,17 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  // PostgreSQL hot standbys of DATABASE_URL's server that serve reads (src/read/replicas.ts), comma-separated.
+  READ_DATABASE_URL: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .refine((urls) => urls.every((url) => /^postgres(ql)?:\/\//.test(url)), 'must be postgres:// URLs, separated by commas')
+    .optional(),
   // Named prepared statements for repeated statements (src/storage/prepared.ts); off behind a pooler that
   // cannot keep them (PgBouncer in transaction mode before 1.21).
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
@@ -233,6 +244,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       '  TOKEN_SIGNING_KEY: required when DATABASE_URL is set, the same on every replica (generate one with: npm run -s keygen)',
     );
+  }
+  if (e.READ_DATABASE_URL && !e.DATABASE_URL) {
+    problems.push('  READ_DATABASE_URL: needs DATABASE_URL (standbys replicate a PostgreSQL server; the embedded database has none)');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return {

@@ -6,6 +6,8 @@ import { ConfigError, type Config } from './config.js';
 import { createDb, type Db } from './storage/kysely.js';
 import { migrate } from './storage/migrate.js';
 import { createPgPool, createPglitePool, type SqlPool } from './storage/pool.js';
+import { readRoute, routedPool } from './storage/read-route.js';
+import { createReadReplicas, type ReadReplicas } from './read/replicas.js';
 import { allEventDefinitions } from './events/catalog.js';
 import { createEventCodec, type EventCodec } from './events/codec.js';
 import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretKey, type Keyring } from './events/crypto.js';
@@ -75,6 +77,8 @@ export interface Services {
   readonly runLogs: RunLogFeed;
   /** Prometheus instruments (`GET /metrics`). */
   readonly metrics: Metrics;
+  /** The hot standbys that serve reads (READ_DATABASE_URL), if any. */
+  readonly readReplicas?: ReadReplicas;
   close(): Promise<void>;
 }
 
@@ -227,7 +231,19 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     closers.push(() => runLogs.close());
     // The wall clock, not the injectable one: retention is about real days (tests call deleteRunLogsBefore).
     if (options.runProjections ?? true) closers.push(startRunLogRetention(pool, log, config.RUN_LOG_RETENTION_DAYS, () => new Date()));
-    const db = createDb(pool, { onQuery: options.onQuery });
+    const readReplicas =
+      config.READ_DATABASE_URL && config.READ_DATABASE_URL.length > 0
+        ? createReadReplicas({
+            urls: config.READ_DATABASE_URL,
+            log,
+            timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+            prepareStatements: config.DATABASE_PREPARED_STATEMENTS,
+            head: () => store.lastPosition(),
+          })
+        : undefined;
+    if (readReplicas) closers.push(() => readReplicas.end());
+    // With standbys, the query builder sends a read request's statements to its standby (src/storage/read-route.ts).
+    const db = createDb(readReplicas ? routedPool(pool) : pool, { onQuery: options.onQuery });
     const waitForPosition = createPositionWaiter({
       pool,
       runners,
@@ -235,11 +251,17 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       head: () => store.lastPosition(),
     });
     // Read-your-writes is the last part of a write's trace: decide → append → wait for the projections.
-    const waitFor: PositionWaiter = (projections, position, waitOptions) =>
-      inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), {
-        'infraledger.projections': projections.join(','),
-        'infraledger.position': String(position),
-      });
+    // A read served by a standby waits on the standby's checkpoints; a wait on the primary is noted for them.
+    const waitFor: PositionWaiter = (projections, position, waitOptions) => {
+      const route = readRoute.getStore();
+      const standby = route && readReplicas?.replicaOf(route);
+      const attributes = { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) };
+      if (standby)
+        return inSpan('wait for projections on a standby', () => standby.waitFor(projections, position, waitOptions), attributes);
+      return inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), attributes).then(() =>
+        readReplicas?.noteWrite(projections, position),
+      );
+    };
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));
     const now = options.now ?? (() => new Date());
@@ -306,6 +328,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       changes,
       runLogs,
       metrics,
+      ...(readReplicas && { readReplicas }),
       async close() {
         for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },

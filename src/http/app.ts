@@ -6,6 +6,7 @@ import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
 import { registerIdempotency } from './idempotency-hook.js';
 import { registerInputGate } from './input-gate.js';
+import { registerReadRouting } from './read-routing.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerApiDocs } from './openapi.js';
 import { registerGraphql } from '../graphql/plugin.js';
@@ -69,6 +70,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   );
 
   registerAuthentication(app, services.authenticator, services.now);
+  // After authentication (on the primary), before any route: reads may go to a hot standby.
+  registerReadRouting(app, services);
   await registerApiDocs(app);
   healthRoutes(app, services);
   metricsRoutes(app, services);

@@ -84,6 +84,16 @@ describe('loadConfig', () => {
       expect(config.DATABASE_URL).toBe('postgres://db.example.com/il');
     });
 
+    it('reads READ_DATABASE_URL as a list of standbys, beside DATABASE_URL only', () => {
+      const primary = { DATABASE_URL: 'postgres://db.example.com/il', SECRET_KEY, TOKEN_SIGNING_KEY: '{}' };
+      const config = loadConfig({ ...primary, READ_DATABASE_URL: ' postgres://r1.example.com/il, postgresql://r2.example.com/il ,' });
+      expect(config.READ_DATABASE_URL).toEqual(['postgres://r1.example.com/il', 'postgresql://r2.example.com/il']);
+      expect(configErrorFor({ ...primary, READ_DATABASE_URL: 'mysql://r1/il' }).message).toMatch(/READ_DATABASE_URL: must be postgres:/);
+      expect(configErrorFor({ READ_DATABASE_URL: 'postgres://r1.example.com/il' }).message).toMatch(
+        /READ_DATABASE_URL: needs DATABASE_URL/,
+      );
+    });
+
     it('accepts eventstoredb with its connection string', () => {
       const config = loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_URL: 'esdb://localhost:2113?tls=false' });
       expect(config.EVENT_STORE).toBe('eventstoredb');

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getOperationAST, OperationTypeNode, parse } from 'graphql';
+import { Lru } from '../lru.js';
+import type { Services } from '../services.js';
+import { readRoute } from '../storage/read-route.js';
+
+/**
+ * Which requests a hot standby serves (READ_DATABASE_URL; src/read/replicas.ts): REST reads under
+ * /api and GraphQL queries. Sign-in and its callbacks (they write), subscriptions and other
+ * WebSocket upgrades (live reads follow the primary's notifications), and everything else stay on
+ * the primary. Authentication ran before (an onRequest hook), on the primary: a session created a
+ * moment ago is found.
+ */
+
+/** The operation types of documents seen, by text (a client repeats its documents). */
+const operations = new Lru<string, OperationTypeNode | undefined>(500);
+
+/** The type of the operation a GraphQL POST runs; undefined when the document does not parse (GraphQL says why). */
+function operationOf(body: unknown): OperationTypeNode | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { query, operationName } = body as { query?: unknown; operationName?: unknown };
+  if (typeof query !== 'string') return undefined;
+  const key = `${typeof operationName === 'string' ? operationName : ''}\u0000${query}`;
+  if (operations.get(key) === undefined) {
+    let type: OperationTypeNode | undefined;
+    try {
+      type = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined)?.operation;
+    } catch {
+      type = undefined;
+    }
+    operations.set(key, type);
+    return type;
+  }
+  return operations.get(key);
+}
+
+/** Whether a standby may serve the request. */
+export function isStandbyRead(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  if (!path.startsWith('/api/') || path.startsWith('/api/auth/')) return false;
+  if (request.headers.upgrade !== undefined) return false;
+  if (request.method === 'GET' || request.method === 'HEAD') return true;
+  return request.method === 'POST' && path === '/api/graphql' && operationOf(request.body) === OperationTypeNode.QUERY;
+}
+
+/**
+ * Runs each read request's handler with its standby as the read route, once the standby shows every
+ * write this process acknowledged; a standby that does not catch up in time, or cannot be asked, is
+ * passed over and the primary answers (logged).
+ */
+export function registerReadRouting(app: FastifyInstance, services: Services): void {
+  const replicas = services.readReplicas;
+  if (!replicas) return;
+  // Callback style: the route runs inside readRoute.run, so everything it starts reads from the standby.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!isStandbyRead(request)) {
+      done();
+      return;
+    }
+    const replica = replicas.pick();
+    replicas.caughtUp(replica).then(
+      (fresh) => {
+        if (fresh) {
+          readRoute.run(replica.pool, done);
+          return;
+        }
+        request.log.warn({ standby: replica.name }, 'standby behind this process’s writes past the bound: the primary answers');
+        done();
+      },
+      (error: unknown) => {
+        request.log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary answers');
+        done();
+      },
+    );
+  });
+}

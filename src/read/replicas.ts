@@ -1,0 +1,119 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from '../log.js';
+import { createPositionWaiter, type PositionWaiter } from '../projections/waiter.js';
+import { createPgPool, type SqlPool } from '../storage/pool.js';
+
+/**
+ * Reads past one database server (docs/operations.md, read replicas): PostgreSQL hot standbys of the
+ * primary (READ_DATABASE_URL) serve GraphQL queries and REST reads, taken in turn. Writes,
+ * projections, sign-in and subscriptions stay on the primary.
+ *
+ * Read-your-writes stays exact: every write this process acknowledges waited until its projections
+ * reached the write's position on the primary, and noted that position here per projection; a read
+ * served by a standby first waits until the standby's replicated checkpoints show those positions
+ * (a projection commits its rows and its checkpoint in one transaction, and a standby replays whole
+ * transactions, so the rows are there too). A standby that does not catch up within the bound is
+ * passed over for that read: the primary answers, never a stale standby.
+ */
+
+/** One standby: its pool and its read-your-writes waiter (for X-Min-Position on its checkpoints). */
+export interface ReadReplica {
+  /** `host:port/database`, for logs and metrics (no credentials). */
+  readonly name: string;
+  readonly pool: SqlPool;
+  readonly waitFor: PositionWaiter;
+}
+
+/** The standbys of a process and what its reads owe to its writes. */
+export interface ReadReplicas {
+  readonly replicas: readonly ReadReplica[];
+  /** The standby whose pool this is (the current read route's). */
+  replicaOf(pool: SqlPool): ReadReplica | undefined;
+  /** The next standby, in turn. */
+  pick(): ReadReplica;
+  /** A write this process acknowledged: its projections reached `position` on the primary. */
+  noteWrite(projections: readonly string[], position: bigint): void;
+  /** Whether the standby shows every write this process acknowledged, waiting for it up to the bound. */
+  caughtUp(replica: ReadReplica): Promise<boolean>;
+  end(): Promise<void>;
+}
+
+/** How createReadReplicas opens and waits on the standbys. */
+export interface ReadReplicaOptions {
+  readonly urls: readonly string[];
+  readonly log: Logger;
+  /** How long a read waits for a standby before the primary answers it (and X-Min-Position's bound). */
+  readonly timeoutMs: number;
+  /** How often a waiting read looks at the standby's checkpoints. */
+  readonly pollMs?: number;
+  readonly prepareStatements?: boolean;
+  /** The newest position of the event log (X-Min-Position beyond it is refused, not waited for). */
+  readonly head: () => Promise<bigint | undefined>;
+}
+
+const nameOf = (url: string): string => {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+};
+
+interface Replica extends ReadReplica {
+  /** The newest checkpoint position seen on this standby, per projection. */
+  readonly seen: Map<string, bigint>;
+}
+
+/** Opens a pool per standby (connections are made on first use). */
+export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
+  const pollMs = options.pollMs ?? 5;
+  const replicas: Replica[] = options.urls.map((url) => {
+    const pool = createPgPool({ connectionString: url, log: options.log, prepareStatements: options.prepareStatements });
+    return {
+      name: nameOf(url),
+      pool,
+      seen: new Map(),
+      waitFor: createPositionWaiter({ pool, runners: [], timeoutMs: options.timeoutMs, head: options.head }),
+    };
+  });
+  const byPool = new Map<SqlPool, Replica>(replicas.map((replica) => [replica.pool, replica]));
+  /** What this process acknowledged, per projection: the newest position. */
+  const written = new Map<string, bigint>();
+  let turn = 0;
+
+  const owedBy = (replica: Replica): string[] =>
+    [...written].filter(([name, position]) => (replica.seen.get(name) ?? -1n) < position).map(([name]) => name);
+
+  return {
+    replicas,
+    replicaOf: (pool) => byPool.get(pool),
+    pick() {
+      const replica = replicas[turn % replicas.length];
+      turn = (turn + 1) % replicas.length;
+      if (!replica) throw new TypeError('no read replica configured');
+      return replica;
+    },
+    noteWrite(projections, position) {
+      for (const name of projections) if ((written.get(name) ?? -1n) < position) written.set(name, position);
+    },
+    async caughtUp(reader) {
+      const replica = byPool.get(reader.pool);
+      if (!replica) return false;
+      const deadline = Date.now() + options.timeoutMs;
+      for (let owed = owedBy(replica); owed.length > 0; owed = owedBy(replica)) {
+        const { rows } = await replica.pool.query<{ name: string; position: string | null }>(
+          'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
+          [owed],
+        );
+        for (const row of rows) {
+          const position = row.position === null ? -1n : BigInt(row.position);
+          if ((replica.seen.get(row.name) ?? -1n) < position) replica.seen.set(row.name, position);
+        }
+        if (owedBy(replica).length === 0) return true;
+        if (Date.now() >= deadline) return false;
+        await delay(pollMs);
+      }
+      return true;
+    },
+    async end() {
+      await Promise.all(replicas.map((replica) => replica.pool.end()));
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningJwk } from '../../src/auth/tokens.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { createPgPool } from '../../src/storage/pool.js';
+import type { DatabaseTarget } from '../support/databases.js';
+import { graphqlOf } from '../support/graphql-call.js';
+import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import { startStandbyPair, type StandbyPair } from '../support/standby.js';
+
+/**
+ * Reads past one database server (docs/operations.md, read replicas): a primary and a streaming hot
+ * standby of this test's own. Two service processes share the primary: one reads from it alone, the
+ * other serves its reads from the standby (READ_DATABASE_URL). Both see their own writes at once;
+ * the standby's answers are proven to be the standby's by pausing its replay.
+ */
+describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
+  let pair: StandbyPair;
+  let primaryOnly: HttpHarness;
+  let withStandby: HttpHarness;
+  const TIMEOUT_MS = 1500;
+
+  beforeAll(async () => {
+    pair = await startStandbyPair();
+    // Both processes on the primary's one database (the service's replicas share theirs).
+    const shared: DatabaseTarget = {
+      name: 'postgres',
+      async create() {
+        const pool = createPgPool({ connectionString: pair.primaryUrl, max: 8 });
+        await migrate(pool);
+        return { pool, url: pair.primaryUrl, close: () => pool.end() };
+      },
+    };
+    const env = {
+      DATABASE_URL: pair.primaryUrl,
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()),
+      READ_YOUR_WRITES_TIMEOUT_MS: String(TIMEOUT_MS),
+    };
+    primaryOnly = await openHttpApp(shared, { env });
+    withStandby = await openHttpApp(shared, { env: { ...env, READ_DATABASE_URL: pair.standbyUrl } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await withStandby.close();
+    await primaryOnly.close();
+    await pair.stop();
+  });
+
+  const createTemplate = async (h: HttpHarness, name: string) => {
+    const created = await h.inject({ method: 'POST', url: '/api/templates', payload: { name, template: name.replaceAll('-', '_') } });
+    expect(created.statusCode, created.body).toBe(201);
+    return { id: created.json<{ id: string }>().id, position: String(created.headers['x-position']) };
+  };
+
+  for (const [configuration, harness] of [
+    ['the primary only', () => primaryOnly],
+    ['a primary and a standby', () => withStandby],
+  ] as const) {
+    it(`sees a write in the read that follows it, over REST and GraphQL, on ${configuration}`, async () => {
+      const h = harness();
+      const name = `queue-${configuration.length}`;
+      const { id } = await createTemplate(h, name);
+      const got = await h.inject({ method: 'GET', url: `/api/templates/${id}` });
+      expect(got.statusCode, got.body).toBe(200);
+      expect(got.json<{ name: string }>().name).toBe(name);
+      const listed = await h.inject({ method: 'GET', url: `/api/templates?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}` });
+      expect(listed.json<{ name: string }[]>().map((t) => t.name)).toEqual([name]);
+      const answer = await graphqlOf(() => h)('query One($id: UUID!) { template(id: $id) { name } }', { id });
+      expect(answer).toEqual({ data: { template: { name } } });
+      const renamed = await h.inject({ method: 'PATCH', url: `/api/templates/${id}`, payload: { name: `${name}-renamed` } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect((await h.inject({ method: 'GET', url: `/api/templates/${id}` })).json<{ name: string }>().name).toBe(`${name}-renamed`);
+    });
+  }
+
+  it('answers reads from the standby, waiting for what this process wrote and for X-Min-Position, never stale', async () => {
+    await pair.onStandby('SELECT pg_wal_replay_pause()');
+    try {
+      // Written by the other process: this one owes it nothing, so the paused standby answers (without it).
+      const elsewhere = await createTemplate(primaryOnly, 'written-elsewhere');
+      expect((await withStandby.inject({ method: 'GET', url: `/api/templates/${elsewhere.id}` })).statusCode).toBe(404);
+      const graphql = graphqlOf(() => withStandby);
+      expect(await graphql('query One($id: UUID!) { template(id: $id) { name } }', { id: elsewhere.id })).toEqual({
+        data: { template: null },
+      });
+      // Asked to wait for its position, the read waits on the standby's checkpoints, and says so past the bound.
+      const waited = await withStandby.inject({
+        method: 'GET',
+        url: `/api/templates/${elsewhere.id}`,
+        headers: { 'x-min-position': elsewhere.position },
+      });
+      expect(waited.statusCode).toBe(503);
+      expect(waited.json<{ code: string }>().code).toBe('READ_MODEL_LAGGING');
+      // Its own write: the standby cannot show it in time, so the primary answers.
+      const own = await createTemplate(withStandby, 'written-here');
+      const read = await withStandby.inject({ method: 'GET', url: `/api/templates/${own.id}` });
+      expect(read.statusCode, read.body).toBe(200);
+    } finally {
+      await pair.onStandby('SELECT pg_wal_replay_resume()');
+    }
+    const elsewhere = (await primaryOnly.inject({ method: 'GET', url: '/api/templates?filter={"template":"written_elsewhere"}' })).json<
+      { id: string }[]
+    >()[0];
+    await expect
+      .poll(async () => (await withStandby.inject({ method: 'GET', url: `/api/templates/${elsewhere?.id ?? ''}` })).statusCode)
+      .toBe(200);
+  });
+
+  it('keeps writes, sign-in and mutations on the primary while the standby is paused', async () => {
+    await pair.onStandby('SELECT pg_wal_replay_pause()');
+    try {
+      const token = await withStandby.serviceAccount('standby-reader', ['infra']);
+      const me = await withStandby.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+      expect(me.statusCode, me.body).toBe(200);
+      const created = await graphqlOf(() => withStandby)(
+        'mutation { createTemplate(input: { name: "By mutation", template: "by_mutation" }) { name } }',
+      );
+      expect(created).toEqual({ data: { createTemplate: { name: 'By mutation' } } });
+    } finally {
+      await pair.onStandby('SELECT pg_wal_replay_resume()');
+    }
+  });
+});
