@@ -42,6 +42,7 @@ export function templateCreated(id: string, i: number, parentId?: string): Templ
       documentationUrl: i % 2 === 0 ? `https://docs.example.com/templates/${i}` : null,
       executorIds: i % 3 === 0 ? [pick(EXECUTORS, i), pick(EXECUTORS, i + 7)] : [pick(EXECUTORS, i)],
       parentIds: parentId === undefined ? [] : [parentId],
+      ownerId: null,
       // A quarter start disabled, so that TemplateEnabled has something to enable.
       status: i % 4 === 3 ? 'disabled' : 'enabled',
     },

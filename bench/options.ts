@@ -3,10 +3,10 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'commands', 'commands-embedded', 'lists', 'graphql', 'graphql-live'] as const;
+export const BENCH_PARTS = ['store', 'commands', 'commands-embedded', 'lists', 'rebuild', 'graphql', 'graphql-live'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
-export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
                           [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--base REF]
   store                  event store appends (against Emmett and the previous append), projection replay, growth,
                          how long a fresh event waits to be readable while a rebuild runs
@@ -15,6 +15,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   commands-embedded      the same in embedded mode (PGlite in a DATA_DIR per side): the service before its database
                          was made durable (--base, default that commit) against this checkout
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
+  rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
+                         template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes)
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh

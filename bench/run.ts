@@ -10,6 +10,7 @@ import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
+import { benchRebuildFloor } from './rebuild-floor.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import {
   BASE_COMMIT,
@@ -321,6 +322,23 @@ async function listsPart(log: Logger): Promise<boolean> {
   }
 }
 
+async function rebuildPart(log: Logger): Promise<boolean> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  say('infraledger bench: rebuild (the templates read model over 100,000 events), the built CLI against its SQL floor');
+  const unreachable = await probePostgres(adminUrl);
+  if (unreachable !== undefined) {
+    say(`[rebuild] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    return true;
+  }
+  try {
+    await benchRebuildFloor(adminUrl, log, say);
+    return true;
+  } catch (error) {
+    say(`[rebuild] FAILED: ${errorText(error)}`);
+    return false;
+  }
+}
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -350,6 +368,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('lists')) {
     say('');
     ok = (await listsPart(log)) && ok;
+  }
+  if (options.parts.has('rebuild')) {
+    say('');
+    ok = (await rebuildPart(log)) && ok;
   }
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;
