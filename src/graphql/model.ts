@@ -222,7 +222,31 @@ function declaredType(entity: EntityDeclaration, extra: Readonly<Record<string, 
     // Every catalog entity's kind is a permission resource (model/permissions.ts).
     readPermission: `${entity.kind}:read` as Permission,
     kind: entity.kind,
-    fields: { ...common(entity.kind.replaceAll('_', ' ')), ...declaredFields(entity), ...ACCESS_FIELDS, ...extra },
+    fields: {
+      ...common(entity.kind.replaceAll('_', ' ')),
+      ...upstreamNames(entity.kind),
+      ...declaredFields(entity),
+      ...ACCESS_FIELDS,
+      ...extra,
+    },
+  };
+}
+
+/**
+ * The names the upstream project's clients ask for (docs/contract.md, the upstream's dialect):
+ * `entityName`, the kind as a constant (`template`, `source_code`, …), and `revisionNumber`, the
+ * revision under the upstream's name.
+ */
+function upstreamNames(kind: string): Record<string, FieldDef> {
+  return {
+    entityName: {
+      kind: 'computed',
+      columns: [],
+      type: 'String!',
+      description: `The kind of entity: \`${kind}\` (the upstream project's name for it).`,
+      compute: () => kind,
+    },
+    revisionNumber: column('revision', 'Int!', "The same as `revision`, under the upstream project's name."),
   };
 }
 
@@ -251,7 +275,7 @@ export function accountType(account: AccountDeclaration, access: AccountAccess, 
       ...(field.restricted && { restricted: true }),
     };
   }
-  Object.assign(fields, extra, {
+  Object.assign(fields, extra, upstreamNames(account.kind), {
     revision: column('revision', 'Int!', 'The stream version; send it as If-Match on a REST PATCH to update safely.'),
     createdAt: column('created_at', 'DateTime!', 'When it was created.'),
     updatedAt: column('updated_at', 'DateTime!', 'When it last changed.'),

@@ -37,6 +37,7 @@ import { accessResolvers } from './access.js';
 import { searchResolvers } from './search.js';
 import { historyResolvers } from './history.js';
 import { favoriteResolvers } from './favorites.js';
+import { upstreamResolvers } from './upstream.js';
 import { treeResolvers } from './trees.js';
 import type { WriteCall } from '../edge/writes/write.js';
 import { z } from 'zod';
@@ -299,6 +300,7 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     historyResolvers.Query,
     favoriteResolvers.Query,
     treeResolvers.Query,
+    upstreamResolvers.Query,
   );
 
   const Mutation: Record<string, Resolver> = {

@@ -2,6 +2,7 @@ import { OBJECT_TYPES, type FieldDef, type ObjectTypeDef } from './model.js';
 import { declarationOf } from '../model/catalog.js';
 import { HISTORY_SDL } from './history.js';
 import { FAVORITES_SDL } from './favorites.js';
+import { UPSTREAM_SDL } from './upstream.js';
 import { TREES_SDL } from './trees.js';
 import { actionEnumOf, lowerFirst, MUTATION_ENTITIES, type MutationEntity } from './mutations.js';
 import { ROOT_ENTITIES } from './roots.js';
@@ -190,5 +191,6 @@ export function buildSchemaDocument(): string {
     HISTORY_SDL,
     FAVORITES_SDL,
     TREES_SDL,
+    UPSTREAM_SDL,
   ].join('\n');
 }

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../support/databases.js';
+import { graphqlOf } from '../support/graphql-call.js';
+import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+
+/**
+ * The upstream project's dialect (docs/contract.md): operation documents written for this suite in
+ * the shapes the upstream's web UI sends (an entity page's query with its `{kind}Actions` and
+ * `userEntityPermissions`, lists asking every row's `entityName`), validated and run as they are.
+ */
+const ENTITY_PAGE = (kind: string, fields: string) => `query Entity($id: UUID!) {
+  ${kind}(id: $id) { ${fields} }
+  ${kind}Actions: ${kind}Actions(id: $id)
+  userEntityPermissions: userEntityPermissions(entityName: "${kind}", entityId: $id)
+}`;
+
+for (const target of databaseTargets()) {
+  describe(`the upstream's documents on ${target.name}`, () => {
+    let h: HttpHarness;
+    let developer: string;
+    const ids: Record<string, string> = {};
+    const graphql = graphqlOf(() => h);
+
+    beforeAll(async () => {
+      h = await openHttpApp(target);
+      developer = await h.serviceAccount('upstream-developer', ['default']);
+      const post = async (plural: string, payload: Record<string, unknown>) => {
+        const created = await h.inject({ method: 'POST', url: `/api/${plural}`, payload });
+        expect(created.statusCode, created.body).toBe(201);
+        return created.json<{ id: string }>().id;
+      };
+      ids.template = await post('templates', { name: 'Kafka topic', template: 'kafka_topic' });
+      ids.sourceCode = await post('source_codes', {
+        sourceCodeUrl: 'https://git.example.test/kafka.git',
+        sourceCodeProvider: 'git_public',
+      });
+      await h.inject({ method: 'PATCH', url: `/api/templates/${ids.template}`, payload: { description: 'Topics with retention' } });
+    });
+    afterAll(async () => h.close());
+
+    it("answers an entity page's query: the entity with entityName and revisionNumber, its actions and your levels", async () => {
+      const answer = await graphql(ENTITY_PAGE('template', 'id entityName name revisionNumber revision isFavorite'), { id: ids.template });
+      expect(answer).toEqual({
+        data: {
+          template: { id: ids.template, entityName: 'template', name: 'Kafka topic', revisionNumber: 2, revision: 2, isFavorite: false },
+          templateActions: expect.arrayContaining(['update', 'delete', 'disable']) as unknown,
+          userEntityPermissions: ['read', 'write', 'admin'],
+        },
+      });
+      const page = await graphql(ENTITY_PAGE('sourceCode', 'id entityName sourceCodeUrl'), { id: ids.sourceCode });
+      expect(page.errors).toBeUndefined();
+      expect(page.data).toMatchObject({
+        sourceCode: { entityName: 'source_code', sourceCodeUrl: 'https://git.example.test/kafka.git' },
+        userEntityPermissions: ['read', 'write', 'admin'],
+      });
+    });
+
+    it('answers a reader with the levels and actions a reader has, and nothing for what does not exist', async () => {
+      const mine = await graphql(ENTITY_PAGE('template', 'id entityName'), { id: ids.template }, developer);
+      expect(mine).toEqual({
+        data: { template: { id: ids.template, entityName: 'template' }, templateActions: [], userEntityPermissions: ['read'] },
+      });
+      const none = await graphql(ENTITY_PAGE('template', 'id'), { id: '00000000-0000-4000-8000-000000000000' });
+      expect(none).toEqual({ data: { template: null, templateActions: [], userEntityPermissions: [] } });
+      // The upstream names kinds in camel case or snake case alike.
+      const snake = await graphql('query($id: UUID!) { userEntityPermissions(entityName: "source_code", entityId: $id) }', {
+        id: ids.sourceCode,
+      });
+      expect(snake).toEqual({ data: { userEntityPermissions: ['read', 'write', 'admin'] } });
+    });
+
+    it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
+      const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data).toMatchObject({
+        templates: [{ entityName: 'template', revisionNumber: 2 }],
+        sourceCodes: [{ entityName: 'source_code' }],
+      });
+      expect((answer.data?.users as { entityName: string }[]).every((user) => user.entityName === 'user')).toBe(true);
+    });
+  });
+}
