@@ -307,6 +307,15 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   SourceCodeVersion: declaredType(sourceCodeVersionEntity),
   Template: declaredType(templateEntity, {
     children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
+    resourcesCount: {
+      kind: 'computed',
+      columns: ['id'],
+      type: 'Int!',
+      description: 'How many live resources were requested from it that you may read (counted now; ./counts.ts resolves it).',
+      // The loader hands the template's id under this field; countResolvers turns it into the count
+      // (one statement per answer: a count is no column of the row).
+      compute: (row) => row.id,
+    },
     resources: {
       kind: 'reverse',
       column: 'template_id',

@@ -38,6 +38,7 @@ import { searchResolvers } from './search.js';
 import { historyResolvers } from './history.js';
 import { favoriteResolvers } from './favorites.js';
 import { upstreamResolvers } from './upstream.js';
+import { countResolvers } from './counts.js';
 import { treeResolvers } from './trees.js';
 import type { WriteCall } from '../edge/writes/write.js';
 import { z } from 'zod';
@@ -316,5 +317,5 @@ export function buildResolvers(): Record<string, Record<string, Resolver>> {
     ...accessResolvers.Mutation,
     ...favoriteResolvers.Mutation,
   };
-  return { Query, Mutation };
+  return { Query, Mutation, ...countResolvers };
 }

@@ -20,9 +20,10 @@ for (const target of databaseTargets()) {
     let developer: string;
     const ids: Record<string, string> = {};
     const graphql = graphqlOf(() => h);
+    const statements: string[] = [];
 
     beforeAll(async () => {
-      h = await openHttpApp(target);
+      h = await openHttpApp(target, { onQuery: (text) => statements.push(text) });
       developer = await h.serviceAccount('upstream-developer', ['default']);
       const post = async (plural: string, payload: Record<string, unknown>) => {
         const created = await h.inject({ method: 'POST', url: `/api/${plural}`, payload });
@@ -69,11 +70,37 @@ for (const target of databaseTargets()) {
       expect(snake).toEqual({ data: { userEntityPermissions: ['read', 'write', 'admin'] } });
     });
 
+    it("counts a template's resources in one statement for the whole answer", async () => {
+      const abstract = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'Queue', template: 'queue', abstract: true },
+      });
+      const queueId = abstract.json<{ id: string }>().id;
+      for (const name of ['orders', 'billing']) {
+        const created = await h.inject({ method: 'POST', url: '/api/resources', payload: { name, templateId: queueId } });
+        expect(created.statusCode, created.body).toBe(201);
+      }
+      statements.length = 0;
+      const answer = await graphql('{ templates(sort: ["name", "ASC"]) { name resourcesCount } }');
+      expect(statements.filter((text) => text.includes('FROM resources r'))).toHaveLength(1);
+      expect(answer).toEqual({
+        data: {
+          templates: [
+            { name: 'Kafka topic', resourcesCount: 0 },
+            { name: 'Queue', resourcesCount: 2 },
+          ],
+        },
+      });
+      const one = await graphql('query($id: UUID!) { template(id: $id) { resourcesCount } }', { id: queueId }, developer);
+      expect(one).toEqual({ data: { template: { resourcesCount: 2 } } });
+    });
+
     it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
       const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
       expect(answer.errors).toBeUndefined();
       expect(answer.data).toMatchObject({
-        templates: [{ entityName: 'template', revisionNumber: 2 }],
+        templates: expect.arrayContaining([{ entityName: 'template', revisionNumber: 2 }]) as unknown,
         sourceCodes: [{ entityName: 'source_code' }],
       });
       expect((answer.data?.users as { entityName: string }[]).every((user) => user.entityName === 'user')).toBe(true);
