@@ -164,5 +164,13 @@ export const sourceCodeVersionEntity = {
       relation: { name: 'sourceCode', type: 'SourceCode', description: 'The repository the code comes from.' },
     },
     ownerId: ownerIdField(2),
+    breakingChanges: {
+      kind: 'text',
+      description: 'What this version breaks for resources moving to it (free text), or null when nothing.',
+      input: z.string().trim().max(10_000, 'at most 10,000 characters'),
+      nullable: true,
+      default: null,
+      addedIn: 3,
+    },
   },
 } as const satisfies EntityDeclaration;

@@ -96,6 +96,27 @@ for (const target of databaseTargets()) {
       expect(one).toEqual({ data: { template: { resourcesCount: 2 } } });
     });
 
+    it("keeps a version's breaking changes, and answers null for a version that breaks nothing", async () => {
+      const post = (payload: Record<string, unknown>) =>
+        h.inject({
+          method: 'POST',
+          url: '/api/source_code_versions',
+          payload: { templateId: ids.template, sourceCodeId: ids.sourceCode, sourceCodeFolder: 'topics', ...payload },
+        });
+      const first = await post({ sourceCodeVersion: 'v1.0.0' });
+      const second = await post({ sourceCodeVersion: 'v2.0.0', breakingChanges: '  retention is in hours now  ' });
+      expect([first.statusCode, second.statusCode], second.body).toEqual([201, 201]);
+      const answer = await graphql('{ sourceCodeVersions(sort: ["identifier", "ASC"]) { identifier entityName breakingChanges } }');
+      expect(answer).toEqual({
+        data: {
+          sourceCodeVersions: [
+            { identifier: 'topics:v1.0.0', entityName: 'source_code_version', breakingChanges: null },
+            { identifier: 'topics:v2.0.0', entityName: 'source_code_version', breakingChanges: 'retention is in hours now' },
+          ],
+        },
+      });
+    });
+
     it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
       const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
       expect(answer.errors).toBeUndefined();

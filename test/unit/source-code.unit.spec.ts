@@ -45,6 +45,7 @@ const version: SourceCodeVersionFields = {
   lifecycleState: 'preview',
   templateId: TEMPLATE_ID,
   sourceCodeId: SOURCE_CODE_ID,
+  breakingChanges: null,
   description: '',
   labels: [],
 };

@@ -316,6 +316,8 @@ export function versionFixture(
   const folder = `modules/${template.slug}`;
   return {
     ownerId: null,
+    // The first major version breaks nothing; later ones say what they change.
+    breakingChanges: /^v1\./.test(tag) ? null : `Inputs of ${template.slug} renamed; see the changelog.`,
     sourceCodeVersion: tag,
     sourceCodeBranch: null,
     sourceCodeFolder: folder,

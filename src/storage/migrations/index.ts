@@ -12,6 +12,7 @@ import { sql as teamsAndOwnership } from './030-teams-and-ownership.js';
 import { sql as webhooks } from './031-webhooks.js';
 import { sql as deliveryCursors } from './032-delivery-cursors.js';
 import { sql as favorites } from './033-favorites.js';
+import { sql as breakingChanges } from './034-breaking-changes.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   { id: '031-webhooks', sql: webhooks },
   { id: '032-delivery-cursors', sql: deliveryCursors },
   { id: '033-favorites', sql: favorites },
+  { id: '034-breaking-changes', sql: breakingChanges },
 ];

@@ -50,6 +50,14 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
         defaultValue="."
       />
       <SelectInput source="lifecycleState" label="Lifecycle state" choices={choices(STATES)} defaultValue="preview" />
+      <TextInput
+        source="breakingChanges"
+        label="Breaking changes"
+        helperText="What moving a resource to this version breaks; empty when nothing."
+        multiline
+        minRows={2}
+        fullWidth
+      />
       <VariableDeclarationsInput />
       <JsonInput source="outputs" label="Outputs" kind="array" helperText='JSON list of {"name", "description", "sensitive"}' />
       <CommonInputs />
@@ -135,6 +143,9 @@ export function SourceCodeVersionShow() {
             <StatusField />
           </Item>
         </Stack>
+        <Item label="Breaking changes">
+          <TextField source="breakingChanges" emptyText="none" sx={{ whiteSpace: 'pre-wrap' }} />
+        </Item>
         <Item label="Variables">
           <VariableDeclarationsField />
         </Item>
