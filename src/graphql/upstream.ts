@@ -1,6 +1,6 @@
 import { accessOf } from '../edge/entity-permissions.js';
 import { DECLARED_ENTITIES } from '../model/catalog.js';
-import { principalOf, type FieldResolver } from './context.js';
+import { principalOf, type FieldResolver, type GraphContext } from './context.js';
 import { member } from './sdl-doc.js';
 
 /**
@@ -32,34 +32,22 @@ ${ACTION_ROOTS.map(({ kind, root }) =>
 )}}
 `;
 
+/** The caller's access to one entity of `kind`, or undefined when it does not exist or they may not read it. */
+const accessTo = async (context: GraphContext, kind: string, id: string) =>
+  (await accessOf({ db: context.services.db, approvalFlow: context.services.config.APPROVAL_FLOW }, principalOf(context), kind, [id])).get(
+    id,
+  );
+
 /** The resolvers of UPSTREAM_SDL. */
 export const upstreamResolvers: { Query: Record<string, FieldResolver> } = {
   Query: {
     ...Object.fromEntries(
       ACTION_ROOTS.map(({ kind, root }): [string, FieldResolver] => [
         root,
-        async (_root, args, context) => {
-          const id = String(args.id);
-          const access = await accessOf(
-            { db: context.services.db, approvalFlow: context.services.config.APPROVAL_FLOW },
-            principalOf(context),
-            kind,
-            [id],
-          );
-          return access.get(id)?.availableActions ?? [];
-        },
+        async (_root, args, context) => (await accessTo(context, kind, String(args.id)))?.availableActions ?? [],
       ]),
     ),
-    userEntityPermissions: async (_root, args, context) => {
-      const id = String(args.entityId);
-      const kind = snake(String(args.entityName));
-      const access = await accessOf(
-        { db: context.services.db, approvalFlow: context.services.config.APPROVAL_FLOW },
-        principalOf(context),
-        kind,
-        [id],
-      );
-      return access.get(id)?.myPermissions ?? [];
-    },
+    userEntityPermissions: async (_root, args, context) =>
+      (await accessTo(context, snake(String(args.entityName)), String(args.entityId)))?.myPermissions ?? [],
   },
 };
