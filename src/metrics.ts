@@ -29,6 +29,8 @@ export interface Metrics {
   readonly eventStoreRevisionConflicts: Counter;
   readonly signIns: Counter<'method' | 'outcome' | 'reason'>;
   readonly rateLimitRefusals: Counter<'limiter'>;
+  /** Read requests a standby served, or passed to the primary (READ_DATABASE_URL; src/http/read-routing.ts). */
+  readonly standbyReads: Counter<'standby' | 'outcome'>;
   /** Where projection positions and lags come from at scrape time (set once the runners exist). */
   sampleProjections: () => Promise<readonly ProjectionSample[]>;
   /** The exposition text: this registry and the process defaults. */
@@ -125,6 +127,12 @@ export function createMetrics(): Metrics {
       name: 'infraledger_rate_limit_refusals_total',
       help: 'Requests refused with 429 by a rate limiter',
       labelNames: ['limiter'],
+      registers: [registry],
+    }),
+    standbyReads: new Counter({
+      name: 'infraledger_standby_reads_total',
+      help: 'Read requests sent to a hot standby: served there, or passed to the primary (behind past the bound, or unreachable)',
+      labelNames: ['standby', 'outcome'],
       registers: [registry],
     }),
     sampleProjections: () => Promise.resolve([]),

@@ -58,16 +58,20 @@ export function registerReadRouting(app: FastifyInstance, services: Services): v
       return;
     }
     const replica = replicas.pick();
+    const count = (outcome: 'served' | 'behind' | 'unreachable') => services.metrics.standbyReads.inc({ standby: replica.name, outcome });
     replicas.caughtUp(replica).then(
       (fresh) => {
         if (fresh) {
+          count('served');
           readRoute.run(replica.pool, done);
           return;
         }
+        count('behind');
         request.log.warn({ standby: replica.name }, 'standby behind this process’s writes past the bound: the primary answers');
         done();
       },
       (error: unknown) => {
+        count('unreachable');
         request.log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary answers');
         done();
       },

@@ -96,6 +96,11 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
       const own = await createTemplate(withStandby, 'written-here');
       const read = await withStandby.inject({ method: 'GET', url: `/api/templates/${own.id}` });
       expect(read.statusCode, read.body).toBe(200);
+      // Counted per standby: reads it served, and the one it was too far behind for.
+      const counted = (await withStandby.services.metrics.standbyReads.get()).values;
+      const outcome = (name: string) => counted.find((v) => v.labels.outcome === name)?.value ?? 0;
+      expect(outcome('served')).toBeGreaterThan(0);
+      expect(outcome('behind')).toBe(1);
     } finally {
       await pair.onStandby('SELECT pg_wal_replay_resume()');
     }
