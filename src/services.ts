@@ -244,6 +244,9 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     if (readReplicas) closers.push(() => readReplicas.end());
     // With standbys, the query builder sends a read request's statements to its standby (src/storage/read-route.ts).
     const db = createDb(readReplicas ? routedPool(pool) : pool, { onQuery: options.onQuery });
+    // Sessions and tokens are always looked up on the primary (GraphQL authenticates inside the read
+    // route): a session another replica of the service made a moment ago is found there at once.
+    const primaryDb = readReplicas ? createDb(pool, { onQuery: options.onQuery }) : db;
     const waitForPosition = createPositionWaiter({
       pool,
       runners,
@@ -322,7 +325,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       newId: randomUUID,
       now,
       tokens,
-      authenticator: createAuthenticator({ db, tokens, backstage: sso.backstage }),
+      authenticator: createAuthenticator({ db: primaryDb, tokens, backstage: sso.backstage }),
       signIn,
       sso,
       changes,

@@ -112,9 +112,13 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
       .toBe(200);
   });
 
-  it('keeps writes, sign-in and mutations on the primary while the standby is paused', async () => {
+  it('keeps writes, sign-in, authentication and mutations on the primary while the standby is paused', async () => {
     await pair.onStandby('SELECT pg_wal_replay_pause()');
     try {
+      // Signed in on the other process a moment ago: the standby has not seen the account, the primary has.
+      const elsewhere = await primaryOnly.serviceAccount('signed-in-elsewhere', ['default']);
+      const listed = await graphqlOf(() => withStandby)('{ templates { name } }', {}, elsewhere);
+      expect(listed.errors).toBeUndefined();
       const token = await withStandby.serviceAccount('standby-reader', ['infra']);
       const me = await withStandby.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
       expect(me.statusCode, me.body).toBe(200);
