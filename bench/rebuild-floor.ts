@@ -11,7 +11,7 @@ import type { Logger } from '../src/log.js';
 import { openPostgres } from './database.js';
 import { benchCodec } from './fixtures.js';
 import { seedTemplates } from './replay.js';
-import { formatSeconds } from './stats.js';
+import { formatSeconds, percentile } from './stats.js';
 
 const run = promisify(execFile);
 
@@ -70,7 +70,6 @@ async function ours(env: NodeJS.ProcessEnv): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const load = (): string => os.loadavg()[0]?.toFixed(2) ?? '?';
 
 /**
@@ -107,7 +106,10 @@ export async function benchRebuildFloor(adminUrl: string, log: Logger, say: (lin
           `floor ÷ ours ${ratio.toFixed(2)} (load ${loadBefore} → ${load()})`,
       );
     }
-    const result = median(ratios);
+    const result = percentile(
+      [...ratios].sort((a, b) => a - b),
+      50,
+    );
     say(`[rebuild] median floor ÷ ours: ${result.toFixed(2)} (target ≥ 0.80)`);
     return result;
   } finally {

@@ -302,42 +302,40 @@ function commandsEmbeddedPart(base: string | undefined): Promise<boolean> {
   return runCommands({ adminUrl: undefined, baseRef: base ?? DURABLE_BASE_COMMIT, ...COMMANDS_DEFAULTS });
 }
 
-/** The lists part: name__like on 10,000 against 50,000 templates. */
-async function listsPart(log: Logger): Promise<boolean> {
+/**
+ * A part that needs the PostgreSQL server at BENCH_DATABASE_URL: says what it measures, skips (saying
+ * why) when the server is unreachable, and reports a failure as the part's, not the bench's.
+ */
+async function onPostgres(part: string, title: string, run: (adminUrl: string) => Promise<void>): Promise<boolean> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
-  say('infraledger bench: lists (GET /api/templates with name__like), 10,000 against 50,000 templates');
+  say(`infraledger bench: ${part} ${title}`);
   const unreachable = await probePostgres(adminUrl);
   if (unreachable !== undefined) {
-    say(`[lists] skipped: the PostgreSQL server is unreachable (${unreachable})`);
+    say(`[${part}] skipped: the PostgreSQL server is unreachable (${unreachable})`);
     return true;
   }
   try {
-    const result = await benchLists(adminUrl, log, say);
-    say('');
-    for (const line of formatLists(result)) say(line);
+    await run(adminUrl);
     return true;
   } catch (error) {
-    say(`[lists] FAILED: ${errorText(error)}`);
+    say(`[${part}] FAILED: ${errorText(error)}`);
     return false;
   }
 }
 
-async function rebuildPart(log: Logger): Promise<boolean> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
-  say('infraledger bench: rebuild (the templates read model over 100,000 events), the built CLI against its SQL floor');
-  const unreachable = await probePostgres(adminUrl);
-  if (unreachable !== undefined) {
-    say(`[rebuild] skipped: the PostgreSQL server is unreachable (${unreachable})`);
-    return true;
-  }
-  try {
+/** The lists part: name__like on 10,000 against 50,000 templates. */
+const listsPart = (log: Logger): Promise<boolean> =>
+  onPostgres('lists', '(GET /api/templates with name__like), 10,000 against 50,000 templates', async (adminUrl) => {
+    const result = await benchLists(adminUrl, log, say);
+    say('');
+    for (const line of formatLists(result)) say(line);
+  });
+
+/** The rebuild part: the built CLI's rebuild of 100,000 template events against its SQL floor. */
+const rebuildPart = (log: Logger): Promise<boolean> =>
+  onPostgres('rebuild', '(the templates read model over 100,000 events), the built CLI against its SQL floor', async (adminUrl) => {
     await benchRebuildFloor(adminUrl, log, say);
-    return true;
-  } catch (error) {
-    say(`[rebuild] FAILED: ${errorText(error)}`);
-    return false;
-  }
-}
+  });
 
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {

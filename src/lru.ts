@@ -24,6 +24,11 @@ export class Lru<K, V> {
     this.#entries.set(key, value);
   }
 
+  /** Whether the key is kept (a value of undefined included); does not count as a use. */
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
+
   delete(key: K): void {
     this.#entries.delete(key);
   }

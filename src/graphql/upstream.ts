@@ -1,5 +1,7 @@
 import { accessOf } from '../edge/entity-permissions.js';
 import { DECLARED_ENTITIES } from '../model/catalog.js';
+import { columnOf } from '../model/entity.js';
+import { snakeToCamel } from '../read/list-query/filter.js';
 import { principalOf, type FieldResolver, type GraphContext } from './context.js';
 import { member } from './sdl-doc.js';
 
@@ -10,12 +12,7 @@ import { member } from './sdl-doc.js';
  * every entity already answers as `availableActions` and `myPermissions`, for one entity by id.
  */
 
-/** `source_code_version` → `sourceCodeVersion`. */
-const camel = (kind: string): string => kind.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-/** `sourceCodeVersion` (the upstream's spelling) or `source_code_version` → `source_code_version`. */
-const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
-const ACTION_ROOTS = DECLARED_ENTITIES.map((entity) => ({ kind: entity.kind, root: `${camel(entity.kind)}Actions` }));
+const ACTION_ROOTS = DECLARED_ENTITIES.map((entity) => ({ kind: entity.kind, root: `${snakeToCamel(entity.kind)}Actions` }));
 
 /** Types and root fields of the upstream dialect. */
 export const UPSTREAM_SDL = `extend type Query {
@@ -48,6 +45,6 @@ export const upstreamResolvers: { Query: Record<string, FieldResolver> } = {
       ]),
     ),
     userEntityPermissions: async (_root, args, context) =>
-      (await accessTo(context, snake(String(args.entityName)), String(args.entityId)))?.myPermissions ?? [],
+      (await accessTo(context, columnOf(String(args.entityName)), String(args.entityId)))?.myPermissions ?? [],
   },
 };

@@ -21,17 +21,15 @@ function operationOf(body: unknown): OperationTypeNode | undefined {
   const { query, operationName } = body as { query?: unknown; operationName?: unknown };
   if (typeof query !== 'string') return undefined;
   const key = `${typeof operationName === 'string' ? operationName : ''}\u0000${query}`;
-  if (operations.get(key) === undefined) {
-    let type: OperationTypeNode | undefined;
-    try {
-      type = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined)?.operation;
-    } catch {
-      type = undefined;
-    }
-    operations.set(key, type);
-    return type;
+  if (operations.has(key)) return operations.get(key);
+  let type: OperationTypeNode | undefined;
+  try {
+    type = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined)?.operation;
+  } catch {
+    type = undefined; // not a document: GraphQL answers why, on the primary
   }
-  return operations.get(key);
+  operations.set(key, type);
+  return type;
 }
 
 /** Whether a standby may serve the request. */
