@@ -228,18 +228,26 @@ describe('the web UI: typed request forms and live run logs', () => {
       'GET',
       `/api/source_code_versions/${stored.sourceCodeVersionId}`,
     );
-    // The version's tiers change under a request that picked one of the old ones.
-    const variables = version.variables.map((v) => (v.name === 'tier' ? { ...v, validation: { values: ['standard', 'gold'] } } : v));
-    await call(ADMIN, 'PATCH', `/api/source_code_versions/${stored.sourceCodeVersionId}`, { variables });
     // infra edits it (the web UI opens the edit page to holders of resource:write).
     await signOut();
     await signIn(RUNNER.identifier, RUNNER.password);
     await page.goto(resourceUrl.replace(/\/show$/, ''));
     const form = page.getByTestId('typed-variables');
     await form.getByRole('combobox', { name: 'tier' }).waitFor();
+    // The version's tiers change while the form is open, under a request that picked one of the old
+    // ones: the form's own check still knows the old tiers, so only the service can refuse it.
+    const variables = version.variables.map((v) => (v.name === 'tier' ? { ...v, validation: { values: ['standard', 'gold'] } } : v));
+    await call(ADMIN, 'PATCH', `/api/source_code_versions/${stored.sourceCodeVersionId}`, { variables });
     await page.getByLabel('Description').first().fill('orders, with a stale tier');
-    await page.getByRole('button', { name: 'Save' }).click();
+    const [refused] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes(`/api/resources/${id}`)),
+      page.getByRole('button', { name: 'Save' }).click(),
+    ]);
+    expect(refused.status()).toBeGreaterThanOrEqual(400);
     await form.getByText('must be one of standard, gold').waitFor();
+    // Said once, under its input; the notification only says that a field needs a change.
+    await page.getByText('Not saved: one field needs a change.', { exact: true }).waitFor();
+    await expect(page.getByText('must be one of standard, gold').count()).resolves.toBe(1);
     const after = await call<{ variables: { name: string; value: unknown }[] }>(ADMIN, 'GET', `/api/resources/${id}`);
     expect(after.variables.find((v) => v.name === 'tier')?.value).toBe('premium');
   });
