@@ -147,7 +147,14 @@ function common(noun: string): Record<string, FieldDef> {
   };
 }
 
-const GRAPHQL_TYPE_OF_KIND = { text: 'String', enum: 'String', boolean: 'Boolean', json: 'JSON', textList: '[String!]' } as const;
+const GRAPHQL_TYPE_OF_KIND = {
+  text: 'String',
+  enum: 'String',
+  boolean: 'Boolean',
+  integer: 'Int',
+  json: 'JSON',
+  textList: '[String!]',
+} as const;
 
 const enabledStatus = column('status', 'String!', '`enabled` or `disabled`; disabled entities cannot be newly referenced.');
 
@@ -291,6 +298,18 @@ export function accountType(account: AccountDeclaration, access: AccountAccess, 
   };
 }
 
+/**
+ * `resourcesCount` (./counts.ts resolves it): the loader hands the entity's id under the field's own
+ * name, since a count is no column of the row, and the count is made for the whole answer at once.
+ */
+const resourcesCountField = (counted: string): FieldDef => ({
+  kind: 'computed',
+  columns: ['id'],
+  type: 'Int!',
+  description: `How many live resources ${counted} that you may read (counted now).`,
+  compute: (row) => row.id,
+});
+
 /** Every object type, each field declared once (SDL, columns and loads derive from these). */
 export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
   Integration: declaredType(integrationEntity),
@@ -304,18 +323,10 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
       description: 'The versions taken from this repository.',
     },
   }),
-  SourceCodeVersion: declaredType(sourceCodeVersionEntity),
+  SourceCodeVersion: declaredType(sourceCodeVersionEntity, { resourcesCount: resourcesCountField('run this version') }),
   Template: declaredType(templateEntity, {
     children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
-    resourcesCount: {
-      kind: 'computed',
-      columns: ['id'],
-      type: 'Int!',
-      description: 'How many live resources were requested from it that you may read (counted now; ./counts.ts resolves it).',
-      // The loader hands the template's id under this field; countResolvers turns it into the count
-      // (one statement per answer: a count is no column of the row).
-      compute: (row) => row.id,
-    },
+    resourcesCount: resourcesCountField('were requested from it'),
     resources: {
       kind: 'reverse',
       column: 'template_id',

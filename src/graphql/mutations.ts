@@ -51,6 +51,7 @@ const GRAPHQL_INPUT: Record<FieldDeclaration['kind'], string> = {
   text: 'String',
   enum: 'String',
   boolean: 'Boolean',
+  integer: 'Int',
   json: 'JSON',
   textList: '[String!]',
   id: 'UUID',

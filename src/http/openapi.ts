@@ -14,6 +14,7 @@ import { runPaths } from './openapi/run-paths.js';
 import { searchPaths } from './openapi/search-paths.js';
 import { favoritePaths } from './openapi/favorite-paths.js';
 import { treePaths, treeSchemas } from './openapi/tree-paths.js';
+import { versionVariablesPaths } from './openapi/version-variables-paths.js';
 import { webhookPaths } from './openapi/webhook-paths.js';
 import { mcpPaths } from './openapi/mcp-paths.js';
 
@@ -116,6 +117,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...searchPaths(),
       ...favoritePaths(),
       ...treePaths(),
+      ...versionVariablesPaths(),
       ...webhookPaths(),
       ...mcpPaths(),
       ...graphqlPaths(),

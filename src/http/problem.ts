@@ -18,8 +18,8 @@ const TITLE: Record<ErrorCategory, string> = {
 };
 const STATUS_TITLE: Readonly<Record<number, string>> = { 413: 'Payload too large', 415: 'Unsupported media type' };
 
-/** RFC 9457 problem details, as every error response of the REST API carries them. */
-export interface Problem {
+/** The RFC 9457 members of a problem, and ours (`code`, `errors`, `requestId`). */
+interface ProblemMembers {
   readonly type: string;
   readonly title: string;
   readonly status: number;
@@ -29,6 +29,16 @@ export interface Problem {
   readonly requestId?: string;
   readonly [extension: string]: unknown;
 }
+
+/** RFC 9457 problem details, as every error response of the REST API carries them. */
+export interface Problem extends ProblemMembers {
+  /** `detail` and `code` under the keys the upstream project's clients read (docs/contract.md §12). */
+  readonly message: string;
+  readonly error_code: ErrorCode;
+}
+
+/** A problem's members, with `detail` and `code` also under the upstream's keys. */
+const problemOf = (members: ProblemMembers): Problem => ({ ...members, message: members.detail, error_code: members.code });
 
 /** The HTTP status of an error code. */
 export const statusOf = (code: ErrorCode): number => ERROR_REGISTRY[code].status;
@@ -58,18 +68,18 @@ export function toProblem(error: unknown, requestId?: string): Problem {
         ? new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly', { cause: error })
         : fromFastify(error as FastifyError);
   if (!appError) {
-    return {
+    return problemOf({
       type: 'about:blank',
       title: TITLE.INTERNAL,
       status: 500,
       detail: 'An unexpected error occurred; it has been logged.',
       code: 'INTERNAL',
       requestId,
-    };
+    });
   }
   const status = statusOf(appError.code);
   const detail = appError.category === 'INTERNAL' ? 'An unexpected error occurred; it has been logged.' : appError.message;
-  return {
+  return problemOf({
     ...appError.details,
     type: `urn:infraledger:problem:${appError.code.toLowerCase().replaceAll('_', '-')}`,
     title: STATUS_TITLE[status] ?? TITLE[appError.category],
@@ -78,7 +88,7 @@ export function toProblem(error: unknown, requestId?: string): Problem {
     code: appError.code,
     ...(appError.errors.length > 0 ? { errors: appError.errors } : {}),
     requestId,
-  };
+  });
 }
 
 /** Fastify error handler: one mapping for every route. */

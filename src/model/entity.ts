@@ -12,7 +12,7 @@ import { canonicalUuid } from '../validation.js';
  */
 
 /** What a field stores, and so its event schema, column, list type and GraphQL type. */
-export type FieldKind = 'text' | 'enum' | 'boolean' | 'json' | 'textList' | 'id' | 'idList';
+export type FieldKind = 'text' | 'enum' | 'boolean' | 'integer' | 'json' | 'textList' | 'id' | 'idList';
 
 /**
  * Kept unique across live entities by a reservation stream `<key>:<value>` (docs/decisions/0002),
@@ -71,7 +71,7 @@ interface FieldBase<K extends FieldKind> {
  * A plain value stored in a column of its own; `nullable` values may be `null` (an optional fact).
  * `stored` is the event shape when it is not the kind's plain one (e.g. a JSON list of variables).
  */
-export interface ValueField extends FieldBase<'text' | 'boolean' | 'json' | 'textList'> {
+export interface ValueField extends FieldBase<'text' | 'boolean' | 'integer' | 'json' | 'textList'> {
   readonly nullable?: boolean;
   readonly stored?: z.ZodType;
   /**
@@ -195,6 +195,8 @@ export function storedOf(field: FieldDeclaration): z.ZodType {
       return z.enum(field.values);
     case 'boolean':
       return z.boolean();
+    case 'integer':
+      return z.number().int();
     case 'json':
       return z.record(z.string(), z.unknown());
     case 'textList':
@@ -231,9 +233,11 @@ export type StoredKindValue<F> = F extends { readonly stored: z.ZodType<infer T>
       ? V
       : F extends { readonly kind: 'boolean' }
         ? boolean
-        : F extends { readonly kind: 'json' }
-          ? Record<string, unknown>
-          : string[];
+        : F extends { readonly kind: 'integer' }
+          ? number
+          : F extends { readonly kind: 'json' }
+            ? Record<string, unknown>
+            : string[];
 
 /** Whether a field may hold `null`. */
 export const isNullable = (field: FieldDeclaration): boolean => field.kind !== 'idList' && field.nullable === true;

@@ -172,5 +172,16 @@ export const sourceCodeVersionEntity = {
       default: null,
       addedIn: 3,
     },
+    index: {
+      kind: 'integer',
+      description: "Where it stands among its template's versions (lower first; the upstream's reorder writes it). 0 when not set.",
+      input: z
+        .number({ message: 'must be a whole number' })
+        .int('must be a whole number')
+        .min(0, 'must be 0 or more')
+        .max(1_000_000, 'at most 1,000,000'),
+      default: 0,
+      addedIn: 4,
+    },
   },
 } as const satisfies EntityDeclaration;

@@ -77,6 +77,7 @@ export const COLUMN_OF_KIND: Readonly<Record<Exclude<FieldKind, 'idList'>, Colum
   text: 'text',
   enum: 'text',
   boolean: 'boolean',
+  integer: 'integer',
   json: 'jsonb',
   textList: 'text[]',
   id: 'uuid',

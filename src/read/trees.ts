@@ -37,6 +37,8 @@ export interface TreeNode {
   readonly status: string;
   /** A resource's lifecycle state (templates have none). */
   readonly state: string | null;
+  /** A resource's template's name (null for templates). */
+  readonly templateName: string | null;
   /** Its distance from the root. */
   readonly depth: number;
   readonly link: string;
@@ -63,6 +65,7 @@ interface Row {
   readonly name: string;
   readonly status: string;
   readonly state: string | null;
+  readonly template_name: string | null;
 }
 
 /** The tree of `id` (undefined when it does not exist or is deleted). */
@@ -71,6 +74,7 @@ export async function treeOf(db: Db, kind: TreeKind, id: string, direction: Tree
   // Down: the rows that name the node as parent; up: the parents the node names.
   const [from, to] = direction === 'children' ? ['parent_id', entity] : [entity, 'parent_id'];
   const state = kind === 'resource' ? sql`e.state` : sql`NULL::text`;
+  const templateName = kind === 'resource' ? sql`(SELECT t.name FROM templates t WHERE t.id = e.template_id)` : sql`NULL::text`;
   const { rows } = await sql<Row>`
     WITH RECURSIVE walk(id, path, depth) AS (
       SELECT e.id, ARRAY[e.id::text], 0 FROM ${sql.table(table)} e WHERE e.id = ${id} AND e.deleted_at IS NULL
@@ -80,7 +84,7 @@ export async function treeOf(db: Db, kind: TreeKind, id: string, direction: Tree
         JOIN ${sql.table(table)} n ON n.id = l.${sql.ref(to)} AND n.deleted_at IS NULL
        WHERE w.depth < ${depth} AND NOT (l.${sql.ref(to)}::text = ANY(w.path))
     )
-    SELECT w.id::text AS id, w.path, w.depth, e.name, e.status, ${state} AS state
+    SELECT w.id::text AS id, w.path, w.depth, e.name, e.status, ${state} AS state, ${templateName} AS template_name
       FROM walk w JOIN ${sql.table(table)} e ON e.id = w.id
      ORDER BY w.depth, lower(e.name), w.path
      LIMIT ${MAX_TREE_NODES + 1}`.execute(db);
@@ -95,6 +99,7 @@ export async function treeOf(db: Db, kind: TreeKind, id: string, direction: Tree
       name: row.name,
       status: row.status,
       state: row.state,
+      templateName: row.template_name,
       depth: row.depth,
       link: `/${plural}/${row.id}/show`,
       [direction]: [] as TreeNode[],
@@ -107,4 +112,32 @@ export async function treeOf(db: Db, kind: TreeKind, id: string, direction: Tree
   const root = nodes.get(first.path.join('/'));
   if (!root) return undefined;
   return { direction, depth, root, totalNodes: kept.length, truncated: rows.length > MAX_TREE_NODES };
+}
+
+/**
+ * The upstream project's shape of a tree (docs/contract.md §12): the root itself, its next level
+ * always under `children` whatever the direction, `template_name` and a `node_id` of its own per
+ * node (an entity reached by two paths is two nodes).
+ */
+export interface UpstreamTreeNode {
+  readonly id: string;
+  readonly node_id: string;
+  readonly name: string;
+  readonly state: string | null;
+  readonly status: string;
+  readonly template_name: string | null;
+  readonly children: UpstreamTreeNode[];
+}
+
+/** `node` and what lies beyond it, in the upstream's shape (`nodeId` gives each node its id). */
+export function upstreamTree(node: TreeNode, direction: TreeDirection, nodeId: () => string): UpstreamTreeNode {
+  return {
+    id: node.id,
+    node_id: nodeId(),
+    name: node.name,
+    state: node.state,
+    status: node.status,
+    template_name: node.templateName,
+    children: (node[direction] ?? []).map((next) => upstreamTree(next, direction, nodeId)),
+  };
 }

@@ -38,11 +38,37 @@ async function until(url: string, script: Script, timeoutMs = 90_000): Promise<R
   }
 }
 
+/** Whether any process of the group `pgid` is still alive (signal 0 probes without signalling). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops the whole group and waits until its last process is gone: npm exits before the service it
+ * started has finished its shutdown, and a service still closing its embedded database writes into
+ * the data directory the test is about to remove.
+ */
 async function stopGroup(script: Script): Promise<void> {
-  if (script.child.exitCode !== null || script.child.pid === undefined) return;
-  const exited = once(script.child, 'exit');
-  process.kill(-script.child.pid, 'SIGTERM');
-  await exited;
+  const pgid = script.child.pid;
+  if (pgid === undefined) return;
+  if (script.child.exitCode === null) {
+    const exited = once(script.child, 'exit');
+    process.kill(-pgid, 'SIGTERM');
+    await exited;
+  }
+  const deadline = Date.now() + 30_000;
+  while (groupAlive(pgid)) {
+    if (Date.now() > deadline) {
+      process.kill(-pgid, 'SIGKILL');
+      break;
+    }
+    await delay(100);
+  }
 }
 
 describe('starting the service', () => {
@@ -50,7 +76,7 @@ describe('starting the service', () => {
   const dirs: string[] = [];
   afterEach(async () => {
     for (const script of running.splice(0)) await stopGroup(script);
-    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('npm start on a current build starts without rebuilding anything', async () => {

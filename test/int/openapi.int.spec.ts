@@ -97,7 +97,17 @@ describe(`OpenAPI document and docs on ${target.name}`, () => {
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     const problem = document.components?.schemas?.Problem;
-    expect(problem && propertiesOf(problem)).toEqual(['code', 'detail', 'errors', 'requestId', 'status', 'title', 'type']);
+    expect(problem && propertiesOf(problem)).toEqual([
+      'code',
+      'detail',
+      'error_code',
+      'errors',
+      'message',
+      'requestId',
+      'status',
+      'title',
+      'type',
+    ]);
     // Served as built, so it is plain JSON (no functions, no undefined) and stable.
     expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
     // Relative, so "Try it out" works at whatever address the docs were opened; and nothing pre-filled

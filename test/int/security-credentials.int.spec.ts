@@ -173,6 +173,9 @@ for (const target of oneDatabaseTarget()) {
             status: 401,
             detail: INVALID,
             code: 'UNAUTHENTICATED',
+            // The same two again under the upstream's keys (docs/contract.md §12).
+            message: INVALID,
+            error_code: 'UNAUTHENTICATED',
           });
           expect(response.headers['www-authenticate']).toBe(wrong.headers['www-authenticate']);
         }

@@ -117,6 +117,73 @@ for (const target of databaseTargets()) {
       });
     });
 
+    it("orders a template's versions by the index the upstream's reorder writes, each counting the resources that run it", async () => {
+      const template = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Bucket', template: 'bucket' } })).json<{
+        id: string;
+      }>().id;
+      const version = async (tag: string, index?: number) => {
+        const created = await h.inject({
+          method: 'POST',
+          url: '/api/source_code_versions',
+          payload: { templateId: template, sourceCodeId: ids.sourceCode, sourceCodeFolder: 'buckets', sourceCodeVersion: tag, index },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        return created.json<{ id: string; index: number }>();
+      };
+      const [first, second, third] = [await version('v1.0.0'), await version('v2.0.0', 1), await version('v3.0.0', 2)];
+      expect(first.index).toBe(0);
+      const resource = await h.inject({
+        method: 'POST',
+        url: '/api/resources',
+        payload: { name: 'assets', templateId: template, sourceCodeVersionId: second.id },
+      });
+      expect(resource.statusCode, resource.body).toBe(201);
+      // The reorder dialog's save: the newest version first.
+      const moved = await graphql(
+        `
+          mutation UpdateVersion($id: UUID!, $input: SourceCodeVersionUpdateInput!) {
+            updateSourceCodeVersion(id: $id, input: $input) {
+              id
+              identifier
+              entityName
+            }
+          }
+        `,
+        { id: third.id, input: { index: 0 } },
+      );
+      expect(moved.errors).toBeUndefined();
+      await graphql('mutation($id: UUID!) { updateSourceCodeVersion(id: $id, input: { index: 2 }) { id } }', { id: first.id });
+      const list = await graphql(
+        `
+          query VersionsByTemplate($filter: JSON, $sort: [String!], $range: [Int!]) {
+            sourceCodeVersions(filter: $filter, sort: $sort, range: $range) {
+              identifier
+              index
+              entityName
+              resourcesCount
+            }
+            sourceCodeVersionsCount(filter: $filter)
+          }
+        `,
+        { filter: { templateId: template }, sort: ['index', 'ASC'], range: [0, 10] },
+      );
+      expect(list).toEqual({
+        data: {
+          sourceCodeVersions: [
+            { identifier: 'buckets:v3.0.0', index: 0, entityName: 'source_code_version', resourcesCount: 0 },
+            { identifier: 'buckets:v2.0.0', index: 1, entityName: 'source_code_version', resourcesCount: 1 },
+            { identifier: 'buckets:v1.0.0', index: 2, entityName: 'source_code_version', resourcesCount: 0 },
+          ],
+          sourceCodeVersionsCount: 3,
+        },
+      });
+      const negative = await h.inject({ method: 'PATCH', url: `/api/source_code_versions/${first.id}`, payload: { index: -1 } });
+      expect(negative.statusCode).toBe(400);
+      expect(negative.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
+        expect.objectContaining({ field: 'index', message: 'must be 0 or more' }),
+      ]);
+    });
+
     it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
       const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
       expect(answer.errors).toBeUndefined();

@@ -19,6 +19,9 @@ describe('problem details', () => {
         errors: [{ field: 'name', message: 'taken' }],
         referrers: [],
         requestId: 'req-1',
+        // The upstream project's keys for the same two (docs/contract.md §12).
+        message: 'a template named "x" already exists',
+        error_code: 'CONFLICT',
       });
     });
 
@@ -40,6 +43,8 @@ describe('problem details', () => {
         detail: 'An unexpected error occurred; it has been logged.',
         code: 'INTERNAL',
         requestId: undefined,
+        message: 'An unexpected error occurred; it has been logged.',
+        error_code: 'INTERNAL',
       });
     });
   });

@@ -46,6 +46,7 @@ const version: SourceCodeVersionFields = {
   templateId: TEMPLATE_ID,
   sourceCodeId: SOURCE_CODE_ID,
   breakingChanges: null,
+  index: 0,
   description: '',
   labels: [],
 };

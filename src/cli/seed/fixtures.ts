@@ -318,6 +318,7 @@ export function versionFixture(
     ownerId: null,
     // The first major version breaks nothing; later ones say what they change.
     breakingChanges: /^v1\./.test(tag) ? null : `Inputs of ${template.slug} renamed; see the changelog.`,
+    index: 0,
     sourceCodeVersion: tag,
     sourceCodeBranch: null,
     sourceCodeFolder: folder,

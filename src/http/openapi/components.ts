@@ -102,7 +102,7 @@ const PROBLEM_DESCRIPTIONS: Record<ProblemStatus, string> = {
 const problemSchema: Schema = {
   type: 'object',
   description: 'RFC 9457 problem details (`application/problem+json`).',
-  required: ['type', 'title', 'status', 'detail', 'code'],
+  required: ['type', 'title', 'status', 'detail', 'code', 'message', 'error_code'],
   properties: {
     type: { type: 'string', description: 'URN of the problem type, e.g. `urn:infraledger:problem:validation`.' },
     title: { type: 'string' },
@@ -119,6 +119,8 @@ const problemSchema: Schema = {
       items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
     },
     requestId: { type: 'string', description: 'The `X-Request-Id` of the request.' },
+    message: { type: 'string', description: '`detail` again, under the key the upstream project’s clients read.' },
+    error_code: { type: 'string', description: '`code` again, under the key the upstream project’s clients read.' },
   },
   additionalProperties: true,
 };

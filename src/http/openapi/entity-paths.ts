@@ -217,6 +217,13 @@ export function entityPaths(def: EntityDoc): Paths {
       requestBody: jsonBody(def.patch),
       responses: { '200': entity(`The updated ${def.label}.`), ...problems(400, 401, 403, 404, 409, 412, 422, 503) },
     };
+    // The upstream project's clients update with PUT: the same partial update (docs/contract.md §12).
+    item.put = {
+      ...item.patch,
+      operationId: operationId('put', def.plural),
+      summary: `Update a ${def.label} (PUT, as PATCH)`,
+      description: `The same partial update as PATCH, under the method the upstream project's clients use.${note('write')}`,
+    };
   }
   if (def.deletable !== false) {
     item.delete = {

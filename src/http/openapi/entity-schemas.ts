@@ -27,6 +27,8 @@ function valueSchema(field: FieldDeclaration): Schema {
       return { type: 'array', items: uuid };
     case 'boolean':
       return { type: 'boolean' };
+    case 'integer':
+      return { type: 'integer' };
     case 'json':
       return { type: 'object', additionalProperties: true };
     case 'textList':

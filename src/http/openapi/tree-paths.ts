@@ -4,12 +4,13 @@ import { jsonResponse, param, problems, type Paths } from './components.js';
 
 const node: OpenAPIV3_1.SchemaObject = {
   type: 'object',
-  required: ['id', 'name', 'status', 'state', 'depth', 'link'],
+  required: ['id', 'name', 'status', 'state', 'templateName', 'depth', 'link'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
     status: { type: 'string' },
     state: { type: ['string', 'null'], description: "A resource's lifecycle state (null for templates)." },
+    templateName: { type: ['string', 'null'], description: "A resource's template's name (null for templates)." },
     depth: { type: 'integer', description: 'Its distance from the root.' },
     link: { type: 'string', description: 'Its page in the web UI.' },
     children: { type: 'array', items: { $ref: '#/components/schemas/TreeNode' }, description: 'The next level down (direction children).' },
@@ -17,20 +18,38 @@ const node: OpenAPIV3_1.SchemaObject = {
   },
 };
 
+/** The upstream project's node: the next level always under `children`, a `node_id` per node. */
+const upstreamMembers: Record<string, OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject> = {
+  id: { type: 'string', format: 'uuid' },
+  node_id: { type: 'string', format: 'uuid', description: 'This node’s own id (an entity reached by two paths is two nodes).' },
+  name: { type: 'string' },
+  state: { type: ['string', 'null'] },
+  status: { type: 'string' },
+  template_name: { type: ['string', 'null'] },
+  children: {
+    type: 'array',
+    items: { $ref: '#/components/schemas/UpstreamTreeNode' },
+    description: 'The next level, whatever the direction.',
+  },
+};
+const upstreamNode: OpenAPIV3_1.SchemaObject = { type: 'object', required: Object.keys(upstreamMembers), properties: upstreamMembers };
+
 const tree: OpenAPIV3_1.SchemaObject = {
   type: 'object',
-  required: ['direction', 'depth', 'root', 'totalNodes', 'truncated'],
+  description: "Ours (`direction` … `truncated`), and beside them the root's members in the upstream project's shape (`id` … `children`).",
+  required: ['direction', 'depth', 'root', 'totalNodes', 'truncated', ...Object.keys(upstreamMembers)],
   properties: {
     direction: { type: 'string', enum: [...TREE_DIRECTIONS] },
     depth: { type: 'integer' },
     root: { $ref: '#/components/schemas/TreeNode' },
     totalNodes: { type: 'integer', description: 'Nodes in the tree (one reached by two paths counts twice).' },
     truncated: { type: 'boolean', description: `Whether it was cut at ${MAX_TREE_NODES} nodes.` },
+    ...upstreamMembers,
   },
 };
 
-/** The tree node schema, for components. */
-export const treeSchemas = { TreeNode: node };
+/** The tree node schemas, for components. */
+export const treeSchemas = { TreeNode: node, UpstreamTreeNode: upstreamNode };
 
 /** `GET /api/{resources|templates}/{id}/tree/{direction}`: an entity's relatives, nested. */
 export function treePaths(): Paths {

@@ -150,9 +150,15 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
     return sendWritten(reply, written, find, missing, 201);
   });
 
-  app.patch(`/${plural}/:id`, async (request, reply) => {
-    const { id } = parseInput(idParams, request.params, 'path');
-    return sendWritten(reply, await writes.update(restCall(request), id, request.body), find, missing);
+  // PUT is the upstream project's spelling of the same partial update (docs/contract.md §12): its
+  // clients send PUT with the fields they change, so both methods answer alike.
+  app.route({
+    method: ['PATCH', 'PUT'],
+    url: `/${plural}/:id`,
+    handler: async (request, reply) => {
+      const { id } = parseInput(idParams, request.params, 'path');
+      return sendWritten(reply, await writes.update(restCall(request), id, request.body), find, missing);
+    },
   });
 
   app.post(`/${plural}/:id/actions/:action`, async (request, reply) => {

@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition } from '../../edge/headers.js';
 import { readTree } from '../../edge/trees.js';
-import { TREE_KINDS, type TreeKind } from '../../read/trees.js';
+import { TREE_KINDS, upstreamTree, type TreeKind } from '../../read/trees.js';
 import type { Services } from '../../services.js';
 
 /**
  * `GET /api/{resources|templates}/{id}/tree/{children|parents}?depth=` (docs/api/rest.md,
- * "Relationships"): the entity's relatives, nested, to a depth (default 5, at most 20).
+ * "Relationships"): the entity's relatives, nested, to a depth (default 5, at most 20); beside our
+ * members, the root's in the upstream project's shape (its route, same path).
  */
 export function treeRoutes(app: FastifyInstance, services: Services): void {
   for (const kind of Object.keys(TREE_KINDS) as TreeKind[]) {
@@ -16,7 +18,15 @@ export function treeRoutes(app: FastifyInstance, services: Services): void {
       const principal = authorize(request);
       await awaitMinPosition(request, services, [table]);
       const query = request.query as Record<string, unknown>;
-      return readTree(services, principal, kind, { ...(request.params as Record<string, unknown>), depth: query.depth }, 'request');
+      const tree = await readTree(
+        services,
+        principal,
+        kind,
+        { ...(request.params as Record<string, unknown>), depth: query.depth },
+        'request',
+      );
+      // The root's own members beside ours, in the upstream's shape, for its clients (Backstage).
+      return { ...tree, ...upstreamTree(tree.root, tree.direction, randomUUID) };
     });
   }
 }

@@ -33,6 +33,7 @@ function valueFieldSpec(name: string, field: Exclude<FieldDeclaration, { kind: '
   if (field.kind === 'json') return { column, type: 'json' };
   if (field.kind === 'enum') return { column, type: 'enum', values: field.values, ...flags };
   if (field.timestamp) return { column, type: 'datetime', ...flags };
+  if (field.kind === 'integer') return { column, type: 'number', integer: true, ...flags };
   return { column, type: LIST_TYPE_OF_KIND[field.kind], ...flags };
 }
 

@@ -13,6 +13,7 @@ import { sql as webhooks } from './031-webhooks.js';
 import { sql as deliveryCursors } from './032-delivery-cursors.js';
 import { sql as favorites } from './033-favorites.js';
 import { sql as breakingChanges } from './034-breaking-changes.js';
+import { sql as versionIndex } from './035-version-index.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   { id: '032-delivery-cursors', sql: deliveryCursors },
   { id: '033-favorites', sql: favorites },
   { id: '034-breaking-changes', sql: breakingChanges },
+  { id: '035-version-index', sql: versionIndex },
 ];

@@ -5,6 +5,8 @@ import {
   DateField,
   Edit,
   List,
+  NumberField,
+  NumberInput,
   SelectInput,
   Show,
   ShowButton,
@@ -50,6 +52,14 @@ function VersionInputs({ creating }: { readonly creating: boolean }) {
         defaultValue="."
       />
       <SelectInput source="lifecycleState" label="Lifecycle state" choices={choices(STATES)} defaultValue="preview" />
+      <NumberInput
+        source="index"
+        label="Position"
+        min={0}
+        step={1}
+        defaultValue={0}
+        helperText="Where it stands among the template's versions; lower first."
+      />
       <TextInput
         source="breakingChanges"
         label="Breaking changes"
@@ -141,6 +151,9 @@ export function SourceCodeVersionShow() {
           </Item>
           <Item label="Status">
             <StatusField />
+          </Item>
+          <Item label="Position">
+            <NumberField source="index" />
           </Item>
         </Stack>
         <Item label="Breaking changes">
