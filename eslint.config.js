@@ -6,7 +6,8 @@ import { layerConfigs } from './eslint.layers.js';
 import { cycleConfigs } from './eslint.cycles.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/', 'coverage/', 'test-results/'] },
+  // bench/peers/postgraphile is a package of its own (plain CommonJS, its own dependencies).
+  { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/', 'coverage/', 'test-results/', 'bench/peers/postgraphile/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -3,11 +3,11 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'commands', 'commands-embedded', 'lists', 'rebuild', 'graphql', 'graphql-live'] as const;
+export const BENCH_PARTS = ['store', 'commands', 'commands-embedded', 'lists', 'rebuild', 'peers', 'graphql', 'graphql-live'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
-export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
-                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--base REF]
+export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [peers] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--graphql-query Q,…] [--base REF]
   store                  event store appends (against Emmett and the previous append), projection replay, growth,
                          how long a fresh event waits to be readable while a rebuild runs
   commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
@@ -17,6 +17,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
                          template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes)
+  peers                  one resource by id over GraphQL against PostGraphile 4.14 (installed into bench/peers/postgraphile
+                         on first use) without and with a JWT, at 1 and 32 clients, on the graphql part's catalog
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh
@@ -25,6 +27,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
                          defaults for it: 1000 and 200)
   --graphql-duration S   measured seconds per run (default 10, after a 3 s warm-up: --graphql-warmup)
   --graphql-rounds N     runs per query, side and concurrency, the sides taking turns (default 2)
+  --graphql-query Q,…    only these queries (resource, templates, executors, resources; default all)
 Without a part, all parts run.`;
 
 export class BenchUsageError extends Error {
@@ -41,6 +44,8 @@ export interface BenchOptions {
     readonly warmupSeconds: number;
     readonly durationSeconds: number;
     readonly rounds: number;
+    /** The queries to measure (all when not told). */
+    readonly queries: readonly string[] | undefined;
   };
 }
 
@@ -58,6 +63,10 @@ const flagsSchema = z.strictObject({
   'graphql-duration': whole(1, 600).default(10),
   'graphql-warmup': whole(0, 600).default(3),
   'graphql-rounds': whole(1, 20).default(2),
+  'graphql-query': z
+    .string()
+    .regex(/^[a-z]+(,[a-z]+)*$/, 'must be query names separated by commas')
+    .optional(),
   base: z
     .string()
     .regex(/^[\w./-]{1,100}$/, 'must be a git revision')
@@ -102,6 +111,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       warmupSeconds: f['graphql-warmup'],
       durationSeconds: f['graphql-duration'],
       rounds: f['graphql-rounds'],
+      queries: f['graphql-query']?.split(','),
     },
   };
 }

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists } from './lists.js';
 import { benchRebuildFloor } from './rebuild-floor.js';
+import { benchPeers } from './peers/bench.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import {
   BASE_COMMIT,
@@ -337,6 +338,22 @@ const rebuildPart = (log: Logger): Promise<boolean> =>
     await benchRebuildFloor(adminUrl, log, say);
   });
 
+/** The peers part: the service against PostGraphile on the GraphQL part's catalog (bench/peers/bench.ts). */
+const peersPart = (options: BenchOptions['graphql'], log: Logger): Promise<boolean> =>
+  onPostgres('peers', '(the service against what its users would run instead), sides taking turns', async (adminUrl) => {
+    const databaseUrl = process.env.BENCH_GRAPHQL_DATABASE_URL ?? defaultGraphqlDatabaseUrl(adminUrl);
+    const ratios = await benchPeers({ ...options, rounds: Math.max(options.rounds, 3), databaseUrl }, log, say);
+    say('');
+    say('| measure | clients | peer | ours / theirs (median) | rounds | load (1/5/15 min) |');
+    say('|---|---|---|---|---|---|');
+    for (const r of ratios) {
+      const rounds = r.rounds.map((x) => x.toFixed(2)).join(', ');
+      say(
+        `| ${r.measure} | ${r.connections} | ${r.peer} | **${r.median.toFixed(2)}×** | ${rounds} | ${r.load.map((l) => l.toFixed(2)).join(' ')} |`,
+      );
+    }
+  });
+
 /** The bench entry point: the parts named on the command line (all by default), one after the other. */
 export async function main(argv: readonly string[]): Promise<void> {
   let options: BenchOptions;
@@ -370,6 +387,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('rebuild')) {
     say('');
     ok = (await rebuildPart(log)) && ok;
+  }
+  if (options.parts.has('peers')) {
+    say('');
+    ok = (await peersPart(options.graphql, log)) && ok;
   }
   if (options.parts.has('store') && options.parts.has('graphql')) say('');
   if (options.parts.has('graphql')) ok = (await graphqlPart(options.graphql, log)) && ok;

@@ -56,7 +56,7 @@ export async function freshDatabase(adminUrl: string, name: string): Promise<str
 }
 
 /** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -18,6 +18,8 @@ export interface GraphqlBenchOptions {
   readonly durationSeconds: number;
   /** Each side runs this many times per cell, taking turns with the others; the cell sums them. */
   readonly rounds: number;
+  /** The queries to measure, by name (all when not told). */
+  readonly queries?: readonly string[] | undefined;
 }
 
 /** Everything the GraphQL part measured, with the conditions of the run. */
@@ -45,8 +47,8 @@ async function analyze(service: BenchService): Promise<void> {
   await service.services.pool.query('ANALYZE');
 }
 
-/** Seeds through a child process until the catalog is large enough; returns its final size. */
-async function ensureCatalog(
+/** Seeds through a child process until the catalog is large enough; returns its final size (the peers part too). */
+export async function ensureCatalog(
   service: BenchService,
   env: Record<string, string>,
   want: CatalogSize,
@@ -74,7 +76,7 @@ async function ensureCatalog(
 }
 
 /** POSTs one body and returns the parsed answer (for the equivalence check). */
-async function post(url: string, body: string, headers: Record<string, string>): Promise<unknown> {
+export async function post(url: string, body: string, headers: Record<string, string>): Promise<unknown> {
   const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}: ${await response.text()}`);
   return response.json();
@@ -134,7 +136,9 @@ export async function benchGraphql(options: GraphqlBenchOptions, log: Logger, sa
       `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (${os.availableParallelism()} CPUs, shared by the server ` +
         `and the load generator)`,
     );
-    for (const query of BENCH_QUERIES) {
+    const unknown = options.queries?.filter((name) => !BENCH_QUERIES.some((query) => query.name === name)) ?? [];
+    if (unknown.length > 0) throw new Error(`no query ${unknown.join(', ')} (queries: ${BENCH_QUERIES.map((q) => q.name).join(', ')})`);
+    for (const query of BENCH_QUERIES.filter((q) => options.queries?.includes(q.name) ?? true)) {
       const bodies = query.bodies(ids);
       statements.set(query.name, await verify(service, floor, query, bodies, headers));
       for (const connections of options.connections) {

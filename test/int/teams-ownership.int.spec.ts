@@ -151,6 +151,15 @@ for (const target of databaseTargets()) {
         myPermissions: ['read', 'write'],
         availableActions: ['update', 'disable', 'delete'],
       });
+      // One document, its statement compiled once: each caller and each id still gets only its own answer.
+      const one = 'query One($id: UUID) { secret(id: $id) { id } }';
+      const answers = [
+        await gql(one, 'alice', { id: paymentsSecret }),
+        await gql(one, 'bob', { id: paymentsSecret }),
+        await gql(one, 'alice', { id: unownedSecret }),
+        await gql(one, 'bob', { id: searchSecret }),
+      ].map((answer) => answer.data?.secret);
+      expect(answers).toEqual([{ id: paymentsSecret }, null, { id: unownedSecret }, { id: searchSecret }]);
     });
 
     it("lets a team's members change what it owns, its leads change the owner, and nobody else", async () => {

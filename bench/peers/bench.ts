@@ -1,0 +1,146 @@
+import os from 'node:os';
+import type { Logger } from '../../src/log.js';
+import { percentile } from '../stats.js';
+import { ensureDatabase, sampleResourceIds, type CatalogSize } from '../graphql/catalog.js';
+import { ensureCatalog, post } from '../graphql/bench.js';
+import { combine, runLoad, type LoadSpec, type RawRun } from '../graphql/load.js';
+import { adminToken, benchEnvironment, openBenchService } from '../graphql/service.js';
+import { installPostGraphile, openPostGraphile, postGraphileToken, type PostGraphileSide } from './postgraphile.js';
+
+/**
+ * `npm run bench -- peers`: the service against what its users would run instead, side by side on
+ * one machine and one database. Today: one resource by id over GraphQL (five fields) against
+ * PostGraphile 4.14 on the service's own read tables, without authentication and with a JWT, at 1
+ * and 32 clients; the sides take turns, the order swapped every round, and each ratio is the median
+ * of the rounds' ratios.
+ */
+export interface PeersOptions {
+  readonly databaseUrl: string;
+  readonly size: CatalogSize;
+  readonly warmupSeconds: number;
+  readonly durationSeconds: number;
+  readonly rounds: number;
+}
+
+/** One ratio: ours over the peer's requests/s, per round and their median. */
+export interface PeerRatio {
+  readonly measure: string;
+  readonly peer: string;
+  readonly connections: number;
+  readonly ours: number;
+  readonly theirs: number;
+  readonly median: number;
+  readonly rounds: readonly number[];
+  readonly load: readonly number[];
+}
+
+const OURS = 'query ($id: UUID!) { resource(id: $id) { id name state status createdAt } }';
+// PostGraphile's default inflection names the by-primary-key root `resourceById`; the alias gives both answers one shape.
+const THEIRS = 'query ($id: UUID!) { resource: resourceById(id: $id) { id name state status createdAt } }';
+const CONNECTIONS = [1, 32] as const;
+/** A secret for the JWT side: it protects nothing, the database exists only for benchmarks. */
+const PEER_JWT_SECRET = 'infraledger-bench-only-jwt-secret';
+
+const bodiesOf = (document: string, ids: readonly string[]): string[] =>
+  ids.map((id) => JSON.stringify({ query: document, variables: { id } }));
+
+/** Before timing: each side answers the resource asked for, without errors. */
+async function verify(url: string, document: string, ids: readonly string[], headers: Record<string, string>, side: string): Promise<void> {
+  for (const id of ids.slice(0, 5)) {
+    const answer = (await post(url, JSON.stringify({ query: document, variables: { id } }), headers)) as {
+      data?: { resource?: { id?: string } | null };
+      errors?: unknown;
+    };
+    if (answer.errors !== undefined || answer.data?.resource?.id !== id) {
+      throw new Error(`${side} did not answer resource ${id}: ${JSON.stringify(answer).slice(0, 300)}`);
+    }
+  }
+}
+
+/** Runs the part, saying each ratio as it is measured. */
+export async function benchPeers(options: PeersOptions, log: Logger, say: (line: string) => void): Promise<PeerRatio[]> {
+  if (await ensureDatabase(options.databaseUrl)) say('[peers] created the bench database');
+  await installPostGraphile(say);
+  const env = await benchEnvironment(options.databaseUrl);
+  const service = await openBenchService(env, log);
+  const peers: PostGraphileSide[] = [];
+  try {
+    await ensureCatalog(service, env, options.size, (line) => say(`[peers] ${line}`));
+    const ids = await sampleResourceIds(service.services.pool, 1000);
+    if (ids.length === 0) throw new Error('the bench database holds no resources');
+    const open = await openPostGraphile(options.databaseUrl);
+    peers.push(open);
+    const guarded = await openPostGraphile(options.databaseUrl, PEER_JWT_SECRET);
+    peers.push(guarded);
+    const sides = {
+      ours: {
+        url: `${service.baseUrl}/api/graphql`,
+        document: OURS,
+        headers: { authorization: `Bearer ${await adminToken(service.baseUrl, env)}` },
+      },
+      'PostGraphile without auth': { url: open.url, document: THEIRS, headers: {} },
+      'PostGraphile with JWT': {
+        url: guarded.url,
+        document: THEIRS,
+        headers: { authorization: `Bearer ${await postGraphileToken(PEER_JWT_SECRET)}` },
+      },
+    };
+    for (const [name, side] of Object.entries(sides)) await verify(side.url, side.document, ids, side.headers, name);
+    const ratios: PeerRatio[] = [];
+    for (const connections of CONNECTIONS) {
+      const spec = (side: (typeof sides)[keyof typeof sides]): LoadSpec => ({
+        url: side.url,
+        headers: side.headers,
+        bodies: bodiesOf(side.document, ids),
+        connections,
+        warmupSeconds: options.warmupSeconds,
+        durationSeconds: options.durationSeconds,
+      });
+      for (const peer of ['PostGraphile without auth', 'PostGraphile with JWT'] as const) {
+        const load = os.loadavg();
+        const ours: RawRun[] = [];
+        const theirs: RawRun[] = [];
+        for (let round = 0; round < options.rounds; round++) {
+          // The order swaps every round, so a burst of other work lands on both sides alike.
+          if (round % 2 === 0) {
+            ours.push(await runLoad(spec(sides.ours)));
+            theirs.push(await runLoad(spec(sides[peer])));
+          } else {
+            theirs.push(await runLoad(spec(sides[peer])));
+            ours.push(await runLoad(spec(sides.ours)));
+          }
+        }
+        const perRound = ours.map((run, i) => combine([run]).requestsPerSecond / combine([theirs[i] ?? run]).requestsPerSecond);
+        const failures = [...ours, ...theirs].reduce((sum, run) => sum + run.failures, 0);
+        if (failures > 0) throw new Error(`single read × ${connections} against ${peer}: ${failures} failed requests`);
+        const ratio: PeerRatio = {
+          measure: 'GraphQL single resource, 5 fields',
+          peer,
+          connections,
+          ours: combine(ours).requestsPerSecond,
+          theirs: combine(theirs).requestsPerSecond,
+          median: percentile(
+            [...perRound].sort((a, b) => a - b),
+            50,
+          ),
+          rounds: perRound,
+          load,
+        };
+        ratios.push(ratio);
+        say(formatRatio(ratio));
+      }
+    }
+    return ratios;
+  } finally {
+    for (const peer of peers) await peer.close();
+    await service.close();
+  }
+}
+
+/** One line per ratio: the median, each round's, the requests/s of both sides and the load. */
+export function formatRatio(r: PeerRatio): string {
+  return (
+    `[peers] ${r.measure} × ${r.connections} vs ${r.peer}: ${r.median.toFixed(2)}× (rounds ${r.rounds.map((x) => x.toFixed(2)).join(', ')}; ` +
+    `ours ${Math.round(r.ours)} rps, theirs ${Math.round(r.theirs)} rps; load ${r.load.map((l) => l.toFixed(2)).join(' ')})`
+  );
+}
