@@ -21,13 +21,22 @@ const RESOURCE_TYPES = ['aws:ec2:instance', 'aws:rds:instance', 'aws:s3:bucket',
 
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
 
+/** How the i-th template is named. */
+export type TemplateNames = (i: number) => string;
+
+/** Friendly names ending in a six-digit index: "Service template 001234". */
+export const friendlyNames: TemplateNames = (i) => `Service template ${String(i).padStart(6, '0')}`;
+
+/** The seed's style, every name sharing its leading trigrams with every other: "res-1234". */
+export const sharedTrigramNames: TemplateNames = (i) => `res-${i}`;
+
 /** A TemplateCreated event for the i-th template; `parentId` (an earlier template) is optional. */
-export function templateCreated(id: string, i: number, parentId?: string): TemplateEvent {
+export function templateCreated(id: string, i: number, parentId?: string, names: TemplateNames = friendlyNames): TemplateEvent {
   return {
     type: 'TemplateCreated',
     data: {
       id,
-      name: `Service template ${String(i).padStart(6, '0')}`,
+      name: names(i),
       template: `svc-${String(i).padStart(6, '0')}`,
       description: `Standard ${pick(RESOURCE_TYPES, i)} deployment for the ${pick(TEAMS, i)} team, with monitoring and backups.`,
       labels: [`team:${pick(TEAMS, i)}`, i % 2 === 0 ? 'env:prod' : 'env:staging', 'managed'],

@@ -17,8 +17,10 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
                          template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes)
-  peers                  one resource by id over GraphQL against PostGraphile 4.14 (installed into bench/peers/postgraphile
-                         on first use) without and with a JWT, at 1 and 32 clients, on the graphql part's catalog
+  peers                  creates (POST /api/templates, 8 clients) against Emmett with an inline projection, each on a fresh
+                         database; one resource by id over GraphQL against PostGraphile 4.14 (installed into
+                         bench/peers/postgraphile on first use) without and with a JWT, at 1 and 32 clients, on the graphql
+                         part's catalog
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh

@@ -7,7 +7,7 @@ import type { Logger } from '../src/log.js';
 import { rebuildProjection } from '../src/projections/rebuild.js';
 import { ProjectionRunner } from '../src/projections/runner.js';
 import { templatesProjection } from '../src/projections/templates.js';
-import { encode, templateCreated, templateFollowUp, templateStream } from './fixtures.js';
+import { encode, friendlyNames, templateCreated, templateFollowUp, templateStream, type TemplateNames } from './fixtures.js';
 import { percentile, perSecond } from './stats.js';
 
 /** The store, pool and codec a replay runs against. */
@@ -39,7 +39,13 @@ export interface ReplayResult {
  * all), encoded by the codec. Each `appendMany` holds the creations of one chunk and the follow-ups of
  * the previous chunk, so creations and changes interleave in `$all` as they would in real traffic.
  */
-export async function seedTemplates(store: EventStore, codec: EventCodec, templates: number, chunk = 2500): Promise<SeedResult> {
+export async function seedTemplates(
+  store: EventStore,
+  codec: EventCodec,
+  templates: number,
+  chunk = 2500,
+  names: TemplateNames = friendlyNames,
+): Promise<SeedResult> {
   const started = performance.now();
   const ids = Array.from({ length: templates }, () => randomUUID());
   const now = new Date();
@@ -54,7 +60,7 @@ export async function seedTemplates(store: EventStore, codec: EventCodec, templa
       writes.push({
         streamId: templateStream(id),
         expectedRevision: 'no_stream',
-        events: [encode(codec, templateCreated(id, i, parent), i, now)],
+        events: [encode(codec, templateCreated(id, i, parent, names), i, now)],
       });
     }
     for (let i = from - chunk; i >= 0 && i < Math.min(from, templates); i++) {

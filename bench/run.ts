@@ -9,9 +9,9 @@ import type { EventCodec } from '../src/events/codec.js';
 import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
-import { benchLists, formatLists } from './lists.js';
+import { benchLists, formatLists, NAME_STYLES } from './lists.js';
 import { benchRebuildFloor } from './rebuild-floor.js';
-import { benchPeers } from './peers/bench.js';
+import { benchCreates, benchPeers } from './peers/bench.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
 import {
   BASE_COMMIT,
@@ -327,9 +327,12 @@ async function onPostgres(part: string, title: string, run: (adminUrl: string) =
 /** The lists part: name__like on 10,000 against 50,000 templates. */
 const listsPart = (log: Logger): Promise<boolean> =>
   onPostgres('lists', '(GET /api/templates with name__like), 10,000 against 50,000 templates', async (adminUrl) => {
-    const result = await benchLists(adminUrl, log, say);
-    say('');
-    for (const line of formatLists(result)) say(line);
+    for (const style of NAME_STYLES) {
+      const result = await benchLists(adminUrl, style, log, say);
+      say('');
+      for (const line of formatLists(result)) say(line);
+      say('');
+    }
   });
 
 /** The rebuild part: the built CLI's rebuild of 100,000 template events against its SQL floor. */
@@ -342,7 +345,10 @@ const rebuildPart = (log: Logger): Promise<boolean> =>
 const peersPart = (options: BenchOptions['graphql'], log: Logger): Promise<boolean> =>
   onPostgres('peers', '(the service against what its users would run instead), sides taking turns', async (adminUrl) => {
     const databaseUrl = process.env.BENCH_GRAPHQL_DATABASE_URL ?? defaultGraphqlDatabaseUrl(adminUrl);
-    const ratios = await benchPeers({ ...options, rounds: Math.max(options.rounds, 3), databaseUrl }, log, say);
+    const ratios = [
+      await benchCreates(adminUrl, say),
+      ...(await benchPeers({ ...options, rounds: Math.max(options.rounds, 3), databaseUrl }, log, say)),
+    ];
     say('');
     say('| measure | clients | peer | ours / theirs (median) | rounds | load (1/5/15 min) |');
     say('|---|---|---|---|---|---|');

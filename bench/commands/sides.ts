@@ -74,10 +74,15 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` of `tree` with `env` and waits until `/readyz` answers 200. */
-export async function startService(tree: string, env: Record<string, string>, name: string): Promise<ServiceProcess> {
+/** Starts `src/main.ts` of `tree` (or another `entry`) with `env` and waits until `/readyz` answers 200. */
+export async function startService(
+  tree: string,
+  env: Record<string, string>,
+  name: string,
+  entry = path.join(tree, 'src', 'main.ts'),
+): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: tree,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,18 +1,22 @@
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/log.js';
 import { percentile } from '../stats.js';
 import { ensureDatabase, sampleResourceIds, type CatalogSize } from '../graphql/catalog.js';
 import { ensureCatalog, post } from '../graphql/bench.js';
 import { combine, runLoad, type LoadSpec, type RawRun } from '../graphql/load.js';
 import { adminToken, benchEnvironment, openBenchService } from '../graphql/service.js';
+import { side, writeMany } from '../graphql/live.js';
+import { keepAlivePost } from '../commands/http-post.js';
+import { freshDatabase, REPOSITORY, startService, type ServiceProcess } from '../commands/sides.js';
 import { installPostGraphile, openPostGraphile, postGraphileToken, type PostGraphileSide } from './postgraphile.js';
 
 /**
  * `npm run bench -- peers`: the service against what its users would run instead, side by side on
- * one machine and one database. Today: one resource by id over GraphQL (five fields) against
- * PostGraphile 4.14 on the service's own read tables, without authentication and with a JWT, at 1
- * and 32 clients; the sides take turns, the order swapped every round, and each ratio is the median
- * of the rounds' ratios.
+ * one machine and one PostgreSQL server: creates against Emmett (`benchCreates`), and one resource
+ * by id over GraphQL (five fields) against PostGraphile 4.14 on the service's own read tables,
+ * without authentication and with a JWT, at 1 and 32 clients (`benchPeers`). The sides take turns,
+ * the order swapped every round, and each ratio is the median of the rounds' ratios.
  */
 export interface PeersOptions {
   readonly databaseUrl: string;
@@ -143,4 +147,73 @@ export function formatRatio(r: PeerRatio): string {
     `[peers] ${r.measure} × ${r.connections} vs ${r.peer}: ${r.median.toFixed(2)}× (rounds ${r.rounds.map((x) => x.toFixed(2)).join(', ')}; ` +
     `ours ${Math.round(r.ours)} rps, theirs ${Math.round(r.theirs)} rps; load ${r.load.map((l) => l.toFixed(2)).join(' ')})`
   );
+}
+
+/** Creates measured per side: warm-up writes first, then rounds of this many writes by this many clients. */
+const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+
+let created = 0;
+const templateBody = (side: string): string => {
+  created += 1;
+  return JSON.stringify({
+    name: `peer ${side} ${created}`,
+    template: `peer_${side}_${created}`,
+    labels: ['bench'],
+    cloudResourceTypes: ['aws_s3_bucket'],
+  });
+};
+
+/**
+ * Creates against Emmett: `POST /api/templates` by 8 clients to this checkout's service (a child
+ * process, its admin token, read-your-writes, every rule) and to the Emmett side
+ * (bench/peers/emmett-service.ts), each on a fresh database of its own on the same server.
+ */
+export async function benchCreates(adminUrl: string, say: (line: string) => void): Promise<PeerRatio> {
+  const load = os.loadavg();
+  const ourEnv = await benchEnvironment(await freshDatabase(adminUrl, 'infraledger_bench_peers_ours'));
+  const emmettEnv = { DATABASE_URL: await freshDatabase(adminUrl, 'infraledger_bench_peers_emmett') };
+  const started: ServiceProcess[] = [];
+  try {
+    const ours = await startService(REPOSITORY, ourEnv, 'ours');
+    started.push(ours);
+    const emmett = await startService(REPOSITORY, emmettEnv, 'emmett', fileURLToPath(new URL('./emmett-service.ts', import.meta.url)));
+    started.push(emmett);
+    const writer = (name: string, service: ServiceProcess, headers: Record<string, string>) => {
+      const post = keepAlivePost(service.baseUrl, CREATES.clients);
+      return async () => {
+        const answer = await post('/api/templates', { 'content-type': 'application/json', ...headers }, templateBody(name));
+        if (answer.status !== 201)
+          throw new Error(`POST /api/templates (${name}) failed: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+      };
+    };
+    const sides = {
+      ours: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }),
+      emmett: writer('emmett', emmett, {}),
+    };
+    for (const write of Object.values(sides)) await writeMany(CREATES.warmupWrites, CREATES.clients, write);
+    const runs = { ours: [] as { ms: number; latencies: number[] }[], emmett: [] as { ms: number; latencies: number[] }[] };
+    for (let round = 0; round < CREATES.rounds; round++) {
+      const order = round % 2 === 0 ? (['ours', 'emmett'] as const) : (['emmett', 'ours'] as const);
+      for (const name of order) runs[name].push(await writeMany(CREATES.writesPerRound, CREATES.clients, sides[name]));
+    }
+    const rate = (run: { ms: number; latencies: number[] }): number => (run.latencies.length * 1000) / run.ms;
+    const perRound = runs.ours.map((run, i) => rate(run) / rate(runs.emmett[i] ?? run));
+    const ratio: PeerRatio = {
+      measure: 'creates (POST /api/templates, read-your-writes), 8 clients',
+      peer: 'Emmett 0.42 (DeciderCommandHandler, inline raw-SQL projection, row read back, no auth)',
+      connections: CREATES.clients,
+      ours: side(runs.ours).perSecond,
+      theirs: side(runs.emmett).perSecond,
+      median: percentile(
+        [...perRound].sort((a, b) => a - b),
+        50,
+      ),
+      rounds: perRound,
+      load,
+    };
+    say(formatRatio(ratio));
+    return ratio;
+  } finally {
+    for (const service of started) await service.stop();
+  }
 }
