@@ -82,7 +82,7 @@ const store = getPostgreSQLEventStore(databaseUrl, { projections: projections.in
 await store.schema.migrate();
 
 const app = Fastify({ logger: false });
-app.get('/readyz', async () => ({ ready: true }));
+app.get('/readyz', () => ({ ready: true }));
 app.post('/api/templates', async (request, reply) => {
   const parsed = body.safeParse(request.body);
   if (!parsed.success) return reply.status(400).send({ detail: parsed.error.message });
