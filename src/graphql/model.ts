@@ -147,7 +147,8 @@ function common(noun: string): Record<string, FieldDef> {
   };
 }
 
-const GRAPHQL_TYPE_OF_KIND = {
+/** The GraphQL type of each value field kind (outputs here; inputs in ./mutations.ts add the id kinds). */
+export const GRAPHQL_TYPE_OF_KIND = {
   text: 'String',
   enum: 'String',
   boolean: 'Boolean',

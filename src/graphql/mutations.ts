@@ -18,7 +18,7 @@ import { CATALOG_ACTIONS, LIFECYCLE_ACTS } from '../edge/writes/catalog.js';
 import type { Writes } from '../edge/writes/registry.js';
 import { USER_ACTIONS } from '../edge/writes/users.js';
 import type { WriteCall, WriteOperations } from '../edge/writes/write.js';
-import type { TypeName } from './model.js';
+import { GRAPHQL_TYPE_OF_KIND, type TypeName } from './model.js';
 
 /**
  * The GraphQL mutations of every REST write (docs/contract.md §4): `create<Type>`, `update<Type>`
@@ -47,16 +47,7 @@ export interface MutationEntity {
   readonly noun: string;
 }
 
-const GRAPHQL_INPUT: Record<FieldDeclaration['kind'], string> = {
-  text: 'String',
-  enum: 'String',
-  boolean: 'Boolean',
-  integer: 'Int',
-  json: 'JSON',
-  textList: '[String!]',
-  id: 'UUID',
-  idList: '[UUID!]',
-};
+const GRAPHQL_INPUT: Record<FieldDeclaration['kind'], string> = { ...GRAPHQL_TYPE_OF_KIND, id: 'UUID', idList: '[UUID!]' };
 
 /**
  * A declared entity's inputs: every writable field with its declared description (required ones say

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/databases.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import type { UpstreamTreeNode } from '../../src/read/trees.js';
 
 /**
  * The upstream project's REST dialect, as its Backstage plugin calls it (docs/contract.md §12):
@@ -8,16 +9,6 @@ import { openHttpApp, type HttpHarness } from '../support/http-app.js';
  * resources' outputs, and refusals read from `message` and `error_code`.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface UpstreamNode {
-  readonly id: string;
-  readonly node_id: string;
-  readonly name: string;
-  readonly state: string | null;
-  readonly status: string;
-  readonly template_name: string | null;
-  readonly children: UpstreamNode[];
-}
 
 for (const target of databaseTargets()) {
   describe(`the upstream's REST routes on ${target.name}`, () => {
@@ -97,7 +88,7 @@ for (const target of databaseTargets()) {
     it("answers a resource's tree in the upstream's shape beside ours, its next level under children either way", async () => {
       const down = await h.inject({ method: 'GET', url: `/api/resources/${ids.db}/tree/children` });
       expect(down.statusCode, down.body).toBe(200);
-      const tree = down.json<UpstreamNode & { root: { templateName: string; children: { name: string }[] } }>();
+      const tree = down.json<UpstreamTreeNode & { root: { templateName: string; children: { name: string }[] } }>();
       expect(tree).toMatchObject({ id: ids.db, name: 'orders-db', state: 'provisioned', status: 'done', template_name: 'Database' });
       expect(tree.children).toEqual([
         {
@@ -113,9 +104,9 @@ for (const target of databaseTargets()) {
       expect(tree.node_id).not.toBe(tree.id);
       // Ours, unchanged beside it.
       expect(tree.root).toMatchObject({ id: ids.db, templateName: 'Database', children: [{ name: 'orders' }] });
-      const up = (await h.inject({ method: 'GET', url: `/api/resources/${ids.service}/tree/parents` })).json<UpstreamNode>();
+      const up = (await h.inject({ method: 'GET', url: `/api/resources/${ids.service}/tree/parents` })).json<UpstreamTreeNode>();
       expect(up.children.map((node) => [node.name, node.template_name])).toEqual([['orders-db', 'Database']]);
-      const templates = (await h.inject({ method: 'GET', url: `/api/templates/${ids.database}/tree/children` })).json<UpstreamNode>();
+      const templates = (await h.inject({ method: 'GET', url: `/api/templates/${ids.database}/tree/children` })).json<UpstreamTreeNode>();
       expect(templates).toMatchObject({ name: 'Database', template_name: null, children: [{ name: 'App', state: null, children: [] }] });
     });
 
