@@ -19,6 +19,7 @@ import type { Writes } from '../edge/writes/registry.js';
 import { USER_ACTIONS } from '../edge/writes/users.js';
 import type { WriteCall, WriteOperations } from '../edge/writes/write.js';
 import { GRAPHQL_TYPE_OF_KIND, type TypeName } from './model.js';
+import { declarationOf } from '../model/catalog.js';
 
 /**
  * The GraphQL mutations of every REST write (docs/contract.md §4): `create<Type>`, `update<Type>`
@@ -166,6 +167,24 @@ export type MutationResolve = (
   load: (id: string) => Promise<unknown>,
 ) => Promise<unknown>;
 
+/**
+ * An input with its declared enum values in this contract's case: GraphQL clients conventionally
+ * write enum values in upper case (the upstream project's UI sends `lifecycleState: "ACTIVE"`), and
+ * these fields are strings here, so a value that differs from a declared one only in case is taken
+ * as that one (docs/contract.md §12). Anything else goes on to the write's validation as sent.
+ */
+export function enumsInOurCase(entity: MutationEntity, input: unknown): unknown {
+  const declaration = declarationOf(entity.kind);
+  if (!declaration || typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const fixed: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    const value = fixed[name];
+    if (field.kind !== 'enum' || typeof value !== 'string') continue;
+    fixed[name] = field.values.find((declared) => declared.toLowerCase() === value.toLowerCase()) ?? value;
+  }
+  return fixed;
+}
+
 /** The mutations of one kind, by field name. */
 export function kindMutations(entity: MutationEntity): Record<string, MutationResolve> {
   const answer = async (id: string, load: (id: string) => Promise<unknown>): Promise<unknown> => {
@@ -175,9 +194,10 @@ export function kindMutations(entity: MutationEntity): Record<string, MutationRe
     return object;
   };
   const mutations: Record<string, MutationResolve> = {
-    [`create${entity.type}`]: async (writes, call, args, load) => answer((await writes.create(call, args.input)).id, load),
+    [`create${entity.type}`]: async (writes, call, args, load) =>
+      answer((await writes.create(call, enumsInOurCase(entity, args.input))).id, load),
     [`update${entity.type}`]: async (writes, call, args, load) =>
-      answer((await writes.update(call, args.id as string, args.input)).id, load),
+      answer((await writes.update(call, args.id as string, enumsInOurCase(entity, args.input))).id, load),
     [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) =>
       answer((await writes.act(call, args.id as string, args.action as string, args.input)).id, load),
   };

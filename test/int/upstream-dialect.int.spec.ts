@@ -149,7 +149,8 @@ for (const target of databaseTargets()) {
             }
           }
         `,
-        { id: third.id, input: { index: 0 } },
+        // As the dialog sends it: the lifecycle state in upper case, as GraphQL enums are written.
+        { id: third.id, input: { index: 0, lifecycleState: 'ACTIVE' } },
       );
       expect(moved.errors).toBeUndefined();
       await graphql('mutation($id: UUID!) { updateSourceCodeVersion(id: $id, input: { index: 2 }) { id } }', { id: first.id });
@@ -159,6 +160,7 @@ for (const target of databaseTargets()) {
             sourceCodeVersions(filter: $filter, sort: $sort, range: $range) {
               identifier
               index
+              lifecycleState
               entityName
               resourcesCount
             }
@@ -170,13 +172,21 @@ for (const target of databaseTargets()) {
       expect(list).toEqual({
         data: {
           sourceCodeVersions: [
-            { identifier: 'buckets:v3.0.0', index: 0, entityName: 'source_code_version', resourcesCount: 0 },
-            { identifier: 'buckets:v2.0.0', index: 1, entityName: 'source_code_version', resourcesCount: 1 },
-            { identifier: 'buckets:v1.0.0', index: 2, entityName: 'source_code_version', resourcesCount: 0 },
+            { identifier: 'buckets:v3.0.0', index: 0, lifecycleState: 'active', entityName: 'source_code_version', resourcesCount: 0 },
+            { identifier: 'buckets:v2.0.0', index: 1, lifecycleState: 'preview', entityName: 'source_code_version', resourcesCount: 1 },
+            { identifier: 'buckets:v1.0.0', index: 2, lifecycleState: 'preview', entityName: 'source_code_version', resourcesCount: 0 },
           ],
           sourceCodeVersionsCount: 3,
         },
       });
+      // Only the case is forgiven: a value that is none of the declared ones is refused, naming them.
+      const unknown = await graphql(
+        'mutation($id: UUID!) { updateSourceCodeVersion(id: $id, input: { lifecycleState: "RETIRED" }) { id } }',
+        {
+          id: first.id,
+        },
+      );
+      expect(unknown.errors?.[0]?.message).toContain('lifecycleState');
       const negative = await h.inject({ method: 'PATCH', url: `/api/source_code_versions/${first.id}`, payload: { index: -1 } });
       expect(negative.statusCode).toBe(400);
       expect(negative.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
