@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { notFound } from '../errors.js';
-import { ensureAllowed } from '../model/permissions.js';
+import { allows, ensureAllowed } from '../model/permissions.js';
 import type { Principal } from '../model/principal.js';
-import { DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, TREE_DIRECTIONS, treeOf, type Tree, type TreeKind } from '../read/trees.js';
+import { DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, TREE_DIRECTIONS, treeOf, type Tree, type TreeKind, type TreeNode } from '../read/trees.js';
 import type { Services } from '../services.js';
 import { canonicalUuid, parseInput } from '../validation.js';
 
@@ -27,5 +27,12 @@ export async function readTree(services: Services, principal: Principal, kind: T
   const { id, direction, depth } = parseInput(treeInput, input, where);
   const tree = await treeOf(services.db, kind, id, direction, depth);
   if (!tree) throw notFound(`${kind} not found`);
-  return tree;
+  // A resource's template is named only to those who may read templates (as GraphQL's `template` answers null).
+  return allows(principal.permissions, 'template:read') ? tree : { ...tree, root: withoutTemplateNames(tree.root) };
+}
+
+function withoutTemplateNames(node: TreeNode): TreeNode {
+  const next = node.children ?? node.parents;
+  const key = node.children ? 'children' : 'parents';
+  return { ...node, templateName: null, ...(next && { [key]: next.map(withoutTemplateNames) }) };
 }

@@ -3,8 +3,8 @@ import type { SourceCodeVariable } from '../model/variables.js';
 import type { Db } from '../storage/kysely.js';
 
 /**
- * A version's input variables as a request form starts from them (docs/api/rest.md, "A version's
- * variables"; the upstream project's `GET /source_code_versions/{id}/variables`): each declared
+ * A version's input variables as a request form starts from them (docs/api/rest.md, "Relationships";
+ * the upstream project's `GET /source_code_versions/{id}/variables`): each declared
  * variable with the value the form would show — its default, or the output of the same name that
  * one of the named parent resources reported (the first parent named wins). An output its parent's
  * version declares sensitive is never copied: the form keeps the default and the caller types it.

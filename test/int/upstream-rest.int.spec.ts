@@ -106,6 +106,18 @@ for (const target of databaseTargets()) {
       expect(tree.root).toMatchObject({ id: ids.db, templateName: 'Database', children: [{ name: 'orders' }] });
       const up = (await h.inject({ method: 'GET', url: `/api/resources/${ids.service}/tree/parents` })).json<UpstreamTreeNode>();
       expect(up.children.map((node) => [node.name, node.template_name])).toEqual([['orders-db', 'Database']]);
+      // Who may read resources but not templates is not told the templates' names.
+      const reader = await h.serviceAccount('resource-reader', [], ['resource:read']);
+      const unnamed = await h.inject({
+        method: 'GET',
+        url: `/api/resources/${ids.db}/tree/children`,
+        headers: { authorization: `Bearer ${reader}` },
+      });
+      expect(unnamed.json()).toMatchObject({
+        template_name: null,
+        root: { templateName: null, children: [{ name: 'orders', templateName: null }] },
+        children: [{ name: 'orders', template_name: null }],
+      });
       const templates = (await h.inject({ method: 'GET', url: `/api/templates/${ids.database}/tree/children` })).json<UpstreamTreeNode>();
       expect(templates).toMatchObject({ name: 'Database', template_name: null, children: [{ name: 'App', state: null, children: [] }] });
     });
