@@ -185,6 +185,30 @@ export function enumsInOurCase(entity: MutationEntity, input: unknown): unknown 
   return fixed;
 }
 
+/**
+ * The action and input of a `{kind}Action` call: `action` when given, else the upstream's
+ * `input.action` (the rest of `input` is the action's input). Either must name one of the kind's actions.
+ */
+export function actionOf(entity: MutationEntity, args: Readonly<Record<string, unknown>>): { action: string; input: unknown } {
+  if (typeof args.action === 'string') return { action: args.action, input: args.input };
+  const input = args.input;
+  const named =
+    typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>).action : undefined;
+  const action = typeof named === 'string' ? entity.actions.find((known) => known.toLowerCase() === named.toLowerCase()) : undefined;
+  if (action === undefined) {
+    throw new AppError('VALIDATION', 'invalid arguments: action', {
+      errors: [
+        {
+          field: typeof named === 'string' ? 'input.action' : 'action',
+          message: `give action (or input.action), one of ${entity.actions.join(', ')}`,
+        },
+      ],
+    });
+  }
+  const { action: _named, ...rest } = input as Record<string, unknown>;
+  return { action, input: Object.keys(rest).length > 0 ? rest : undefined };
+}
+
 /** The mutations of one kind, by field name. */
 export function kindMutations(entity: MutationEntity): Record<string, MutationResolve> {
   const answer = async (id: string, load: (id: string) => Promise<unknown>): Promise<unknown> => {
@@ -198,8 +222,10 @@ export function kindMutations(entity: MutationEntity): Record<string, MutationRe
       answer((await writes.create(call, enumsInOurCase(entity, args.input))).id, load),
     [`update${entity.type}`]: async (writes, call, args, load) =>
       answer((await writes.update(call, args.id as string, enumsInOurCase(entity, args.input))).id, load),
-    [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) =>
-      answer((await writes.act(call, args.id as string, args.action as string, args.input)).id, load),
+    [`${lowerFirst(entity.type)}Action`]: async (writes, call, args, load) => {
+      const { action, input } = actionOf(entity, args);
+      return answer((await writes.act(call, args.id as string, action, input)).id, load);
+    },
   };
   if (entity.deletable) {
     mutations[`delete${entity.type}`] = async (writes, call, args) => {

@@ -21,6 +21,7 @@ import {
   type GraphLimits,
 } from './limits.js';
 import { isIntrospectionDocument, isPublicDocument } from './operation.js';
+import { mayBeUpstreamDocument, translateUpstreamDocument } from './upstream-documents.js';
 import { registerIntrospectionCache } from './introspection-cache.js';
 import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
 import { buildSubscriptions } from './subscriptions.js';
@@ -162,6 +163,22 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       if (bytes <= limit) return payload;
       request.log.warn({ bytes, limit, signedIn }, 'GraphQL answer over the size bound replaced by an error');
       return tooLargeAnswer(bytes, limit, signedIn);
+    });
+    // The upstream project's action and tree documents, translated into this API's before Mercurius parses
+    // them (./upstream-documents.ts); the size bound and input gate see the text first.
+    scope.addHook('preHandler', (request, _reply, done) => {
+      const body = request.body as { query?: unknown } | null | undefined;
+      if (request.routeOptions.url !== GRAPHQL_PATH || typeof body?.query !== 'string' || !mayBeUpstreamDocument(body.query)) {
+        done();
+        return;
+      }
+      try {
+        checkDocumentText(body.query);
+        body.query = translateUpstreamDocument(body.query);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
     });
     // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
     // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")

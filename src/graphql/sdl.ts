@@ -142,8 +142,9 @@ function mutationDefinitions(): { types: string[]; fields: string[] } {
       : '';
     fields.push(
       member(
-        `Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`${reason}.`,
-        `${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}!, input: JSON): ${type}!`,
+        `Takes an action on a ${noun}. \`succeed\` takes \`input: {outputs}\`, \`fail\` \`input: {error}\`${reason}. The action ` +
+          'is `action`, or `input.action` when `action` is left out (as the upstream project sends it).',
+        `${lowerFirst(type)}Action(id: UUID!, action: ${actionEnumOf(entity)}, input: JSON): ${type}!`,
       ),
     );
   }

@@ -116,28 +116,43 @@ export async function treeOf(db: Db, kind: TreeKind, id: string, direction: Tree
 
 /**
  * The upstream project's shape of a tree (docs/contract.md §12): the root itself, its next level
- * always under `children` whatever the direction, `template_name` and a `node_id` of its own per
- * node (an entity reached by two paths is two nodes).
+ * always under `children` whatever the direction, the resource's template's name and an id of its
+ * own per node (an entity reached by two paths is two nodes) — `template_name`, `node_id` as its
+ * REST API spells them, `templateName`, `nodeId` as its GraphQL API does.
  */
 export interface UpstreamTreeNode {
   readonly id: string;
-  readonly node_id: string;
   readonly name: string;
   readonly state: string | null;
   readonly status: string;
-  readonly template_name: string | null;
   readonly children: UpstreamTreeNode[];
+  readonly [spelledByApi: string]: unknown;
 }
 
+/** How an API spells the upstream's two-word members. */
+export type UpstreamSpelling = 'rest' | 'graphql';
+
+const SPELLING = {
+  rest: { nodeId: 'node_id', templateName: 'template_name' },
+  graphql: { nodeId: 'nodeId', templateName: 'templateName' },
+} as const;
+
 /** `node` and what lies beyond it, in the upstream's shape (`nodeId` gives each node its id). */
-export function upstreamTree(node: TreeNode, direction: TreeDirection, nodeId: () => string): UpstreamTreeNode {
+export function upstreamTree(node: TreeNode, direction: TreeDirection, nodeId: () => string, spelling: UpstreamSpelling): UpstreamTreeNode {
+  const names = SPELLING[spelling];
   return {
     id: node.id,
-    node_id: nodeId(),
+    [names.nodeId]: nodeId(),
     name: node.name,
     state: node.state,
     status: node.status,
-    template_name: node.templateName,
-    children: (node[direction] ?? []).map((next) => upstreamTree(next, direction, nodeId)),
+    [names.templateName]: node.templateName,
+    children: (node[direction] ?? []).map((next) => upstreamTree(next, direction, nodeId, spelling)),
   };
 }
+
+/** `tree` with its root's members beside ours in the upstream's shape, as REST and GraphQL answer it. */
+export const withUpstreamShape = (tree: Tree, nodeId: () => string, spelling: UpstreamSpelling): Tree & UpstreamTreeNode => ({
+  ...tree,
+  ...upstreamTree(tree.root, tree.direction, nodeId, spelling),
+});

@@ -194,6 +194,75 @@ for (const target of databaseTargets()) {
       ]);
     });
 
+    it("takes an action in the upstream's shape: input.action, its input typed {Kind}ActionInput", async () => {
+      const created = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'Topic mirror', template: 'topic_mirror' },
+      });
+      const id = created.json<{ id: string }>().id;
+      const upstreamAction = `
+        mutation TemplateAction($id: UUID!, $input: TemplateActionInput!) {
+          templateAction(id: $id, input: $input) { id entityName status }
+        }`;
+      const disabled = await graphql(upstreamAction, { id: id, input: { action: 'disable' } });
+      expect(disabled).toEqual({ data: { templateAction: { id: id, entityName: 'template', status: 'disabled' } } });
+      const enabled = await graphql(upstreamAction, { id: id, input: { action: 'enable' } });
+      expect(enabled.data).toEqual({ templateAction: { id: id, entityName: 'template', status: 'enabled' } });
+      // Ours is unchanged beside it.
+      const ours = await graphql('mutation($id: UUID!) { templateAction(id: $id, action: disable) { status } }', { id: id });
+      expect(ours.data).toEqual({ templateAction: { status: 'disabled' } });
+      await graphql('mutation($id: UUID!) { templateAction(id: $id, action: enable) { status } }', { id: id });
+      // An action the kind does not have, or none at all, is refused naming where it was looked for.
+      const unknown = await graphql(upstreamAction, { id: id, input: { action: 'explode' } });
+      expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'input.action' }] });
+      const none = await graphql('mutation($id: UUID!) { templateAction(id: $id) { id } }', { id: id });
+      expect(none.errors?.[0]?.extensions).toMatchObject({ errors: [{ field: 'action' }] });
+    });
+
+    it("answers the upstream's tree documents, which select fields of a tree that answers JSON here", async () => {
+      const parent = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Cluster', template: 'cluster' } })).json<{
+        id: string;
+      }>().id;
+      const child = await h.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'Namespace', template: 'namespace', parentIds: [parent] },
+      });
+      expect(child.statusCode, child.body).toBe(201);
+      const answer = await graphql(
+        `
+          query TemplateTree($id: UUID!, $direction: String!) {
+            templateTree(id: $id, direction: $direction) {
+              id
+              name
+              status
+              nodeId
+              children {
+                id
+                name
+                status
+                nodeId
+                children {
+                  id
+                  name
+                }
+              }
+            }
+          }
+        `,
+        { id: parent, direction: 'children' },
+      );
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.templateTree).toMatchObject({
+        id: parent,
+        name: 'Cluster',
+        status: 'enabled',
+        children: [{ name: 'Namespace', templateName: null, nodeId: expect.any(String) as unknown, children: [] }],
+        root: { id: parent },
+      });
+    });
+
     it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
       const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
       expect(answer.errors).toBeUndefined();

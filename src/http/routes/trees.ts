@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition } from '../../edge/headers.js';
 import { readTree } from '../../edge/trees.js';
-import { TREE_KINDS, upstreamTree, type TreeKind } from '../../read/trees.js';
+import { TREE_KINDS, withUpstreamShape, type TreeKind } from '../../read/trees.js';
 import type { Services } from '../../services.js';
 
 /**
@@ -26,7 +26,7 @@ export function treeRoutes(app: FastifyInstance, services: Services): void {
         'request',
       );
       // The root's own members beside ours, in the upstream's shape, for its clients (Backstage).
-      return { ...tree, ...upstreamTree(tree.root, tree.direction, randomUUID) };
+      return withUpstreamShape(tree, randomUUID, 'rest');
     });
   }
 }
