@@ -9,8 +9,8 @@ import { lowerFirst, MUTATION_ENTITIES } from './mutations.js';
  * such a document is translated before it is parsed — the variable's type becomes `JSON` — and the
  * resolver then takes the action from `input.action` (`actionOf` in ./mutations.ts). Its UI also
  * selects fields of `resourceTree`/`templateTree`, which answer JSON here: the selection is dropped
- * and the whole tree answers, its root's members in the upstream's shape included. Nothing else of a
- * document changes.
+ * and the whole tree answers, its root's members in the upstream's shape included; and its user form
+ * sends `updateUser(id, body:)`, here `input:`. Nothing else of a document changes.
  */
 
 /** `{Kind}ActionInput` by the action field it belongs to (`resourceAction` → `ResourceActionInput`). */
@@ -27,12 +27,13 @@ const withNamedType = (type: TypeNode, name: string): TypeNode =>
 const TREE_FIELDS = new Set(['resourceTree', 'templateTree']);
 
 /** Whether a document may need translating (a cheap look at the text before any parse). */
-export const mayBeUpstreamDocument = (source: string): boolean => source.includes('ActionInput') || /Tree\s*\([^)]*\)\s*\{/.test(source);
+export const mayBeUpstreamDocument = (source: string): boolean =>
+  source.includes('ActionInput') || /Tree\s*\([^)]*\)\s*\{/.test(source) || /updateUser\s*\([^)]*\bbody\s*:/.test(source);
 
 /**
- * The document with the upstream's action input variables typed as this API's `JSON`, and the
+ * The document with the upstream's action input variables typed as this API's `JSON`, the
  * selections it makes on the JSON trees dropped (a tree answers whole, the upstream's members
- * included); the source itself when neither occurs.
+ * included) and `updateUser`'s `body` named `input`; the source itself when none of them occurs.
  */
 export function translateUpstreamDocument(source: string): string {
   if (!mayBeUpstreamDocument(source)) return source;
@@ -53,7 +54,12 @@ export function translateUpstreamDocument(source: string): string {
   });
   const translated = visit(document, {
     Field(node) {
-      return TREE_FIELDS.has(node.name.value) && node.selectionSet ? { ...node, selectionSet: undefined } : undefined;
+      if (TREE_FIELDS.has(node.name.value) && node.selectionSet) return { ...node, selectionSet: undefined };
+      // Its user form sends the update as `body`: this API's argument is `input`.
+      const args = node.arguments ?? [];
+      if (node.name.value !== 'updateUser' || args.some((a) => a.name.value === 'input')) return undefined;
+      if (!args.some((a) => a.name.value === 'body')) return undefined;
+      return { ...node, arguments: args.map((a) => (a.name.value === 'body' ? { ...a, name: { ...a.name, value: 'input' } } : a)) };
     },
     VariableDefinition(node) {
       if (wanted.get(node.variable.name.value) !== namedTypeOf(node.type)) return undefined;

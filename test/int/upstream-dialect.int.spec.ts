@@ -263,6 +263,27 @@ for (const target of databaseTargets()) {
       });
     });
 
+    it("updates a user as the upstream's user form sends it: the input named body", async () => {
+      const users = await graphql('{ users(filter: {identifier: "upstream-developer"}) { id } }');
+      const id = (users.data?.users as { id: string }[])[0]?.id;
+      const answer = await graphql(
+        `
+          mutation UpdateUser($id: UUID!, $body: UserUpdateInput!) {
+            updateUser(id: $id, body: $body) {
+              id
+              identifier
+              entityName
+              displayName
+            }
+          }
+        `,
+        { id, body: { displayName: 'Upstream Developer' } },
+      );
+      expect(answer).toEqual({
+        data: { updateUser: { id, identifier: 'upstream-developer', entityName: 'user', displayName: 'Upstream Developer' } },
+      });
+    });
+
     it('names every row of every list by its kind, as the upstream’s tables ask', async () => {
       const answer = await graphql('{ templates { entityName revisionNumber } sourceCodes { entityName } users { entityName } }');
       expect(answer.errors).toBeUndefined();

@@ -24,6 +24,13 @@ describe("the upstream's documents, translated before parsing", () => {
     );
   });
 
+  it("names updateUser's body input, as this API does", () => {
+    const upstream = 'mutation U($id: UUID!, $body: UserUpdateInput!) { updateUser(id: $id, body: $body) { id } }';
+    expect(translateUpstreamDocument(upstream)).toBe(
+      normal('mutation U($id: UUID!, $body: UserUpdateInput!) { updateUser(id: $id, input: $body) { id } }'),
+    );
+  });
+
   it('hands every other document on as it came, unparsed when nothing in its text can need it', () => {
     const ours = 'mutation ($id: UUID!, $input: JSON) { resourceAction(id: $id, action: approve, input: $input) { id } }';
     expect(translateUpstreamDocument(ours)).toBe(ours);
