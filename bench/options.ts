@@ -20,7 +20,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   peers                  creates (POST /api/templates, 8 clients) against Emmett with an inline projection, each on a fresh
                          database; one resource by id over GraphQL against PostGraphile 4.14 (installed into
                          bench/peers/postgraphile on first use) without and with a JWT, at 1 and 32 clients, on the graphql
-                         part's catalog
+                         part's catalog; then the rebuild against its SQL floor and name__like's growth on res-N names:
+                         every ratio of the performance targets, in one table
   graphql                /api/graphql against hand-written SQL, on a seeded catalog (BENCH_GRAPHQL_DATABASE_URL),
                          then graphql-live
   graphql-live           createTemplate against POST /api/templates, and 100 subscribers' fan-out, on a fresh

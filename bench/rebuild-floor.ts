@@ -77,7 +77,15 @@ const load = (): string => os.loadavg()[0]?.toFixed(2) ?? '?';
  * CLI and the SQL floor, taking turns; prints each pair and the median ratio (floor time ÷ ours:
  * 1.0 would be as fast as SQL alone).
  */
-export async function benchRebuildFloor(adminUrl: string, log: Logger, say: (line: string) => void): Promise<number> {
+/** The rebuild's figures: the median of floor ÷ ours, each pair's, and the load when it began. */
+export interface RebuildFloorResult {
+  readonly median: number;
+  readonly pairs: readonly number[];
+  readonly load: readonly number[];
+}
+
+export async function benchRebuildFloor(adminUrl: string, log: Logger, say: (line: string) => void): Promise<RebuildFloorResult> {
+  const startLoad = os.loadavg();
   const database = await openPostgres(adminUrl, log);
   try {
     const codec = benchCodec();
@@ -111,7 +119,7 @@ export async function benchRebuildFloor(adminUrl: string, log: Logger, say: (lin
       50,
     );
     say(`[rebuild] median floor ÷ ours: ${result.toFixed(2)} (target ≥ 0.80)`);
-    return result;
+    return { median: result, pairs: ratios, load: startLoad };
   } finally {
     await database.close();
   }

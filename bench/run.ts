@@ -10,6 +10,7 @@ import { createPostgresEventStore } from '../src/events/store/postgres.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { benchAppends, storeAppender, type AppendResult } from './appends.js';
 import { benchLists, formatLists, NAME_STYLES } from './lists.js';
+import { sharedTrigramNames } from './fixtures.js';
 import { benchRebuildFloor } from './rebuild-floor.js';
 import { benchCreates, benchPeers } from './peers/bench.js';
 import { appendTargetLines, benchAppendSides, benchGrowth, formatGrowth, formatSideRows } from './store-sides.js';
@@ -349,11 +350,40 @@ const peersPart = (options: BenchOptions['graphql'], log: Logger): Promise<boole
       await benchCreates(adminUrl, say),
       ...(await benchPeers({ ...options, rounds: Math.max(options.rounds, 3), databaseUrl }, log, say)),
     ];
+    // Against the floor of the same work, and against the catalog's own growth.
+    const rebuild = await benchRebuildFloor(adminUrl, log, say);
+    ratios.push({
+      measure: 'rebuild of 100,000 template events (floor time ÷ ours)',
+      peer: 'SQL floor: CREATE TABLE … AS SELECT + the same indexes',
+      connections: 1,
+      ours: Number.NaN,
+      theirs: Number.NaN,
+      median: rebuild.median,
+      rounds: rebuild.pairs,
+      load: rebuild.load,
+    });
+    const sharedNames = NAME_STYLES.find((style) => style.names === sharedTrigramNames);
+    if (sharedNames) {
+      const lists = await benchLists(adminUrl, sharedNames, log, say);
+      const [small, large] = lists.sides;
+      if (small && large) {
+        ratios.push({
+          measure: 'name__like p50 at 50,000 templates ÷ at 10,000 (res-N names; lower is better)',
+          peer: 'the same searches on 10,000 templates',
+          connections: 8,
+          ours: large.perSecond,
+          theirs: small.perSecond,
+          median: large.p50 / small.p50,
+          rounds: [],
+          load: lists.load,
+        });
+      }
+    }
     say('');
     say('| measure | clients | peer | ours / theirs (median) | rounds | load (1/5/15 min) |');
     say('|---|---|---|---|---|---|');
     for (const r of ratios) {
-      const rounds = r.rounds.map((x) => x.toFixed(2)).join(', ');
+      const rounds = r.rounds.length > 0 ? r.rounds.map((x) => x.toFixed(2)).join(', ') : '—';
       say(
         `| ${r.measure} | ${r.connections} | ${r.peer} | **${r.median.toFixed(2)}×** | ${rounds} | ${r.load.map((l) => l.toFixed(2)).join(' ')} |`,
       );
