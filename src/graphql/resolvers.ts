@@ -121,6 +121,20 @@ interface CompiledById {
   readonly read: JoinedRelations;
 }
 
+const permissionIds = new WeakMap<object, number>();
+let nextPermissionsId = 0;
+
+/**
+ * A number for the caller's permission list in statement keys: lists are shared per roles and
+ * grants (effectivePermissions), so they are told apart by identity rather than spelled out in
+ * every key (a key is hashed and compared on every request).
+ */
+function permissionsIdOf(load: LoadContext): number {
+  let id = permissionIds.get(load.principal.permissions);
+  if (id === undefined) permissionIds.set(load.principal.permissions, (id = nextPermissionsId++));
+  return id;
+}
+
 /** The id a statement is compiled with, then replaced: no id is ever this text. */
 const ID_PLACEHOLDER = '\u0000id';
 /** How many compiled single-read statements a process keeps (a few kB each). */
@@ -137,7 +151,7 @@ function byIdKey(root: RootEntity, load: LoadContext, id: string, info: GraphQLR
   if (operation === undefined) operationIds.set(info.operation, (operation = nextOperationId++));
   const variables = Object.entries(info.variableValues).map(([name, value]) => [name, value === id ? ID_PLACEHOLDER : value]);
   const path = typeof info.path.key === 'string' ? info.path.key : '';
-  return JSON.stringify([operation, root.type, path, load.principal.permissions, load.principal.userId, variables]);
+  return JSON.stringify([operation, root.type, path, permissionsIdOf(load), load.principal.userId, variables]);
 }
 
 function compileById(root: RootEntity, load: LoadContext, info: GraphQLResolveInfo): CompiledById | undefined {
@@ -273,7 +287,7 @@ function listKey(root: RootEntity, load: LoadContext, args: ListArgs, info: Grap
   const field = typeof info.path.key === 'string' ? info.path.key : root.plural;
   // The caller's id too: the rows a caller may read of owned secrets and integrations depend on who
   // they are (their teams and grants, src/read/entity-access.ts), and the statement names them.
-  return JSON.stringify([operation, field, load.principal.permissions, load.principal.userId, args, info.variableValues]);
+  return JSON.stringify([operation, field, permissionsIdOf(load), load.principal.userId, args, info.variableValues]);
 }
 
 function compileList(root: RootEntity, load: LoadContext, services: Services, args: ListArgs, info: GraphQLResolveInfo): CompiledList {

@@ -69,8 +69,27 @@ interface ParsedGrant {
 /** Every check parses the held permissions (several per row of a GraphQL page), so each text is parsed once. */
 const PARSED = new Map<string, ParsedGrant>();
 
-/** The highest level per resource that roles and extra grants give, as a sorted list of permissions. */
-export function effectivePermissions(roles: readonly string[], grants: readonly string[]): Permission[] {
+/**
+ * Every request's caller is built from their roles and grants, and few combinations exist: each is
+ * worked out once and the same frozen list answered (callers' lists can then be told apart by
+ * identity, as the GraphQL statement caches do). Bounded: a store full of distinct grants only
+ * works each out again.
+ */
+const EFFECTIVE = new Map<string, readonly Permission[]>();
+const EFFECTIVE_KEPT = 1000;
+
+/** The highest level per resource that roles and extra grants give, as a sorted list of permissions (shared: never mutate it). */
+export function effectivePermissions(roles: readonly string[], grants: readonly string[]): readonly Permission[] {
+  const key = JSON.stringify([roles, grants]);
+  const known = EFFECTIVE.get(key);
+  if (known) return known;
+  const worked = Object.freeze(workOutPermissions(roles, grants));
+  if (EFFECTIVE.size >= EFFECTIVE_KEPT) EFFECTIVE.clear();
+  EFFECTIVE.set(key, worked);
+  return worked;
+}
+
+function workOutPermissions(roles: readonly string[], grants: readonly string[]): Permission[] {
   const best = new Map<PermissionResource, PermissionLevel>();
   const consider = (text: string): void => {
     const grant = parseGrant(text);

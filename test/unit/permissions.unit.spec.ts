@@ -180,3 +180,14 @@ describe('ensureAllowed', () => {
     });
   });
 });
+
+describe('the effective permissions of a caller', () => {
+  it('are worked out once per roles and grants: one frozen list, shared by every caller holding them', () => {
+    const first = effectivePermissions(['default'], ['template:write']);
+    expect(effectivePermissions(['default'], ['template:write'])).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Other roles or grants give another list.
+    expect(effectivePermissions(['default'], ['template:admin'])).not.toBe(first);
+    expect(effectivePermissions(['default'], [])).not.toEqual(first);
+  });
+});
