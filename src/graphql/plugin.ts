@@ -164,21 +164,29 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       request.log.warn({ bytes, limit, signedIn }, 'GraphQL answer over the size bound replaced by an error');
       return tooLargeAnswer(bytes, limit, signedIn);
     });
-    // The upstream project's action and tree documents, translated into this API's before Mercurius parses
-    // them (./upstream-documents.ts); the size bound and input gate see the text first.
+    // The upstream project's action, tree and user documents, translated into this API's before Mercurius
+    // parses them (./upstream-documents.ts); the size bound and input gate see the text first.
     scope.addHook('preHandler', (request, _reply, done) => {
       const body = request.body as { query?: unknown } | null | undefined;
-      if (request.routeOptions.url !== GRAPHQL_PATH || typeof body?.query !== 'string' || !mayBeUpstreamDocument(body.query)) {
+      // An oversized document is left for preParsing to refuse as always (nothing looks at its text here).
+      if (
+        request.routeOptions.url !== GRAPHQL_PATH ||
+        typeof body?.query !== 'string' ||
+        Buffer.byteLength(body.query) > limits.maxDocumentBytes ||
+        !mayBeUpstreamDocument(body.query)
+      ) {
         done();
         return;
       }
       try {
         checkDocumentText(body.query);
-        body.query = translateUpstreamDocument(body.query);
+      } catch {
+        // Refused text is left for preParsing to refuse, with the answer it always gave.
         done();
-      } catch (error) {
-        done(error as Error);
+        return;
       }
+      body.query = translateUpstreamDocument(body.query);
+      done();
     });
     // Mercurius would register the WebSocket server itself (it skips that when one exists); ours is the
     // same server with Mercurius' payload bound, but closes its connections with 1001 ("going away")

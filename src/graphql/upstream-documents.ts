@@ -26,9 +26,14 @@ const withNamedType = (type: TypeNode, name: string): TypeNode =>
 /** The tree roots, which answer JSON here and the upstream's UI selects fields of. */
 const TREE_FIELDS = new Set(['resourceTree', 'templateTree']);
 
-/** Whether a document may need translating (a cheap look at the text before any parse). */
+/**
+ * Whether a document may need translating: a cheap look at the text before any parse (it runs before
+ * the size bound and sign-in, so every repetition is bounded and the look stays linear in the text).
+ */
 export const mayBeUpstreamDocument = (source: string): boolean =>
-  source.includes('ActionInput') || /Tree\s*\([^)]*\)\s*\{/.test(source) || /updateUser\s*\([^)]*\bbody\s*:/.test(source);
+  source.includes('ActionInput') ||
+  /Tree\s{0,64}\([^)]{0,1024}\)\s{0,64}\{/.test(source) ||
+  /updateUser\s{0,64}\([^)]{0,1024}\bbody\s{0,64}:/.test(source);
 
 /**
  * The document with the upstream's action input variables typed as this API's `JSON`, the
