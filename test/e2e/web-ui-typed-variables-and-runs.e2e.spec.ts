@@ -235,7 +235,13 @@ describe('the web UI: typed request forms and live run logs', () => {
     const form = page.getByTestId('typed-variables');
     await form.getByRole('combobox', { name: 'tier' }).waitFor();
     // The version's tiers change while the form is open, under a request that picked one of the old
-    // ones: the form's own check still knows the old tiers, so only the service can refuse it.
+    // ones: the form's own check still knows the old tiers, so only the service can refuse it. The
+    // page is kept on the version it loaded (the live channel would otherwise refetch it, and the
+    // form would refuse the stale tier itself before asking the service).
+    await page.route(
+      (url) => url.pathname === `/api/source_code_versions/${stored.sourceCodeVersionId}`,
+      (route) => route.fulfill({ json: version }),
+    );
     const variables = version.variables.map((v) => (v.name === 'tier' ? { ...v, validation: { values: ['standard', 'gold'] } } : v));
     await call(ADMIN, 'PATCH', `/api/source_code_versions/${stored.sourceCodeVersionId}`, { variables });
     await page.getByLabel('Description').first().fill('orders, with a stale tier');
@@ -250,6 +256,7 @@ describe('the web UI: typed request forms and live run logs', () => {
     await expect(page.getByText('must be one of standard, gold').count()).resolves.toBe(1);
     const after = await call<{ variables: { name: string; value: unknown }[] }>(ADMIN, 'GET', `/api/resources/${id}`);
     expect(after.variables.find((v) => v.name === 'tier')?.value).toBe('premium');
+    await page.unrouteAll();
   });
 
   it('shows the run and tails its log live while the runner appends lines, secrets masked', async () => {
