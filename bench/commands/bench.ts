@@ -49,7 +49,8 @@ export interface CommandsResults {
 }
 
 let sequence = 0;
-const templateBody = (side: string): string => {
+/** A new template's body, named after the side posting it (the peers bench posts the same). */
+export const templateBody = (side: string): string => {
   sequence += 1;
   return JSON.stringify({
     name: `bench ${side} ${sequence}`,

@@ -8,6 +8,7 @@ import { combine, runLoad, type LoadSpec, type RawRun } from '../graphql/load.js
 import { adminToken, benchEnvironment, openBenchService } from '../graphql/service.js';
 import { side, writeMany } from '../graphql/live.js';
 import { keepAlivePost } from '../commands/http-post.js';
+import { templateBody } from '../commands/bench.js';
 import { freshDatabase, REPOSITORY, startService, type ServiceProcess } from '../commands/sides.js';
 import { installPostGraphile, openPostGraphile, postGraphileToken, type PostGraphileSide } from './postgraphile.js';
 
@@ -151,17 +152,6 @@ export function formatRatio(r: PeerRatio): string {
 
 /** Creates measured per side: warm-up writes first, then rounds of this many writes by this many clients. */
 const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
-
-let created = 0;
-const templateBody = (side: string): string => {
-  created += 1;
-  return JSON.stringify({
-    name: `peer ${side} ${created}`,
-    template: `peer_${side}_${created}`,
-    labels: ['bench'],
-    cloudResourceTypes: ['aws_s3_bucket'],
-  });
-};
 
 /**
  * Creates against Emmett: `POST /api/templates` by 8 clients to this checkout's service (a child

@@ -21,20 +21,23 @@ for (const target of databaseTargets()) {
     const ids: Record<string, string> = {};
     const graphql = graphqlOf(() => h);
     const statements: string[] = [];
+    /** Creates over REST (201 or the test fails) and answers the entity as written. */
+    const create = async <T = { id: string }>(plural: string, payload: Record<string, unknown>): Promise<T> => {
+      const created = await h.inject({ method: 'POST', url: `/api/${plural}`, payload });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json<T>();
+    };
 
     beforeAll(async () => {
       h = await openHttpApp(target, { onQuery: (text) => statements.push(text) });
       developer = await h.serviceAccount('upstream-developer', ['default']);
-      const post = async (plural: string, payload: Record<string, unknown>) => {
-        const created = await h.inject({ method: 'POST', url: `/api/${plural}`, payload });
-        expect(created.statusCode, created.body).toBe(201);
-        return created.json<{ id: string }>().id;
-      };
-      ids.template = await post('templates', { name: 'Kafka topic', template: 'kafka_topic' });
-      ids.sourceCode = await post('source_codes', {
-        sourceCodeUrl: 'https://git.example.test/kafka.git',
-        sourceCodeProvider: 'git_public',
-      });
+      ids.template = (await create('templates', { name: 'Kafka topic', template: 'kafka_topic' })).id;
+      ids.sourceCode = (
+        await create('source_codes', {
+          sourceCodeUrl: 'https://git.example.test/kafka.git',
+          sourceCodeProvider: 'git_public',
+        })
+      ).id;
       await h.inject({ method: 'PATCH', url: `/api/templates/${ids.template}`, payload: { description: 'Topics with retention' } });
     });
     afterAll(async () => h.close());
@@ -71,16 +74,8 @@ for (const target of databaseTargets()) {
     });
 
     it("counts a template's resources in one statement for the whole answer", async () => {
-      const abstract = await h.inject({
-        method: 'POST',
-        url: '/api/templates',
-        payload: { name: 'Queue', template: 'queue', abstract: true },
-      });
-      const queueId = abstract.json<{ id: string }>().id;
-      for (const name of ['orders', 'billing']) {
-        const created = await h.inject({ method: 'POST', url: '/api/resources', payload: { name, templateId: queueId } });
-        expect(created.statusCode, created.body).toBe(201);
-      }
+      const queueId = (await create('templates', { name: 'Queue', template: 'queue', abstract: true })).id;
+      for (const name of ['orders', 'billing']) await create('resources', { name, templateId: queueId });
       statements.length = 0;
       const answer = await graphql('{ templates(sort: ["name", "ASC"]) { name resourcesCount } }');
       expect(statements.filter((text) => text.includes('FROM resources r'))).toHaveLength(1);
@@ -97,15 +92,10 @@ for (const target of databaseTargets()) {
     });
 
     it("keeps a version's breaking changes, and answers null for a version that breaks nothing", async () => {
-      const post = (payload: Record<string, unknown>) =>
-        h.inject({
-          method: 'POST',
-          url: '/api/source_code_versions',
-          payload: { templateId: ids.template, sourceCodeId: ids.sourceCode, sourceCodeFolder: 'topics', ...payload },
-        });
-      const first = await post({ sourceCodeVersion: 'v1.0.0' });
-      const second = await post({ sourceCodeVersion: 'v2.0.0', breakingChanges: '  retention is in hours now  ' });
-      expect([first.statusCode, second.statusCode], second.body).toEqual([201, 201]);
+      const version = (payload: Record<string, unknown>) =>
+        create('source_code_versions', { templateId: ids.template, sourceCodeId: ids.sourceCode, sourceCodeFolder: 'topics', ...payload });
+      await version({ sourceCodeVersion: 'v1.0.0' });
+      await version({ sourceCodeVersion: 'v2.0.0', breakingChanges: '  retention is in hours now  ' });
       const answer = await graphql('{ sourceCodeVersions(sort: ["identifier", "ASC"]) { identifier entityName breakingChanges } }');
       expect(answer).toEqual({
         data: {
@@ -118,26 +108,18 @@ for (const target of databaseTargets()) {
     });
 
     it("orders a template's versions by the index the upstream's reorder writes, each counting the resources that run it", async () => {
-      const template = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Bucket', template: 'bucket' } })).json<{
-        id: string;
-      }>().id;
-      const version = async (tag: string, index?: number) => {
-        const created = await h.inject({
-          method: 'POST',
-          url: '/api/source_code_versions',
-          payload: { templateId: template, sourceCodeId: ids.sourceCode, sourceCodeFolder: 'buckets', sourceCodeVersion: tag, index },
+      const template = (await create('templates', { name: 'Bucket', template: 'bucket' })).id;
+      const version = (tag: string, index?: number) =>
+        create<{ id: string; index: number }>('source_code_versions', {
+          templateId: template,
+          sourceCodeId: ids.sourceCode,
+          sourceCodeFolder: 'buckets',
+          sourceCodeVersion: tag,
+          index,
         });
-        expect(created.statusCode, created.body).toBe(201);
-        return created.json<{ id: string; index: number }>();
-      };
       const [first, second, third] = [await version('v1.0.0'), await version('v2.0.0', 1), await version('v3.0.0', 2)];
       expect(first.index).toBe(0);
-      const resource = await h.inject({
-        method: 'POST',
-        url: '/api/resources',
-        payload: { name: 'assets', templateId: template, sourceCodeVersionId: second.id },
-      });
-      expect(resource.statusCode, resource.body).toBe(201);
+      await create('resources', { name: 'assets', templateId: template, sourceCodeVersionId: second.id });
       // The reorder dialog's save: the newest version first.
       const moved = await graphql(
         `
@@ -195,41 +177,29 @@ for (const target of databaseTargets()) {
     });
 
     it("takes an action in the upstream's shape: input.action, its input typed {Kind}ActionInput", async () => {
-      const created = await h.inject({
-        method: 'POST',
-        url: '/api/templates',
-        payload: { name: 'Topic mirror', template: 'topic_mirror' },
-      });
-      const id = created.json<{ id: string }>().id;
+      const { id } = await create('templates', { name: 'Topic mirror', template: 'topic_mirror' });
       const upstreamAction = `
         mutation TemplateAction($id: UUID!, $input: TemplateActionInput!) {
           templateAction(id: $id, input: $input) { id entityName status }
         }`;
-      const disabled = await graphql(upstreamAction, { id: id, input: { action: 'disable' } });
-      expect(disabled).toEqual({ data: { templateAction: { id: id, entityName: 'template', status: 'disabled' } } });
-      const enabled = await graphql(upstreamAction, { id: id, input: { action: 'enable' } });
-      expect(enabled.data).toEqual({ templateAction: { id: id, entityName: 'template', status: 'enabled' } });
+      const disabled = await graphql(upstreamAction, { id, input: { action: 'disable' } });
+      expect(disabled).toEqual({ data: { templateAction: { id, entityName: 'template', status: 'disabled' } } });
+      const enabled = await graphql(upstreamAction, { id, input: { action: 'enable' } });
+      expect(enabled.data).toEqual({ templateAction: { id, entityName: 'template', status: 'enabled' } });
       // Ours is unchanged beside it.
-      const ours = await graphql('mutation($id: UUID!) { templateAction(id: $id, action: disable) { status } }', { id: id });
+      const ours = await graphql('mutation($id: UUID!) { templateAction(id: $id, action: disable) { status } }', { id });
       expect(ours.data).toEqual({ templateAction: { status: 'disabled' } });
-      await graphql('mutation($id: UUID!) { templateAction(id: $id, action: enable) { status } }', { id: id });
+      await graphql('mutation($id: UUID!) { templateAction(id: $id, action: enable) { status } }', { id });
       // An action the kind does not have, or none at all, is refused naming where it was looked for.
-      const unknown = await graphql(upstreamAction, { id: id, input: { action: 'explode' } });
+      const unknown = await graphql(upstreamAction, { id, input: { action: 'explode' } });
       expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ field: 'input.action' }] });
-      const none = await graphql('mutation($id: UUID!) { templateAction(id: $id) { id } }', { id: id });
+      const none = await graphql('mutation($id: UUID!) { templateAction(id: $id) { id } }', { id });
       expect(none.errors?.[0]?.extensions).toMatchObject({ errors: [{ field: 'action' }] });
     });
 
     it("answers the upstream's tree documents, which select fields of a tree that answers JSON here", async () => {
-      const parent = (await h.inject({ method: 'POST', url: '/api/templates', payload: { name: 'Cluster', template: 'cluster' } })).json<{
-        id: string;
-      }>().id;
-      const child = await h.inject({
-        method: 'POST',
-        url: '/api/templates',
-        payload: { name: 'Namespace', template: 'namespace', parentIds: [parent] },
-      });
-      expect(child.statusCode, child.body).toBe(201);
+      const parent = (await create('templates', { name: 'Cluster', template: 'cluster' })).id;
+      await create('templates', { name: 'Namespace', template: 'namespace', parentIds: [parent] });
       const answer = await graphql(
         `
           query TemplateTree($id: UUID!, $direction: String!) {
