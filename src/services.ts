@@ -1,30 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createDb, type Db } from './storage/kysely.js';
-import { migrate } from './storage/migrate.js';
-import { createPgPool, createPglitePool, type SqlPool } from './storage/pool.js';
+import type { SqlPool } from './storage/pool.js';
 import { readRoute, routedPool } from './storage/read-route.js';
 import { createReadReplicas, type ReadReplicas } from './read/replicas.js';
-import { allEventDefinitions } from './events/catalog.js';
-import { createEventCodec, type EventCodec } from './events/codec.js';
-import { createKeyring, loadOrCreateEmbeddedKey, parsePreviousKeys, parseSecretKey, type Keyring } from './events/crypto.js';
+import type { EventCodec } from './events/codec.js';
 import type { EventStore } from './events/store/port.js';
-import { createPostgresEventStore } from './events/store/postgres.js';
 import type { Logger } from './log.js';
 import { startNotifications } from './delivery/notifications.js';
 import { startWebhookDelivery } from './delivery/webhooks.js';
 import { guardedFetch } from './auth/sso/guarded-fetch.js';
 import { allProjections } from './projections/registry.js';
-import { dropAbandonedRebuilds } from './projections/rebuild.js';
+import { openEventLog } from './projections/event-log.js';
 import { ProjectionHub, type ProjectionLane } from './projections/hub.js';
 import { createPositionWaiter, type PositionWaiter } from './projections/waiter.js';
 import { ChangeFeed } from './read/change-feed.js';
 import { RunLogFeed } from './read/run-log-feed.js';
 import { deleteRunLogsBefore } from './read/run-logs.js';
-import { acquireDataDirLock } from './data-dir-lock.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { bootstrap } from './auth/bootstrap.js';
 import { passwordHasher } from './auth/passwords.js';
@@ -126,18 +119,6 @@ async function openPreviousSigningKeys(config: Config): Promise<JWK[]> {
   return Promise.all([...given, ...retired].map((jwk) => verificationKey(jwk as Record<string, unknown>)));
 }
 
-async function openKeyring(config: Config, log: Logger): Promise<Keyring> {
-  const previous = parsePreviousKeys(config.SECRET_KEYS_PREVIOUS);
-  if (config.SECRET_KEY) return createKeyring({ active: parseSecretKey(config.SECRET_KEY), previous });
-  const { key, created } = await loadOrCreateEmbeddedKey(config.DATA_DIR);
-  if (created)
-    log.warn(
-      { file: path.join(config.DATA_DIR, 'secret.key') },
-      'generated a secret key for embedded mode; back it up with the data directory',
-    );
-  return createKeyring({ active: key, previous });
-}
-
 /** How often expired run logs are deleted. */
 const RUN_LOG_SWEEP_MS = 60 * 60 * 1000;
 
@@ -168,36 +149,16 @@ function startRunLogRetention(pool: SqlPool, log: Logger, days: number, now: () 
 export async function openServices(config: Config, log: Logger, options: OpenOptions = {}): Promise<Services> {
   const closers: (() => Promise<void>)[] = [];
   try {
-    let pool = options.pool;
-    if (!pool) {
-      if (config.embedded) {
-        if (options.requireExistingDataDir && !existsSync(path.join(config.DATA_DIR, 'pgdata'))) {
-          throw new ConfigError(
-            `DATA_DIR ${config.DATA_DIR} holds no infraledger database (no pgdata/ in it), and this command does not create one: point ` +
-              `DATA_DIR at the service's data directory (or set DATABASE_URL), or start the service once to create it`,
-          );
-        }
-        await mkdir(config.DATA_DIR, { recursive: true });
-        closers.push(await acquireDataDirLock(config.DATA_DIR));
-        pool = await createPglitePool(path.join(config.DATA_DIR, 'pgdata'));
-      } else {
-        pool = createPgPool({ connectionString: config.DATABASE_URL ?? '', log, prepareStatements: config.DATABASE_PREPARED_STATEMENTS });
-      }
-      const owned = pool;
-      closers.push(() => owned.end());
-    }
-    await migrate(pool, log);
-    await dropAbandonedRebuilds(pool, log);
-    const keyring = await openKeyring(config, log);
-    const codec = createEventCodec(allEventDefinitions, keyring);
+    const eventLog = await openEventLog(config, log, {
+      ...(options.pool && { pool: options.pool }),
+      ...(options.requireExistingDataDir !== undefined && { requireExistingDataDir: options.requireExistingDataDir }),
+      pollIntervalMs: options.pollIntervalMs ?? 1000,
+    });
+    // Closed last (closers run in reverse): the store, then the pool it opened, then DATA_DIR's lock.
+    closers.push(() => eventLog.close());
+    const { pool, codec } = eventLog;
     const metrics = createMetrics();
-    const rawStore =
-      config.EVENT_STORE === 'eventstoredb'
-        ? // Imported only when used: the gRPC client takes ~0.2 s to load, which every embedded start would pay.
-          (await import('./events/store/eventstoredb.js')).createEventStoreDbStore({ connectionString: config.EVENTSTOREDB_URL ?? '', log })
-        : createPostgresEventStore({ pool, log, pollIntervalMs: options.pollIntervalMs ?? 1000 });
-    const store = instrumentEventStore(rawStore, metrics, signInCounter(metrics));
-    closers.push(() => store.close());
+    const store = instrumentEventStore(eventLog.store, metrics, signInCounter(metrics));
     // One reader of $all feeds every projection.
     const hub = new ProjectionHub(
       allProjections.map((projection) => timedProjection(projection, metrics)),

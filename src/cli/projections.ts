@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { allProjections, findProjection } from '../projections/registry.js';
 import { rebuildProjection } from '../projections/rebuild.js';
-import { openServices, type Services } from '../services.js';
+import type { Logger } from '../log.js';
+import { openEventLog, type EventLog } from '../projections/event-log.js';
 import { createProgress, stdoutProgress } from './progress.js';
 
 const USAGE = `usage: npm run projections -- status | rebuild [name]
@@ -14,7 +15,7 @@ projections: ${allProjections.map((p) => p.name).join(', ')}`;
 /** Lag is counted event by event (positions are not dense), up to this many. */
 const LAG_COUNT_LIMIT = 1_000_001;
 
-async function status(services: Services): Promise<void> {
+async function status(services: EventLog): Promise<void> {
   const head = await services.store.headPosition();
   const { rows } = await services.pool.query<{
     name: string;
@@ -41,7 +42,7 @@ async function status(services: Services): Promise<void> {
   }
 }
 
-async function rebuild(services: Services, name: string | undefined): Promise<void> {
+async function rebuild(services: EventLog, log: Logger, name: string | undefined): Promise<void> {
   const targets = name === undefined ? allProjections : [findProjection(name)];
   for (const projection of targets) {
     if (!projection) throw new ConfigError(`unknown projection "${name ?? ''}"\n${USAGE}`);
@@ -51,13 +52,14 @@ async function rebuild(services: Services, name: string | undefined): Promise<vo
         pool: services.pool,
         store: services.store,
         codec: services.codec,
-        log: services.log,
+        log,
         onProgress: (replayed, total) => progress.update(replayed, total),
       },
       projection,
     );
     progress.finish(result.events);
-    console.log(`${result.projection}: replayed ${result.events} events, now at position ${result.position?.toString() ?? '-'}`);
+    const folded = result.how === 'sql' ? `folded ${result.events} events in SQL` : `replayed ${result.events} events`;
+    console.log(`${result.projection}: ${folded}, now at position ${result.position?.toString() ?? '-'}`);
   }
 }
 
@@ -68,13 +70,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const services = await openServices(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }), {
-    runProjections: false,
-    requireExistingDataDir: true,
-  });
+  const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  // Only the event log: the tool needs no HTTP, GraphQL or sign-in code, and starts without loading it.
+  const services = await openEventLog(config, log, { requireExistingDataDir: true });
   try {
     if (command === 'status') await status(services);
-    else await rebuild(services, name);
+    else await rebuild(services, log, name);
     return 0;
   } finally {
     await services.close();

@@ -6,6 +6,7 @@ import { streamName } from '../events/streams.js';
 import type { DecodedEvent } from '../events/codec.js';
 import type { Projection } from './projection.js';
 import { createdByColumns, rowProjection, touched, type ColumnType, type LinkTable } from './row-projection.js';
+import type { SqlFoldSpec } from './sql-fold.js';
 
 /** Columns every catalog table has (docs/contract.md §2 common fields plus bookkeeping). */
 const COMMON_COLUMNS: Readonly<Record<string, ColumnType>> = {
@@ -40,6 +41,11 @@ type Row = CatalogRow;
 export interface CatalogProjection extends Projection {
   evolve(row: CatalogRow | undefined, decoded: DecodedEvent): CatalogRow | undefined;
   readonly links: readonly LinkTable<CatalogRow>[];
+  /**
+   * The same fold in SQL, for rebuilds (src/projections/sql-fold.ts); absent when the projection
+   * masks secrets, which only Node can do.
+   */
+  readonly sqlFold?: SqlFoldSpec;
 }
 
 /** Whether a projection is a catalog entity's (it can fold a row). */
@@ -206,5 +212,44 @@ export function catalogProjection(spec: CatalogProjectionSpec): CatalogProjectio
     rowId: (event) => stream.parse(event.streamId),
     evolve,
   });
-  return { ...projection, evolve, links };
+  return { ...projection, evolve, links, ...(!spec.mask && { sqlFold: sqlFoldOf(spec, names, links) }) };
+}
+
+/**
+ * The fold of `evolve` in SQL. Columns take their values from the event fields whose snake_case they
+ * are: the entity's fields, plus the created event's `id`, `status` and (lifecycle) `state`, and the
+ * `outputs` a run reports.
+ */
+function sqlFoldOf(
+  spec: CatalogProjectionSpec,
+  names: Partial<CatalogEventTypes<string> & LifecycleEventTypes<string>>,
+  links: readonly LinkTable<Row>[],
+): SqlFoldSpec {
+  const { created, updated, deleted } = names;
+  if (!created || !updated || !deleted) throw new TypeError(`projection ${spec.table}: created, updated and deleted events are required`);
+  const columns = { ...COMMON_COLUMNS, ...spec.columns };
+  const fieldNames = [...Object.keys(spec.fields.shape), 'id', 'status', 'state', 'outputs'];
+  const keyOf = new Map(fieldNames.map((field) => [columnOf(field), field]));
+  const keys = Object.fromEntries(
+    Object.keys(columns).flatMap((column) => (keyOf.has(column) ? [[column, keyOf.get(column) as string]] : [])),
+  );
+  return {
+    table: spec.table,
+    columns,
+    keys,
+    links: links.map((link) => {
+      const key = keyOf.get(link.field);
+      if (key === undefined) throw new TypeError(`projection ${spec.table}: no event field for link ${link.field}`);
+      return { table: link.table, ownerColumn: link.ownerColumn, targetColumn: link.targetColumn, key };
+    }),
+    events: {
+      created,
+      updated,
+      deleted,
+      ...(names.enabled && { enabled: names.enabled }),
+      ...(names.disabled && { disabled: names.disabled }),
+      ...(names.transitioned && { transitioned: names.transitioned }),
+    },
+    handles: Object.values(spec.events),
+  };
 }

@@ -397,7 +397,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     readAllEach,
     async headPosition() {
       const { rows } = await pool.query<{ position: string | null }>(
-        `WITH ${READABLE} SELECT max(global_position)::text AS position FROM events WHERE global_position < (SELECT below FROM readable)`,
+        // Not max(): PostgreSQL turns max() into one probe of the index only in a query without CTEs;
+        // with them it read every event (0.2 s at 100,000, on every readiness probe).
+        `WITH ${READABLE} SELECT global_position::text AS position FROM events WHERE global_position < (SELECT below FROM readable) ` +
+          'ORDER BY global_position DESC LIMIT 1',
         ['0'],
       );
       return rows[0]?.position == null ? undefined : BigInt(rows[0].position);

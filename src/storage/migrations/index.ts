@@ -14,6 +14,7 @@ import { sql as deliveryCursors } from './032-delivery-cursors.js';
 import { sql as favorites } from './033-favorites.js';
 import { sql as breakingChanges } from './034-breaking-changes.js';
 import { sql as versionIndex } from './035-version-index.js';
+import { sql as jsonbMergeAggregate } from './036-jsonb-merge-aggregate.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -69,4 +70,5 @@ export const migrations: readonly Migration[] = [
   { id: '033-favorites', sql: favorites },
   { id: '034-breaking-changes', sql: breakingChanges },
   { id: '035-version-index', sql: versionIndex },
+  { id: '036-jsonb-merge-aggregate', sql: jsonbMergeAggregate },
 ];
