@@ -11,7 +11,7 @@ import type { SqlPool } from '../../src/storage/pool.js';
 import { interceptClients, withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine } from '../support/spine.js';
-import { dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
+import { dyingPool, FIXED_START, rawMetadata, writeHistory } from '../support/template-history.js';
 
 /** Resolves once every lane has applied everything up to `position`. */
 async function allReached(lanes: readonly ProjectionLane[], position: bigint): Promise<void> {
@@ -147,13 +147,7 @@ for (const target of databaseTargets()) {
               eventId: randomUUID(),
               type: 'TemplateCreated',
               data: { name: 42 },
-              metadata: {
-                actorId: null,
-                correlationId: 'c',
-                causationId: null,
-                occurredAt: new Date(FIXED_START).toISOString(),
-                schemaVersion: 1,
-              },
+              metadata: rawMetadata(),
             },
           ],
           {

@@ -8,7 +8,7 @@ import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
-import { AWKWARD, dyingPool, FIXED_START, writeHistory } from '../support/template-history.js';
+import { AWKWARD, dyingPool, rawMetadata, writeHistory } from '../support/template-history.js';
 
 const TABLES = templatesProjection.tables;
 /** Starts a runner and resolves once it has applied everything up to `position`. */
@@ -168,13 +168,7 @@ for (const target of databaseTargets()) {
                 parentIds: [],
                 status: 'enabled',
               },
-              metadata: {
-                actorId: null,
-                correlationId: 'c',
-                causationId: null,
-                occurredAt: new Date(FIXED_START).toISOString(),
-                schemaVersion: 1,
-              },
+              metadata: rawMetadata(),
             },
           ],
           { expectedRevision: 'no_stream' },
@@ -330,13 +324,7 @@ for (const target of databaseTargets()) {
               eventId: poisonId,
               type: 'TemplateCreated',
               data: { name: 42 },
-              metadata: {
-                actorId: null,
-                correlationId: 'c',
-                causationId: null,
-                occurredAt: new Date(FIXED_START).toISOString(),
-                schemaVersion: 1,
-              },
+              metadata: rawMetadata(),
             },
           ],
           {
@@ -376,13 +364,7 @@ for (const target of databaseTargets()) {
               eventId: poisonId,
               type: 'TemplateCreated',
               data: { name: 42 },
-              metadata: {
-                actorId: null,
-                correlationId: 'c',
-                causationId: null,
-                occurredAt: new Date(FIXED_START).toISOString(),
-                schemaVersion: 1,
-              },
+              metadata: rawMetadata(),
             },
           ],
           {

@@ -8,6 +8,15 @@ import type { Spine } from './spine.js';
 /** The clock of written histories: one second per command from here. */
 export const FIXED_START = Date.parse('2026-01-01T00:00:00Z');
 
+/** The metadata of an event appended around the codec (a poison event, one at an older schema version): system actor, FIXED_START. */
+export const rawMetadata = (schemaVersion = 1) => ({
+  actorId: null,
+  correlationId: 'c',
+  causationId: null,
+  occurredAt: new Date(FIXED_START).toISOString(),
+  schemaVersion,
+});
+
 /**
  * Text that the ways rows reach PostgreSQL must carry unchanged: quotes, backslashes, the characters
  * of array and record literals, JSON escapes and characters beyond ASCII.
