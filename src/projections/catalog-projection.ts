@@ -30,6 +30,9 @@ export interface ReadLink {
   readonly field: string;
 }
 
+/** What a created row holds where its event has no such field (the SQL fold starts from the same). */
+const createdDefaults = (): { description: string; labels: string[] } => ({ description: '', labels: [] });
+
 /** A catalog table's row as its projection folds it: columns by name, and each link list as an id array. */
 export type CatalogRow = Record<string, unknown> & { id: string; revision: number; updated_at: string };
 type Row = CatalogRow;
@@ -164,8 +167,7 @@ export function catalogProjection(spec: CatalogProjectionSpec): CatalogProjectio
     if (type === names.created) {
       const created: Record<string, unknown> = { ...blank };
       for (const link of links) created[link.field] = [];
-      created.description = '';
-      created.labels = [];
+      Object.assign(created, createdDefaults());
       setColumns(created, data);
       created.id = String(data.id);
       Object.assign(created, createdByColumns(decoded));
@@ -237,6 +239,7 @@ function sqlFoldOf(
     table: spec.table,
     columns,
     keys,
+    defaults: createdDefaults(),
     links: links.map((link) => {
       const key = keyOf.get(link.field);
       if (key === undefined) throw new TypeError(`projection ${spec.table}: no event field for link ${link.field}`);

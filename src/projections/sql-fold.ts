@@ -1,3 +1,4 @@
+import { USER_ID } from './metadata.js';
 import type { ColumnType } from './row-projection.js';
 
 /**
@@ -14,6 +15,8 @@ export interface SqlFoldSpec {
   readonly columns: Readonly<Record<string, ColumnType>>;
   /** The event field (key in the events' data) each column takes its value from, for the columns fields reach. */
   readonly keys: Readonly<Record<string, string>>;
+  /** What a created row holds, by column, where its event has no such field (as `evolve` starts it). */
+  readonly defaults: Readonly<Record<string, unknown>>;
   /** The link tables, each with the field holding its id list. */
   readonly links: readonly SqlFoldLink[];
   readonly events: SqlFoldEvents;
@@ -60,10 +63,11 @@ function checked(pattern: RegExp, name: string, what: string): string {
 /** A key as a SQL string literal (checked plain, so no quoting is needed). */
 const literal = (key: string): string => `'${key}'`;
 
-/** The column's value from the merged object `m`, as the Node path's json_to_recordset would read it. */
-function valueOf(type: ColumnType, key: string): string {
-  const json = `m->${literal(key)}`;
-  const text = `m->>${literal(key)}`;
+/**
+ * A column's value from a JSON value (`json`, and `text` for its text), as the Node path's
+ * json_to_recordset would read it.
+ */
+function valueFrom(type: ColumnType, json: string, text: string): string {
   switch (type) {
     case 'text':
       return text;
@@ -77,11 +81,17 @@ function valueOf(type: ColumnType, key: string): string {
   }
 }
 
-/** The user that acted, when the event's actor is one (actorUserId: bootstrap and system actions have none). */
-const ACTOR_UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
+/** The column's value from the merged object `m`. */
+const valueOf = (type: ColumnType, key: string): string => valueFrom(type, `m->${literal(key)}`, `m->>${literal(key)}`);
 
-/** What the created row holds where its event has no such field (`evolve` starts every row so). */
-const CREATED_DEFAULTS: Readonly<Record<string, string>> = { description: "''", labels: "'{}'::text[]" };
+/** A default as a SQL value of the column's type (JSON text with quotes doubled: a string literal). */
+function defaultOf(type: ColumnType, value: unknown): string {
+  const json = `'${JSON.stringify(value).replaceAll("'", "''")}'::jsonb`;
+  return valueFrom(type, json, `(${json} #>> '{}')`);
+}
+
+/** The user that acted, when the event's actor is one (actorUserId: bootstrap and system actions have none). */
+const ACTOR_UUID = `'${USER_ID.source}'`;
 
 /** What a column of the row is, read from the merged object of its stream and the stream's aggregates. */
 function columnValue(spec: SqlFoldSpec, column: string, type: ColumnType): string {
@@ -101,8 +111,8 @@ function columnValue(spec: SqlFoldSpec, column: string, type: ColumnType): strin
     default: {
       const key = spec.keys[column];
       if (key === undefined) return `NULL::${type}`;
-      const fallback = CREATED_DEFAULTS[column];
-      return fallback === undefined ? valueOf(type, key) : `CASE WHEN m ? ${literal(key)} THEN ${valueOf(type, key)} ELSE ${fallback} END`;
+      if (!(column in spec.defaults)) return valueOf(type, key);
+      return `CASE WHEN m ? ${literal(key)} THEN ${valueOf(type, key)} ELSE ${defaultOf(type, spec.defaults[column])} END`;
     }
   }
 }
