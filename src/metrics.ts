@@ -29,7 +29,10 @@ export interface Metrics {
   readonly eventStoreRevisionConflicts: Counter;
   readonly signIns: Counter<'method' | 'outcome' | 'reason'>;
   readonly rateLimitRefusals: Counter<'limiter'>;
-  /** Read requests a standby served, or passed to the primary (READ_DATABASE_URL; src/http/read-routing.ts). */
+  /**
+   * Reads a standby served, or passed to the primary (READ_DATABASE_URL): requests
+   * (src/http/read-routing.ts) and a subscription's reads for a change (src/edge/standby-reads.ts).
+   */
   readonly standbyReads: Counter<'standby' | 'outcome'>;
   /** Where projection positions and lags come from at scrape time (set once the runners exist). */
   sampleProjections: () => Promise<readonly ProjectionSample[]>;
@@ -131,7 +134,9 @@ export function createMetrics(): Metrics {
     }),
     standbyReads: new Counter({
       name: 'infraledger_standby_reads_total',
-      help: 'Read requests sent to a hot standby: served there, or passed to the primary (behind past the bound, or unreachable)',
+      help:
+        "Reads sent to a hot standby (requests, and a subscription's reads for a change): served there, or passed to the primary " +
+        '(behind past the bound, or unreachable)',
       labelNames: ['standby', 'outcome'],
       registers: [registry],
     }),

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { Principal } from '../model/principal.js';
 import { auditLogVisibility } from '../read/audit-log.js';
 import { callerLevel } from '../edge/entity-authority.js';
+import { readAtChange } from '../edge/standby-reads.js';
 import { declarationOf } from '../model/catalog.js';
 import { kindLevel, levelIncludes, PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/permissions.js';
 import { readableRows } from '../read/entity-access.js';
@@ -23,7 +24,8 @@ import { doc, member } from './sdl-doc.js';
  * `graphql-transport-ws`, or the older `graphql-ws`) on /api/graphql. The caller signs in with
  * `connection_init`'s payload; each subscription is fed by the replica's change feed
  * (src/read/change-feed.ts) and keeps what the audit log would show the caller; the socket below it
- * (./live-sockets.ts) is closed when the caller's sign-in stops working.
+ * (./live-sockets.ts) is closed when the caller's sign-in stops working. With hot standbys, what is
+ * read for each change (its actor, ownership checks) is read there (src/edge/standby-reads.ts).
  */
 
 /** The Change type and the Subscription root, with the descriptions GraphiQL shows. */
@@ -150,7 +152,8 @@ function readableChanges(services: Services, source: ChangeListener, caller: () 
     const resource = change.entityType as PermissionResource;
     const table = declarationOf(resource)?.table;
     if (table === undefined || readableRows(principal, resource, table) === undefined) return true;
-    const level = await callerLevel(services, principal, { resource, table }, change.entityId);
+    const entityId = change.entityId;
+    const level = await readAtChange(services, change.position, () => callerLevel(services, principal, { resource, table }, entityId));
     // Gone since (deleted): as visible as the kind's read makes what no team owns.
     return level === undefined ? kindLevel(principal.permissions, resource) !== null : levelIncludes(level, 'read');
   };
@@ -342,8 +345,10 @@ export function buildSubscriptions(
 
   const ChangeType = {
     position: (change: Change) => String(change.position),
-    actor: (change: Change, _args: unknown, context: GraphContext, info: GraphQLResolveInfo) =>
-      change.actorId === null ? null : loadUser(context, change.actorId, info),
+    actor: (change: Change, _args: unknown, context: GraphContext, info: GraphQLResolveInfo) => {
+      const actorId = change.actorId;
+      return actorId === null ? null : readAtChange(services, change.position, () => loadUser(context, actorId, info));
+    },
   };
 
   return { options, resolvers: { Subscription, Change: ChangeType } };

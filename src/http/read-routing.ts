@@ -6,9 +6,9 @@ import { readRoute } from '../storage/read-route.js';
 
 /**
  * Which requests a hot standby serves (READ_DATABASE_URL; src/read/replicas.ts): REST reads under
- * /api and GraphQL queries. Sign-in and its callbacks (they write), subscriptions and other
- * WebSocket upgrades (live reads follow the primary's notifications), and everything else stay on
- * the primary. Authentication ran before (an onRequest hook), on the primary: a session created a
+ * /api and GraphQL queries. Sign-in and its callbacks (they write), WebSocket upgrades (a
+ * subscription's reads for each change find their standby themselves: src/edge/standby-reads.ts),
+ * and everything else stay on the primary. Authentication ran before (an onRequest hook), on the primary: a session created a
  * moment ago is found.
  */
 

@@ -5,8 +5,8 @@ import { createPgPool, type SqlPool } from '../storage/pool.js';
 
 /**
  * Reads past one database server (docs/operations.md, read replicas): PostgreSQL hot standbys of the
- * primary (READ_DATABASE_URL) serve GraphQL queries and REST reads, taken in turn. Writes,
- * projections, sign-in and subscriptions stay on the primary.
+ * primary (READ_DATABASE_URL) serve GraphQL queries, REST reads and a subscription's reads for each
+ * change, taken in turn. Writes, projections, sign-in and the change feed stay on the primary.
  *
  * Read-your-writes stays exact: every write this process acknowledges waited until its projections
  * reached the write's position on the primary, and noted that position here per projection; a read
@@ -35,6 +35,11 @@ export interface ReadReplicas {
   noteWrite(projections: readonly string[], position: bigint): void;
   /** Whether the standby shows every write this process acknowledged, waiting for it up to the bound. */
   caughtUp(replica: ReadReplica): Promise<boolean>;
+  /**
+   * Whether the standby's checkpoints show `position` for every one of `projections` (a change a
+   * subscription passes on, written by any replica of the service), waiting for it up to the bound.
+   */
+  reached(replica: ReadReplica, projections: readonly string[], position: bigint): Promise<boolean>;
   end(): Promise<void>;
 }
 
@@ -59,6 +64,8 @@ const nameOf = (url: string): string => {
 interface Replica extends ReadReplica {
   /** The newest checkpoint position seen on this standby, per projection. */
   readonly seen: Map<string, bigint>;
+  /** The checkpoint read in flight, if any: waits that overlap share it (one query however many wait). */
+  refreshing?: Promise<void>;
 }
 
 /** Opens a pool per standby (connections are made on first use). */
@@ -81,6 +88,36 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
   const owedBy = (replica: Replica): string[] =>
     [...written].filter(([name, position]) => (replica.seen.get(name) ?? -1n) < position).map(([name]) => name);
 
+  /** Reads the standby's checkpoints into `seen`, joining a read already in flight. */
+  const refresh = (replica: Replica): Promise<void> => {
+    replica.refreshing ??= replica.pool
+      .query<{ name: string; position: string | null }>('SELECT name, position FROM projection_checkpoints')
+      .then(({ rows }) => {
+        for (const row of rows) {
+          const position = row.position === null ? -1n : BigInt(row.position);
+          if ((replica.seen.get(row.name) ?? -1n) < position) replica.seen.set(row.name, position);
+        }
+      })
+      .finally(() => {
+        replica.refreshing = undefined;
+      });
+    return replica.refreshing;
+  };
+
+  /** Waits, up to the bound, until `owed` names no projection the standby has still to show. */
+  const showsAll = async (reader: ReadReplica, owed: (replica: Replica) => readonly string[]): Promise<boolean> => {
+    const replica = byPool.get(reader.pool);
+    if (!replica) return false;
+    const deadline = Date.now() + options.timeoutMs;
+    while (owed(replica).length > 0) {
+      await refresh(replica);
+      if (owed(replica).length === 0) return true;
+      if (Date.now() >= deadline) return false;
+      await delay(pollMs);
+    }
+    return true;
+  };
+
   return {
     replicas,
     replicaOf: (pool) => byPool.get(pool),
@@ -93,25 +130,9 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
     noteWrite(projections, position) {
       for (const name of projections) if ((written.get(name) ?? -1n) < position) written.set(name, position);
     },
-    async caughtUp(reader) {
-      const replica = byPool.get(reader.pool);
-      if (!replica) return false;
-      const deadline = Date.now() + options.timeoutMs;
-      for (let owed = owedBy(replica); owed.length > 0; owed = owedBy(replica)) {
-        const { rows } = await replica.pool.query<{ name: string; position: string | null }>(
-          'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
-          [owed],
-        );
-        for (const row of rows) {
-          const position = row.position === null ? -1n : BigInt(row.position);
-          if ((replica.seen.get(row.name) ?? -1n) < position) replica.seen.set(row.name, position);
-        }
-        if (owedBy(replica).length === 0) return true;
-        if (Date.now() >= deadline) return false;
-        await delay(pollMs);
-      }
-      return true;
-    },
+    caughtUp: (reader) => showsAll(reader, owedBy),
+    reached: (reader, projections, position) =>
+      showsAll(reader, (replica) => projections.filter((name) => (replica.seen.get(name) ?? -1n) < position)),
     async end() {
       await Promise.all(replicas.map((replica) => replica.pool.end()));
     },

@@ -6,6 +6,7 @@ import { createPgPool } from '../../src/storage/pool.js';
 import type { DatabaseTarget } from '../support/databases.js';
 import { graphqlOf } from '../support/graphql-call.js';
 import { openHttpApp, type HttpHarness } from '../support/http-app.js';
+import { collect, wsClient } from '../support/graphql-ws.js';
 import { startStandbyPair, type StandbyPair } from '../support/standby.js';
 
 /**
@@ -110,6 +111,52 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
     await expect
       .poll(async () => (await withStandby.inject({ method: 'GET', url: `/api/templates/${elsewhere?.id ?? ''}` })).statusCode)
       .toBe(200);
+  });
+
+  it("reads a subscription's changes (their actor) on the standby once it shows them, on the primary past the bound", async () => {
+    const baseUrl = await withStandby.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = wsClient(baseUrl, withStandby.adminToken);
+    const changes = collect(client, 'subscription { changes(entityTypes: ["template"]) { action actor { name } } }');
+    /** The counts as they are now (the metric's values are live objects: copied). */
+    const outcomes = async () => {
+      const counted = new Map((await withStandby.services.metrics.standbyReads.get()).values.map((v) => [v.labels.outcome, v.value]));
+      return (name: string) => counted.get(name) ?? 0;
+    };
+    const createAs = async (token: string, name: string) => {
+      const created = await primaryOnly.inject({
+        method: 'POST',
+        url: '/api/templates',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { name, template: name.replaceAll('-', '_') },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    };
+    try {
+      await expect.poll(() => withStandby.services.changes.listening).toBe(1);
+      await pair.onStandby('SELECT pg_wal_replay_pause()');
+      let writer: string;
+      try {
+        // Signed up and writing on the other process: the paused standby cannot show the change, so the primary reads its actor.
+        writer = await primaryOnly.serviceAccount('change-writer', ['infra']);
+        const before = await outcomes();
+        await createAs(writer, 'watched-while-paused');
+        const [first] = await changes.waitFor(1);
+        expect(first).toEqual({ data: { changes: { action: 'TemplateCreated', actor: { name: 'change-writer' } } } });
+        expect((await outcomes())('behind') - before('behind')).toBe(1);
+      } finally {
+        await pair.onStandby('SELECT pg_wal_replay_resume()');
+      }
+      // Replaying again: the standby shows the next change within the bound, and reads its actor.
+      const before = await outcomes();
+      await createAs(writer, 'watched-while-replaying');
+      const second = (await changes.waitFor(2))[1];
+      expect(second).toEqual({ data: { changes: { action: 'TemplateCreated', actor: { name: 'change-writer' } } } });
+      const after = await outcomes();
+      expect([after('served') - before('served'), after('behind') - before('behind')]).toEqual([1, 0]);
+    } finally {
+      changes.unsubscribe();
+      await client.dispose();
+    }
   });
 
   it('keeps writes, sign-in, authentication and mutations on the primary while the standby is paused', async () => {
