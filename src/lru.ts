@@ -1,39 +1,58 @@
 /**
- * A bounded map that forgets the least recently used entry when full (a Map keeps insertion order,
- * and a hit is moved to the end).
+ * A bounded map that forgets what has not been used for longest when full, in two generations of
+ * half the capacity each: entries are added to the young one; when it is full, the old one is
+ * dropped and the young one becomes old. A hit in the young generation is one lookup (caches sit
+ * on every request's path: moving each hit to the end of one Map cost a delete and an insert), and a
+ * hit in the old one moves the entry back to the young one. So an entry used within the last
+ * half-capacity of insertions is always kept, and at most `capacity` entries are (two when it is one).
  */
 export class Lru<K, V> {
-  readonly #entries = new Map<K, V>();
+  #young = new Map<K, V>();
+  #old = new Map<K, V>();
+  readonly #generation: number;
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number) {
+    this.#generation = Math.max(1, Math.floor(capacity / 2));
+  }
 
   get(key: K): V | undefined {
-    const value = this.#entries.get(key);
-    if (value === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    return value;
+    const young = this.#young.get(key);
+    if (young !== undefined) return young;
+    const old = this.#old.get(key);
+    if (old === undefined) return undefined;
+    this.#old.delete(key);
+    this.#add(key, old);
+    return old;
   }
 
   set(key: K, value: V): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.capacity) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+    if (this.#young.has(key)) {
+      this.#young.set(key, value);
+      return;
     }
-    this.#entries.set(key, value);
+    this.#old.delete(key);
+    this.#add(key, value);
   }
 
   /** Whether the key is kept (a value of undefined included); does not count as a use. */
   has(key: K): boolean {
-    return this.#entries.has(key);
+    return this.#young.has(key) || this.#old.has(key);
   }
 
   delete(key: K): void {
-    this.#entries.delete(key);
+    this.#young.delete(key);
+    this.#old.delete(key);
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#young.size + this.#old.size;
+  }
+
+  #add(key: K, value: V): void {
+    if (this.#young.size >= this.#generation) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(key, value);
   }
 }

@@ -67,7 +67,8 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
   if (await ensureDatabase(options.databaseUrl)) say('[peers] created the bench database');
   await installPostGraphile(say);
   const env = await benchEnvironment(options.databaseUrl);
-  const service = await openBenchService(env, log);
+  // As production runs it: without the statement count's query log.
+  const service = await openBenchService(env, log, { countStatements: false });
   const peers: PostGraphileSide[] = [];
   try {
     await ensureCatalog(service, env, options.size, (line) => say(`[peers] ${line}`));

@@ -232,12 +232,14 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       if (!token) throw unauthenticated("malformed Authorization header: expected 'Bearer <token>'");
       if (token.startsWith('ilpat_')) return viaPersonalAccessToken(token, now);
       // A developer portal's user token says so in its header (docs/contract.md §5); everything else is ours.
-      if (deps.backstage && isBackstageToken(token)) return principalFrom(await deps.backstage.userOf(token, now), 'backstage', {});
+      if (deps.backstage && !tokens.knows(token) && isBackstageToken(token))
+        return principalFrom(await deps.backstage.userOf(token, now), 'backstage', {});
       return viaServiceToken(token, now);
     },
     async recall(header, now) {
       const token = bearerOf(header);
-      if (!token || token.startsWith('ilpat_') || (deps.backstage && isBackstageToken(token))) return undefined;
+      // A token verified before is ours: its header need not be decoded again to rule out a portal's.
+      if (!token || token.startsWith('ilpat_') || (deps.backstage && !tokens.knows(token) && isBackstageToken(token))) return undefined;
       try {
         const verified = await tokens.verify(token, now);
         const row = remembered.get(verified.sessionId);

@@ -46,6 +46,8 @@ export interface TokenService {
   }): Promise<{ token: string; expiresAt: Date; tokenId: string }>;
   /** Verifies signature, algorithm, issuer, audience and expiry; throws UNAUTHENTICATED naming why. */
   verify(token: string, now?: Date): Promise<VerifiedToken>;
+  /** Whether this exact token was verified before and is remembered (so it is one of ours, not a portal's). */
+  knows(token: string): boolean;
 }
 
 const unauthenticated = (message: string): AppError => new AppError('UNAUTHENTICATED', message);
@@ -108,6 +110,7 @@ export function createTokenService(key: SigningKey, issuer: string, previous: re
         .sign(key.privateKey);
       return { token, expiresAt: new Date((iat + ttlSeconds) * 1000), tokenId };
     },
+    knows: (token) => verified.has(token),
     async verify(token, now = new Date()) {
       const known = verified.get(token);
       if (known) {

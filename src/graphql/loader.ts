@@ -422,6 +422,8 @@ export async function loadObjects(
   { joins, aggregates }: JoinedRelations = NOTHING_JOINED,
 ): Promise<GraphObject[]> {
   const objects = rows.map(presenter(plan, context));
+  // Scalars only (a single read's usual selection): nothing more to load.
+  if (plan.access.length === 0 && plan.relations.size === 0) return objects;
   if (plan.access.length > 0) await loadAccess(context, plan, rows, objects);
   const joined = new Set([...joins.map((join) => join.name), ...aggregates.map((aggregate) => aggregate.name)]);
   await Promise.all([

@@ -3,6 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import { samePrincipal, sessionGuardSql, type Recalled, type SessionGuard } from '../auth/authenticator.js';
 import type { Principal } from '../model/principal.js';
 import { AppError } from '../errors.js';
+import { Lru } from '../lru.js';
 
 /**
  * A request answered for a recalled caller (Authenticator.recall): its service token's session as
@@ -26,6 +27,14 @@ const GUARD_COLUMN = '__session_unchanged';
 /** A select list the check can lead (`select distinct` would make it part of the distinct rows). */
 const PLAIN_SELECT = /^select (?!distinct )/;
 
+/**
+ * Guarded texts by statement text (whose placeholders fix where the guard's parameters start). The
+ * same text object on every request keeps its hash, where a text built per request would be hashed
+ * whole again by every map that looks it up (the prepared-statement names among them); the statement
+ * texts themselves are compiled once per document shape, so this lookup hashes nothing new either.
+ */
+const guardedTexts = new Lru<string, string>(1000);
+
 /** Starts a request from a remembered caller, to be confirmed by its first statement. */
 export function speculate(header: string, recalled: Recalled): Speculation {
   return { header, principal: recalled.principal, guard: recalled.guard, state: 'pending' };
@@ -39,11 +48,12 @@ export function speculate(header: string, recalled: Recalled): Speculation {
 export function guarded<R>(compiled: CompiledQuery<R>, speculation: Speculation | undefined): CompiledQuery<R> {
   if (speculation?.state !== 'pending' || !PLAIN_SELECT.test(compiled.sql)) return compiled;
   const first = compiled.parameters.length + 1;
-  return {
-    ...compiled,
-    sql: `select ${sessionGuardSql(first)} as "${GUARD_COLUMN}", ${compiled.sql.slice('select '.length)}`,
-    parameters: [...compiled.parameters, speculation.guard.sessionId, speculation.guard.fingerprint],
-  };
+  let text = guardedTexts.get(compiled.sql);
+  if (text === undefined) {
+    text = `select ${sessionGuardSql(first)} as "${GUARD_COLUMN}", ${compiled.sql.slice('select '.length)}`;
+    guardedTexts.set(compiled.sql, text);
+  }
+  return { ...compiled, sql: text, parameters: [...compiled.parameters, speculation.guard.sessionId, speculation.guard.fingerprint] };
 }
 
 /** Records what a guarded statement's rows say of the session (an empty answer says nothing). */

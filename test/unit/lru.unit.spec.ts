@@ -14,6 +14,18 @@ describe('Lru (src/lru.ts)', () => {
     expect(lru.size).toBe(2);
   });
 
+  it('keeps an entry used within the last half-capacity of insertions, and never more than its capacity', () => {
+    const lru = new Lru<number, number>(100);
+    lru.set(-1, -1);
+    for (let i = 0; i < 10_000; i++) {
+      lru.set(i, i);
+      if (i % 40 === 0) expect(lru.get(-1)).toBe(-1);
+      expect(lru.size).toBeLessThanOrEqual(100);
+    }
+    expect(lru.get(9_999)).toBe(9_999);
+    expect(lru.get(9_000)).toBeUndefined();
+  });
+
   it('replaces a key without growing, and deletes', () => {
     const lru = new Lru<string, number>(2);
     lru.set('a', 1);

@@ -27,6 +27,19 @@ describe('token service: remembered verifications', () => {
     await expect(fresh.verify(token, at(65))).rejects.toThrow(/signed with an unknown key|invalid token signature/);
   });
 
+  it('knows a token once it verified it, and forgets it once it expired (only its own tokens are known)', async () => {
+    const tokens = await service();
+    const { token } = await tokens.issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now: issuedAt });
+    expect(tokens.knows(token)).toBe(false);
+    await tokens.verify(token, at(1));
+    expect(tokens.knows(token)).toBe(true);
+    await expect(tokens.verify(token, at(65))).rejects.toThrow('token expired');
+    expect(tokens.knows(token)).toBe(false);
+    const other = await (await service()).issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now: issuedAt });
+    await expect(tokens.verify(other.token, at(1))).rejects.toThrow();
+    expect(tokens.knows(other.token)).toBe(false);
+  });
+
   it('never lets a tampered copy of a remembered token through', async () => {
     const tokens = await service();
     const { token } = await tokens.issue({ userId: USER, sessionId: SESSION, ttlSeconds: 60, now: issuedAt });
