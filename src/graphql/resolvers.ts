@@ -26,7 +26,8 @@ import {
 } from './loader.js';
 import { OBJECT_TYPES } from './model.js';
 import { awaitingDecisionOf } from '../read/entity-access.js';
-import { planOf, type LoadPlan } from './plan.js';
+import { planOf, withId, type LoadPlan } from './plan.js';
+import { rowsById } from './by-id-batch.js';
 import { ROOT_ENTITIES, type RootEntity } from './roots.js';
 import type { GraphContext } from './context.js';
 import { guarded, noteGuard } from './speculation.js';
@@ -159,7 +160,8 @@ function compileById(root: RootEntity, load: LoadContext, info: GraphQLResolveIn
   const table = OBJECT_TYPES[root.type].table;
   // Tombstones excluded as a lookup by primary key must (liveById): the plain form let the generic
   // plan PostgreSQL keeps for this prepared statement walk a partial index instead.
-  const { query, ...read } = selectPlan(load, plan, { excludeDeleted: false });
+  // Always with the id: a read batched with others gets its row by it (./by-id-batch.ts).
+  const { query, ...read } = selectPlan(load, plan, { excludeDeleted: false, columns: withId(plan) });
   const live = plan.type.softDelete ? query.where(liveById(`${table}.deleted_at`)) : query;
   const compiled = live.where(sql.ref(`${table}.id`), '=', ID_PLACEHOLDER).compile();
   const slots = compiled.parameters.flatMap((value, index) => (value === ID_PLACEHOLDER ? [index] : []));
@@ -170,7 +172,8 @@ function compileById(root: RootEntity, load: LoadContext, info: GraphQLResolveIn
 /**
  * One row of a kind by id, loaded for the field's selection; null when absent or not readable. The
  * statement is built and compiled once per document shape and caller (about a tenth of a single
- * read's CPU otherwise), then run with each request's id.
+ * read's CPU otherwise), then run with each request's id, together with the same turn's other reads
+ * of it (./by-id-batch.ts).
  */
 async function loadById(context: GraphContext, root: RootEntity, id: string, info: GraphQLResolveInfo): Promise<unknown> {
   const load = signedIn(context);
@@ -185,9 +188,7 @@ async function loadById(context: GraphContext, root: RootEntity, id: string, inf
     if (!statement) throw new Error(`the single read of ${root.type} names its id more than once`);
     compiledById.set(key, statement);
   }
-  const { compiled, idSlot } = statement;
-  const parameters = compiled.parameters.map((value, index) => (index === idSlot ? id : value));
-  const rows = await rootRows(context, { ...compiled, parameters });
+  const rows = await rowsById(context.services, statement, id, context.speculation);
   const [object] = await loadObjects(load, statement.plan, rows, statement.read);
   return object ?? null;
 }

@@ -154,5 +154,34 @@ for (const target of databaseTargets()) {
         expect(sql.some((statement) => statement.includes('FROM personal_access_tokens'))).toBe(true);
       }
     });
+
+    it('reads the single reads of one turn with one statement, session check included, each answered its own row', async () => {
+      const { token } = await account('recall-batched', ['default']);
+      const listed = await run('{ resources(sort: ["name", "ASC"], range: [0, 4]) { id name } }', token);
+      const resources = listed.body.data?.resources as { id: string; name: string }[];
+      expect(resources).toHaveLength(4);
+      const ids = [...resources.map((r) => r.id), '00000000-0000-4000-8000-0000000000ff', resources[0]?.id ?? ''];
+      const query = 'query One($id: UUID!) { resource(id: $id) { name } }';
+      captured = [];
+      // Requests read in one poll reach their resolvers in one turn, as concurrent clients' do.
+      const answers = await Promise.all(
+        ids.map((id) =>
+          harness.app.inject({
+            method: 'POST',
+            url: '/api/graphql',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            payload: { query, variables: { id } },
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.json<GraphBody>().data)).toEqual([
+        ...resources.map((r) => ({ resource: { name: r.name } })),
+        { resource: null },
+        { resource: { name: resources[0]?.name } },
+      ]);
+      // Five distinct ids: two statements of four lookups each (the second padded), each with the session check; nothing else.
+      expect(captured).toHaveLength(2);
+      expect(captured.every((statement) => statement.includes(GUARD) && statement.includes('UNION ALL'))).toBe(true);
+    });
   });
 }
