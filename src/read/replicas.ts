@@ -66,6 +66,13 @@ interface Replica extends ReadReplica {
   readonly seen: Map<string, bigint>;
   /** The checkpoint read in flight, if any: waits that overlap share it (one query however many wait). */
   refreshing?: Promise<void>;
+  /**
+   * What a wait past the bound was still owed (projection → position): until the standby shows it,
+   * waits look once and pass the read to the primary instead of each waiting the bound again (a
+   * stalled standby would otherwise hold every read, and every change a subscription passes on, for
+   * the whole bound).
+   */
+  stalledOn?: ReadonlyMap<string, bigint>;
 }
 
 /** Opens a pool per standby (connections are made on first use). */
@@ -85,8 +92,9 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
   const written = new Map<string, bigint>();
   let turn = 0;
 
-  const owedBy = (replica: Replica): string[] =>
-    [...written].filter(([name, position]) => (replica.seen.get(name) ?? -1n) < position).map(([name]) => name);
+  /** The projections (and positions) of `needed` the standby has not shown yet. */
+  const unseen = (replica: Replica, needed: Iterable<readonly [string, bigint]>): Map<string, bigint> =>
+    new Map([...needed].filter(([name, position]) => (replica.seen.get(name) ?? -1n) < position));
 
   /** Reads the standby's checkpoints into `seen`, joining a read already in flight. */
   const refresh = (replica: Replica): Promise<void> => {
@@ -104,15 +112,29 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
     return replica.refreshing;
   };
 
-  /** Waits, up to the bound, until `owed` names no projection the standby has still to show. */
-  const showsAll = async (reader: ReadReplica, owed: (replica: Replica) => readonly string[]): Promise<boolean> => {
+  /**
+   * Waits, up to the bound, until the standby shows every position `needed` names; a standby still
+   * short of what an earlier wait timed out on is looked at once, not waited for.
+   */
+  const showsAll = async (reader: ReadReplica, needed: () => Iterable<readonly [string, bigint]>): Promise<boolean> => {
     const replica = byPool.get(reader.pool);
     if (!replica) return false;
-    const deadline = Date.now() + options.timeoutMs;
-    while (owed(replica).length > 0) {
+    const stalled = replica.stalledOn !== undefined && unseen(replica, replica.stalledOn).size > 0;
+    let deadline = Date.now() + (stalled ? 0 : options.timeoutMs);
+    while (unseen(replica, needed()).size > 0) {
       await refresh(replica);
-      if (owed(replica).length === 0) return true;
-      if (Date.now() >= deadline) return false;
+      if (replica.stalledOn !== undefined && unseen(replica, replica.stalledOn).size === 0) {
+        // Caught up with what stalled it: waited for as usual again.
+        replica.stalledOn = undefined;
+        deadline = Date.now() + options.timeoutMs;
+      }
+      const owed = unseen(replica, needed());
+      if (owed.size === 0) return true;
+      if (Date.now() >= deadline) {
+        // The first stall is kept: a standby that shows it has moved on, even if still behind the newest write.
+        replica.stalledOn ??= owed;
+        return false;
+      }
       await delay(pollMs);
     }
     return true;
@@ -130,9 +152,8 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
     noteWrite(projections, position) {
       for (const name of projections) if ((written.get(name) ?? -1n) < position) written.set(name, position);
     },
-    caughtUp: (reader) => showsAll(reader, owedBy),
-    reached: (reader, projections, position) =>
-      showsAll(reader, (replica) => projections.filter((name) => (replica.seen.get(name) ?? -1n) < position)),
+    caughtUp: (reader) => showsAll(reader, () => written),
+    reached: (reader, projections, position) => showsAll(reader, () => projections.map((name) => [name, position] as const)),
     async end() {
       await Promise.all(replicas.map((replica) => replica.pool.end()));
     },
