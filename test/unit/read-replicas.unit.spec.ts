@@ -28,7 +28,7 @@ describe('read replicas: waiting for a standby (checkpoint reads stubbed)', () =
     (replica.pool as { query: SqlPool['query'] }).query = (() => {
       reads += 1;
       const rows = [...checkpoints].map(([name, position]) => ({ name, position: String(position) }));
-      return Promise.resolve({ rows });
+      return Promise.resolve({ rows, rowCount: rows.length, command: 'SELECT' });
     }) as SqlPool['query'];
     return { replicas, replica, checkpoints, reads: () => reads };
   };
