@@ -1,38 +1,50 @@
+import type { Logger } from '../log.js';
 import { allProjections } from '../projections/registry.js';
+import type { ReadReplica, ReadReplicas } from '../read/replicas.js';
 import type { Services } from '../services.js';
+import type { SqlPool } from '../storage/pool.js';
 import { readRoute } from '../storage/read-route.js';
 
 const PROJECTIONS = allProjections.map((projection) => projection.name);
 
 /**
- * Runs the reads a subscription makes for one change (its actor, whether the caller may see a
- * team's secret or integration) on a hot standby (READ_DATABASE_URL), once the standby's projection
- * checkpoints show the change's position: what the primary would answer for that change, never
- * older. Without standbys, or when the standby is behind past READ_YOUR_WRITES_TIMEOUT_MS or cannot
- * be asked, `read` runs on the primary (logged, and counted as request reads are).
+ * The standby a read goes to (READ_DATABASE_URL), taken in turn, once `shows` says it shows what
+ * the read needs; undefined when there is none, or it is behind past READ_YOUR_WRITES_TIMEOUT_MS, or
+ * it cannot be asked: the primary reads instead (logged, counted in infraledger_standby_reads_total).
  */
-export async function readAtChange<T>(services: Services, position: bigint, read: () => Promise<T>): Promise<T> {
+export async function standbyFor(
+  services: Services,
+  shows: (replicas: ReadReplicas, replica: ReadReplica) => Promise<boolean>,
+  log: { readonly warn: Logger['warn'] },
+): Promise<SqlPool | undefined> {
   const replicas = services.readReplicas;
-  if (!replicas) return read();
+  if (!replicas) return undefined;
   const replica = replicas.pick();
   const count = (outcome: 'served' | 'behind' | 'unreachable') => services.metrics.standbyReads.inc({ standby: replica.name, outcome });
   let shown: boolean;
   try {
-    // Every projection's checkpoint moves with each batch (one transaction), so all show it as soon as one does.
-    shown = await replicas.reached(replica, PROJECTIONS, position);
+    shown = await shows(replicas, replica);
   } catch (error) {
     count('unreachable');
-    services.log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads for a change');
-    return read();
+    log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads instead');
+    return undefined;
   }
   if (!shown) {
     count('behind');
-    services.log.warn(
-      { standby: replica.name, position: String(position) },
-      'standby behind a change past the bound: the primary reads for it',
-    );
-    return read();
+    log.warn({ standby: replica.name }, 'standby behind what the read needs past the bound: the primary reads instead');
+    return undefined;
   }
   count('served');
-  return readRoute.run(replica.pool, read);
+  return replica.pool;
+}
+
+/**
+ * Runs the reads a subscription makes for one change (its actor, whether the caller may see a
+ * team's secret or integration) on a standby once its projection checkpoints show the change's
+ * position: what the primary would answer for that change, never older; else on the primary.
+ */
+export async function readAtChange<T>(services: Services, position: bigint, read: () => Promise<T>): Promise<T> {
+  // Every projection's checkpoint moves with each batch (one transaction), so all show it as soon as one does.
+  const standby = await standbyFor(services, (replicas, replica) => replicas.reached(replica, PROJECTIONS, position), services.log);
+  return standby ? readRoute.run(standby, read) : read();
 }

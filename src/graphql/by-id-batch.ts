@@ -53,11 +53,8 @@ function batchedText(single: CompiledQuery<Row>, idSlot: number): string {
 
 function scopeOf(services: Services, statement: ByIdStatement, speculation: Speculation | undefined): Scope {
   const route = readRoute.getStore();
-  let routeId = 0;
-  if (route) {
-    routeId = routeIds.get(route) ?? nextRouteId++;
-    routeIds.set(route, routeId);
-  }
+  let routeId = route ? routeIds.get(route) : 0;
+  if (routeId === undefined) routeIds.set(route as object, (routeId = nextRouteId++));
   const pending = speculation?.state === 'pending';
   const key = pending ? `${String(routeId)}\u0000${speculation.guard.sessionId}\u0000${speculation.guard.fingerprint}` : String(routeId);
   let byKey = scopes.get(statement);

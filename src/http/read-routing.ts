@@ -3,13 +3,14 @@ import { getOperationAST, OperationTypeNode, parse } from 'graphql';
 import { Lru } from '../lru.js';
 import type { Services } from '../services.js';
 import { readRoute } from '../storage/read-route.js';
+import { standbyFor } from '../edge/standby-reads.js';
 
 /**
  * Which requests a hot standby serves (READ_DATABASE_URL; src/read/replicas.ts): REST reads under
  * /api and GraphQL queries. Sign-in and its callbacks (they write), WebSocket upgrades (a
  * subscription's reads for each change find their standby themselves: src/edge/standby-reads.ts),
- * and everything else stay on the primary. Authentication ran before (an onRequest hook), on the primary: a session created a
- * moment ago is found.
+ * and everything else stay on the primary. Authentication ran before (an onRequest hook), on the
+ * primary: a session created a moment ago is found.
  */
 
 /** The operation types of documents seen, by text (a client repeats its documents). */
@@ -44,7 +45,7 @@ export function isStandbyRead(request: FastifyRequest): boolean {
 /**
  * Runs each read request's handler with its standby as the read route, once the standby shows every
  * write this process acknowledged; a standby that does not catch up in time, or cannot be asked, is
- * passed over and the primary answers (logged).
+ * passed over and the primary answers (src/edge/standby-reads.ts: logged and counted).
  */
 export function registerReadRouting(app: FastifyInstance, services: Services): void {
   const replicas = services.readReplicas;
@@ -55,24 +56,10 @@ export function registerReadRouting(app: FastifyInstance, services: Services): v
       done();
       return;
     }
-    const replica = replicas.pick();
-    const count = (outcome: 'served' | 'behind' | 'unreachable') => services.metrics.standbyReads.inc({ standby: replica.name, outcome });
-    replicas.caughtUp(replica).then(
-      (fresh) => {
-        if (fresh) {
-          count('served');
-          readRoute.run(replica.pool, done);
-          return;
-        }
-        count('behind');
-        request.log.warn({ standby: replica.name }, 'standby behind this process’s writes past the bound: the primary answers');
-        done();
-      },
-      (error: unknown) => {
-        count('unreachable');
-        request.log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary answers');
-        done();
-      },
-    );
+    // standbyFor never rejects: a standby it cannot ask is passed over.
+    void standbyFor(services, (all, replica) => all.caughtUp(replica), request.log).then((standby) => {
+      if (standby) readRoute.run(standby, done);
+      else done();
+    });
   });
 }

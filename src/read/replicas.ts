@@ -116,19 +116,19 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
    * Waits, up to the bound, until the standby shows every position `needed` names; a standby still
    * short of what an earlier wait timed out on is looked at once, not waited for.
    */
-  const showsAll = async (reader: ReadReplica, needed: () => Iterable<readonly [string, bigint]>): Promise<boolean> => {
+  const showsAll = async (reader: ReadReplica, needed: Iterable<readonly [string, bigint]>): Promise<boolean> => {
     const replica = byPool.get(reader.pool);
     if (!replica) return false;
     const stalled = replica.stalledOn !== undefined && unseen(replica, replica.stalledOn).size > 0;
     let deadline = Date.now() + (stalled ? 0 : options.timeoutMs);
-    while (unseen(replica, needed()).size > 0) {
+    while (unseen(replica, needed).size > 0) {
       await refresh(replica);
       if (replica.stalledOn !== undefined && unseen(replica, replica.stalledOn).size === 0) {
         // Caught up with what stalled it: waited for as usual again.
         replica.stalledOn = undefined;
         deadline = Date.now() + options.timeoutMs;
       }
-      const owed = unseen(replica, needed());
+      const owed = unseen(replica, needed);
       if (owed.size === 0) return true;
       if (Date.now() >= deadline) {
         // The first stall is kept: a standby that shows it has moved on, even if still behind the newest write.
@@ -152,8 +152,13 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
     noteWrite(projections, position) {
       for (const name of projections) if ((written.get(name) ?? -1n) < position) written.set(name, position);
     },
-    caughtUp: (reader) => showsAll(reader, () => written),
-    reached: (reader, projections, position) => showsAll(reader, () => projections.map((name) => [name, position] as const)),
+    // `written` is live: a wait sees the writes acknowledged while it waits.
+    caughtUp: (reader) => showsAll(reader, written),
+    reached: (reader, projections, position) =>
+      showsAll(
+        reader,
+        projections.map((name) => [name, position] as const),
+      ),
     async end() {
       await Promise.all(replicas.map((replica) => replica.pool.end()));
     },
