@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { Lru } from '../lru.js';
+import { teamsColumn, teamsFrom } from '../read/entity-access.js';
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import type { Db } from '../storage/kysely.js';
 import { AppError } from '../errors.js';
@@ -103,6 +104,8 @@ interface SessionRow extends UserRow {
   method: string;
   user_id: string;
   fingerprint: string;
+  /** The user's teams (`teamsColumn`): on the principal of this lookup only, never on a recalled one. */
+  teams: string[];
 }
 
 function principalFrom(user: UserRow, method: AuthMethod, extra: Pick<Principal, 'sessionId' | 'tokenId'>): Principal {
@@ -147,6 +150,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       'sessions.user_id',
       'sessions.id as session_id',
       sql<string>`${sql.raw(fingerprintOf('sessions', 'users'))}`.as('fingerprint'),
+      teamsColumn(sql.ref('users.id')).as('teams'),
     ])
     .where('sessions.id', '=', '00000000-0000-0000-0000-000000000000')
     .compile();
@@ -181,7 +185,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     // statement, where it would fail the other requests' lookups batched with it.
     const row = UUID.test(verified.sessionId) ? await lookUp(db, verified.sessionId.toLowerCase()) : undefined;
     remembered.delete(verified.sessionId);
-    const principal = decide(row, verified);
+    const principal: Principal = { ...decide(row, verified), teams: teamsFrom(row?.teams ?? []) };
     if (row?.method === 'guest' || row?.method === 'backstage') {
       // Guest and Backstage access lasts only while such a provider is enabled, whatever sessions exist.
       const enabled = await db

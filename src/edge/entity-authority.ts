@@ -90,7 +90,8 @@ export async function ownerOnCreate(
 ): Promise<string | null> {
   const principal = authorize(call.request);
   const mayWriteKind = levelIncludes(kindLevel(principal.permissions, resource), 'write');
-  const teams = named === null || (named !== undefined && mayWriteKind) ? [] : await teamsOf(services.db, principal.userId);
+  const teams =
+    named === null || (named !== undefined && mayWriteKind) ? [] : (principal.teams ?? (await teamsOf(services.db, principal.userId)));
   const owner = named !== undefined ? named : teams.length === 1 ? (teams[0]?.teamId ?? null) : null;
   if (mayWriteKind) return owner;
   if (owner !== null && teams.some((team) => team.teamId === owner.toLowerCase())) return owner;

@@ -15,4 +15,16 @@ export interface Principal {
   readonly sessionId?: string;
   /** The personal access token used, if any. */
   readonly tokenId?: string;
+  /**
+   * The caller's teams as the statement that authenticated the request read them (with the session,
+   * so as fresh as the roles); absent when that statement did not read them (personal access and
+   * portal tokens, callers recalled without a statement): whoever needs them then reads them.
+   */
+  readonly teams?: readonly TeamMembership[];
+}
+
+/** A team the caller is in, and whether they lead it. */
+export interface TeamMembership {
+  readonly teamId: string;
+  readonly role: 'member' | 'lead';
 }

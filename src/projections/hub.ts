@@ -102,12 +102,12 @@ interface LaneOutcome {
 
 /**
  * Runs every projection of the service from one reader of `$all`. Each batch is read once; the
- * projections it concerns are applied in one transaction that also moves every checkpoint (the idle
- * projections' too, in the same statement), under each projection's advisory lock and after checking
- * its checkpoint is where this process left it, so several replicas can run the hub safely and a
- * batch is applied exactly once. A batch that concerns no projection moves the positions in memory
- * at once and writes the checkpoints shortly after, in one statement. A poison event stops only its
- * projection, keeping everything before it.
+ * projections it concerns are applied in one transaction that also moves their checkpoints, under
+ * each one's advisory lock and after checking its checkpoint is where this process left it, so
+ * several replicas can run the hub safely and a batch is applied exactly once. The projections a
+ * batch does not concern (every one, for some batches) move in memory at once and write their
+ * checkpoints shortly after, in one statement: a busy service writes the few rows its batches touch,
+ * not every projection's. A poison event stops only its projection, keeping everything before it.
  */
 export class ProjectionHub {
   private readonly lanes: Lane[];
@@ -277,15 +277,18 @@ export class ProjectionHub {
       this.scheduleFlush();
       return;
     }
+    // Projections without events of the batch take no part in its transaction (no lock, no checkpoint
+    // row written): their tables are complete up to `last` already, so they move as an idle batch does.
+    const busy = plans.filter((p) => p.events.length > 0);
     let outcomes: LaneOutcome[];
     let standby: Lane[];
     let resync: boolean;
     try {
-      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, false));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, false));
     } catch (error) {
       if (!(error instanceof ProjectorFailed)) throw error;
       // One projector threw: find out which, event by event, keeping everything else of the batch.
-      ({ outcomes, standby, resync } = await this.applyInTransaction(plans, last.position, true));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, true));
     }
     // Only now is the batch visible to other connections: read-your-writes waiters trust these values.
     for (const outcome of outcomes) {
@@ -293,6 +296,9 @@ export class ProjectionHub {
       if (outcome.reached !== undefined) outcome.lane.advance(outcome.reached);
       if (outcome.poison) this.markFailed(outcome.lane, outcome.poison);
     }
+    const idle = plans.filter((p) => p.events.length === 0);
+    for (const { lane } of idle) lane.advance(last.position);
+    if (idle.length > 0) this.scheduleFlush();
     for (const lane of standby) lane.state = 'standby';
     if (standby.length > 0) throw new Standby();
     if (resync) throw new Resync();
@@ -357,9 +363,7 @@ export class ProjectionHub {
     const outcomes: LaneOutcome[] = [];
     const decoded = new Map<RecordedEvent, DecodedEvent>();
     for (const plan of ready) {
-      if (plan.events.length === 0) {
-        outcomes.push({ lane: plan.lane, reached: last });
-      } else if (careful) {
+      if (careful) {
         outcomes.push(await this.applyCarefully(tx, plan, last));
       } else {
         try {

@@ -7,7 +7,7 @@ import {
   type PermissionLevel,
   type PermissionResource,
 } from '../model/permissions.js';
-import type { Principal } from '../model/principal.js';
+import type { Principal, TeamMembership } from '../model/principal.js';
 import type { Db } from '../storage/kysely.js';
 
 /**
@@ -20,7 +20,7 @@ import type { Db } from '../storage/kysely.js';
  * The teams `userId` is in, with the role: listed leads and members, and members by a group their
  * last sign-in reported. Disabled or deleted teams give nothing.
  */
-export function membershipOf(userId: string): RawBuilder<{ team_id: string; role: 'member' | 'lead' }> {
+export function membershipOf(userId: string | RawBuilder<string>): RawBuilder<{ team_id: string; role: 'member' | 'lead' }> {
   return sql`(
     SELECT l.team_id, 'lead' AS role FROM team_leads l JOIN teams t ON t.id = l.team_id
       WHERE l.user_id = ${userId} AND t.deleted_at IS NULL AND t.status = 'enabled'
@@ -56,13 +56,27 @@ export function readableRows(principal: Principal, resource: PermissionResource,
   return byKind === 'read' ? sql<boolean>`(${owner} IS NULL OR ${member} OR ${granted})` : sql<boolean>`(${member} OR ${granted})`;
 }
 
+/**
+ * The teams of `userId` (an id, or a column of the statement it is part of) as one value, each
+ * `team-id:role`, ordered by team: `teamsOf` reads it alone, the authentication's session lookup
+ * with the session (src/auth/authenticator.ts), so a create's default owner costs no statement.
+ */
+export function teamsColumn(userId: string | RawBuilder<string>): RawBuilder<string[]> {
+  return sql<string[]>`ARRAY(SELECT m.team_id::text || CASE WHEN bool_or(m.role = 'lead') THEN ':lead' ELSE ':member' END
+    FROM ${membershipOf(userId)} AS m GROUP BY m.team_id ORDER BY m.team_id)`;
+}
+
+/** The memberships `teamsColumn` reads. */
+export const teamsFrom = (column: readonly string[]): TeamMembership[] =>
+  column.map((entry) => {
+    const at = entry.lastIndexOf(':');
+    return { teamId: entry.slice(0, at), role: entry.slice(at + 1) === 'lead' ? 'lead' : 'member' };
+  });
+
 /** The caller's teams and their role in each. */
-export async function teamsOf(db: Db, userId: string): Promise<{ teamId: string; role: 'member' | 'lead' }[]> {
-  const { rows } = await sql<{
-    team_id: string;
-    lead: boolean;
-  }>`SELECT team_id, bool_or(role = 'lead') AS lead FROM ${membershipOf(userId)} AS m GROUP BY team_id ORDER BY team_id`.execute(db);
-  return rows.map((row) => ({ teamId: row.team_id, role: row.lead ? 'lead' : 'member' }));
+export async function teamsOf(db: Db, userId: string): Promise<TeamMembership[]> {
+  const { rows } = await sql<{ teams: string[] }>`SELECT ${teamsColumn(userId)} AS teams`.execute(db);
+  return teamsFrom(rows[0]?.teams ?? []);
 }
 
 /** What ties a user to an entity, with its owner (null: no team owns it). */

@@ -223,17 +223,31 @@ for (const target of databaseTargets()) {
     }
 
     describe('when events concern only some projections', () => {
-      it('moves every checkpoint with one transaction per batch, and the idle ones without a transaction of their own', async () => {
+      it('moves every checkpoint with one transaction per batch, writing there only those it applies, the idle ones after', async () => {
         const counting = countingPool(spine.pool);
-        const hub = hubOn(counting.pool, 1000);
+        const written: string[] = [];
+        const hub = hubOn(
+          interceptClients(counting.pool, (text, send) => {
+            if (text.includes('UPDATE projection_checkpoints')) written.push(text);
+            return send();
+          }),
+          1000,
+        );
         const head = await writeHistory(spine, 10);
         const events = await spine.store.countAfter(undefined, 10_000);
+        const types = new Set((await spine.store.readAll({ limit: 10_000 })).map((e) => e.type));
         hub.start();
         await allReached(hub.projections, head);
-        await hub.stop();
         // One batch of everything: at most one transaction (plus none per idle projection).
         expect(events).toBeGreaterThan(10);
         expect(counting.transactions()).toBe(1);
+        // Its COMMIT moves only the checkpoints of projections that handle the batch's events.
+        const applying = allProjections.filter((p) => [...types].some((type) => p.handles.has(type))).map((p) => p.name);
+        expect(applying.length).toBeLessThan(allProjections.length);
+        const [inBatch] = written;
+        expect(inBatch).toContain('COMMIT');
+        expect([...(inBatch ?? '').matchAll(/\('([a-z_]+)', \d+::bigint\)/g)].map((m) => m[1]).sort()).toEqual(applying.sort());
+        await hub.stop();
         const { rows } = await spine.pool.query<{ name: string; position: string | null }>(
           'SELECT name, position FROM projection_checkpoints ORDER BY name',
         );

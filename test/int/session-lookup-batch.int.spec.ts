@@ -4,7 +4,8 @@ import { databaseTargets } from '../support/databases.js';
 
 /*
  * Requests read in one turn look their sessions up in one statement (src/auth/authenticator.ts,
- * src/storage/id-batch.ts); each is still decided on its own session's row as it is now.
+ * src/storage/id-batch.ts); each is still decided on its own session's row as it is now. The same
+ * statement reads the caller's teams, which a create's default owner comes from.
  */
 
 const isSessionLookup = (text: string): boolean => text.includes('from "sessions" inner join "users"');
@@ -39,6 +40,36 @@ for (const target of databaseTargets()) {
       // Over HTTP, each answers as its own caller.
       const answers = await Promise.all(names.map((name) => me(tokens.get(name) ?? '')));
       expect(answers.map((answer) => answer.json<{ identifier: string }>().identifier)).toEqual(names);
+    });
+
+    it("given a caller in one team, when they create without naming an owner, then the session lookup's teams make it the owner, as they are at that request", async () => {
+      const member = await harness.serviceAccount('ops-owner', ['default']);
+      const memberId = (await me(member)).json<{ id: string }>().id;
+      const asAdmin = { authorization: `Bearer ${harness.adminToken}` };
+      const team = async (name: string, memberIds: string[]) =>
+        (await harness.inject({ method: 'POST', url: '/api/teams', headers: asAdmin, payload: { name, memberIds } })).json<{ id: string }>()
+          .id;
+      const secret = (name: string) =>
+        harness.inject({
+          method: 'POST',
+          url: '/api/secrets',
+          headers: { authorization: `Bearer ${member}` },
+          payload: { name, secretProvider: 'custom', configuration: { secrets: [] } },
+        });
+      const alpha = await team('alpha', [memberId]);
+      statements.length = 0;
+      const first = await secret('first');
+      expect(first.statusCode, first.body).toBe(201);
+      expect(first.json<{ ownerId: string }>().ownerId).toBe(alpha);
+      // Read with the session: no statement of its own (only the session lookup names the members table).
+      expect(statements.filter((text) => text.includes('team_members') && !isSessionLookup(text))).toEqual([]);
+      // Moved to another team: the very next create takes that one.
+      const left = await harness.inject({ method: 'PATCH', url: `/api/teams/${alpha}`, headers: asAdmin, payload: { memberIds: [] } });
+      expect(left.statusCode, left.body).toBe(200);
+      const beta = await team('beta', [memberId]);
+      const second = await secret('second');
+      expect(second.statusCode, second.body).toBe(201);
+      expect(second.json<{ ownerId: string }>().ownerId).toBe(beta);
     });
 
     it('given an ended session among them, when they are authenticated together, then only its request is refused', async () => {
