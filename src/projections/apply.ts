@@ -2,7 +2,7 @@ import { isTransientDatabaseError } from '../storage/errors.js';
 import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { RecordedEvent } from '../events/store/port.js';
-import type { Projection } from './projection.js';
+import { writingAtOnce, type Projection } from './projection.js';
 
 /** Advisory lock key of a projection: stable across processes, distinct per name. */
 export function projectionLockKey(name: string): number {
@@ -41,7 +41,7 @@ export async function applyEvents(
   await tx.query('SAVEPOINT batch');
   try {
     await projection.applyBatch(
-      tx,
+      writingAtOnce(tx),
       relevant.map((e) => codec.decode(e)),
     );
     await tx.query('RELEASE SAVEPOINT batch');
@@ -60,7 +60,7 @@ export async function applyEvents(
     }
     await tx.query('SAVEPOINT one');
     try {
-      await projection.applyBatch(tx, [decoded]);
+      await projection.applyBatch(writingAtOnce(tx), [decoded]);
       await tx.query('RELEASE SAVEPOINT one');
     } catch (reason) {
       if (isTransientDatabaseError(reason)) throw reason;

@@ -5,7 +5,7 @@ import type { EventDefinition } from '../events/define.js';
 import { referenceEvents } from '../events/reference.js';
 import { redactSecrets } from '../events/secret-fields.js';
 import { uniqueEvents } from '../events/unique.js';
-import type { Projection } from './projection.js';
+import type { BatchClient, Projection } from './projection.js';
 import { existingRowIds } from './row-projection.js';
 import { actorUserId } from './metadata.js';
 import { historyStep, tracksFields, type FieldChange, type KnownFields } from './audit-history.js';
@@ -215,14 +215,15 @@ export function createAuditLogProjection(definitions: () => readonly EventDefini
     get handles() {
       return (handles ??= new Set(audited().keys()));
     },
-    async applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void> {
+    async applyBatch(tx: BatchClient, events: readonly DecodedEvent[]): Promise<void> {
       if (events.length === 0) return;
       const { rows, remembered, renamed } = await rowsOfBatch(tx, events, (type) => audited().get(type));
-      if (rows.length > 0 && remembered.length > 0) await tx.query(INSERT_AND_REMEMBER, [JSON.stringify(rows), JSON.stringify(remembered)]);
-      else if (rows.length > 0) await tx.query(INSERT, [JSON.stringify(rows)]);
-      else if (remembered.length > 0) await tx.query(REMEMBER, [JSON.stringify(remembered)]);
+      // No answer is read: the batch's transaction may send these with its COMMIT.
+      if (rows.length > 0 && remembered.length > 0) await tx.write(INSERT_AND_REMEMBER, [JSON.stringify(rows), JSON.stringify(remembered)]);
+      else if (rows.length > 0) await tx.write(INSERT, [JSON.stringify(rows)]);
+      else if (remembered.length > 0) await tx.write(REMEMBER, [JSON.stringify(remembered)]);
       // After the insert, so that this batch's earlier entries of the entity are renamed too.
-      if (renamed.length > 0) await tx.query(RENAME, [JSON.stringify(renamed)]);
+      if (renamed.length > 0) await tx.write(RENAME, [JSON.stringify(renamed)]);
     },
   };
 }

@@ -6,7 +6,8 @@ import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';
-import type { Projection } from './projection.js';
+import { HeldWrites } from './held-writes.js';
+import type { BatchClient, Projection } from './projection.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
 /** What a projection is doing in this process. */
@@ -328,8 +329,16 @@ export class ProjectionHub {
          SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
           WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
       );
-      const result = await this.applyLocked(tx, lastResult(begun).rows, plans, last, careful);
-      await tx.query([...result.statements, 'COMMIT'].join(';\n'));
+      const batch = new HeldWrites(tx);
+      const result = await this.applyLocked(tx, batch, lastResult(begun).rows, plans, last, careful);
+      const held = batch.take();
+      try {
+        await tx.query([...held, ...result.statements, 'COMMIT'].join(';\n'));
+      } catch (error) {
+        // A projection's write held until now failed: as if its applyBatch had thrown.
+        if (held.length > 0 && !isTransientDatabaseError(error)) throw new ProjectorFailed('a projection’s write failed', { cause: error });
+        throw error;
+      }
       return result;
     } catch (error) {
       try {
@@ -345,6 +354,7 @@ export class ProjectionHub {
 
   private async applyLocked(
     tx: SqlClient,
+    batch: BatchClient,
     rows: readonly CheckpointRow[],
     plans: readonly LanePlan[],
     last: bigint,
@@ -368,7 +378,7 @@ export class ProjectionHub {
       } else {
         try {
           await plan.lane.projection.applyBatch(
-            tx,
+            batch,
             plan.events.map((e) => {
               let d = decoded.get(e);
               if (!d) decoded.set(e, (d = this.deps.codec.decode(e)));

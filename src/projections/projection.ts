@@ -2,6 +2,27 @@ import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 
 /**
+ * The transaction a batch is applied in. `write` runs a statement whose answer the projection does
+ * not read: the hub may hold it and send it with the transaction's next statement or its COMMIT, in
+ * one round trip (its `query` sends whatever is held first, so reads see every write before them).
+ * A held statement's error surfaces by the end of the batch, failing the batch as `applyBatch`
+ * throwing would. Its parameters are written into the text (src/storage/literals.ts): text, numbers
+ * and booleans only.
+ */
+export interface BatchClient extends SqlClient {
+  write(text: string, params?: readonly unknown[]): Promise<void>;
+}
+
+/** A transaction as a BatchClient whose writes run at once (rebuilds, tests, the careful retry of a failed batch). */
+export const writingAtOnce = (tx: SqlClient): BatchClient => ({
+  query: (text, params) => tx.query(text, params),
+  release: (destroy) => tx.release(destroy),
+  write: async (text, params) => {
+    await tx.query(text, params);
+  },
+});
+
+/**
  * A read model kept from the event stream. `applyBatch` runs inside the runner's transaction, which
  * also moves the checkpoint, so a batch takes effect exactly once. It must also be idempotent on its
  * own (a rebuild test replays every event twice).
@@ -12,7 +33,7 @@ export interface Projection {
   readonly tables: readonly string[];
   /** Event types it reads; others only move its checkpoint. */
   readonly handles: ReadonlySet<string>;
-  applyBatch(tx: SqlClient, events: readonly DecodedEvent[]): Promise<void>;
+  applyBatch(tx: BatchClient, events: readonly DecodedEvent[]): Promise<void>;
   /**
    * Optional, for rebuilds: a replay of every event, in order, into the projection's empty tables
    * (a shadow schema on the search path), which may keep state in memory and write it set-based in

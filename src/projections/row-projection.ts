@@ -2,7 +2,7 @@ import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import { runPool } from '../run-pool.js';
-import type { Projection, ReplayTransaction, ReplayTuning } from './projection.js';
+import type { BatchClient, Projection, ReplayTransaction, ReplayTuning } from './projection.js';
 
 /** A column's PostgreSQL type, as json_to_recordset reads it into the table. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
@@ -150,15 +150,18 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
    * Writes changed rows and their link lists. `fresh`: none of these rows was ever written (a
    * rebuild's first write of them), so plain inserts do and no old link rows need deleting.
    */
-  async function write(tx: SqlClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
+  async function write(tx: SqlClient | BatchClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
     if (changed.length === 0) return;
-    await tx.query(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
+    // Nothing here reads an answer: a batch's transaction may send these with its COMMIT.
+    const send = 'write' in tx ? (text: string, params: readonly unknown[]) => tx.write(text, params) : tx.query.bind(tx);
+    await send(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
     for (const link of spec.links) {
       const moved = fresh
         ? changed
         : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
       if (moved.length === 0) continue;
-      if (!fresh) await tx.query(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [moved.map((c) => c.after.id)]);
+      if (!fresh)
+        await send(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [arrayLiteral(moved.map((c) => c.after.id))]);
       const owners: string[] = [];
       const targets: string[] = [];
       const ordinals: number[] = [];
@@ -170,7 +173,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         });
       }
       if (owners.length > 0) {
-        await tx.query(
+        await send(
           `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], ` +
             `$3::int[])`,
           [arrayLiteral(owners), arrayLiteral(targets), `{${ordinals.join(',')}}`],

@@ -19,6 +19,7 @@ import {
 } from '../../src/model/account.js';
 import { userEntity } from '../../src/model/user.js';
 import { accountColumns, accountProjection } from '../../src/projections/account-projection.js';
+import { writingAtOnce } from '../../src/projections/projection.js';
 import { accountView } from '../../src/read/accounts.js';
 import { accountListSpec } from '../../src/read/list-specs/common.js';
 import { withTransaction } from '../../src/storage/pool.js';
@@ -133,7 +134,7 @@ describe.each(databaseTargets())('the users projection with a department ($name)
   });
   afterEach(() => db.close());
 
-  const apply = (events: readonly DecodedEvent[]) => withTransaction(db.pool, (tx) => projection.applyBatch(tx, events));
+  const apply = (events: readonly DecodedEvent[]) => withTransaction(db.pool, (tx) => projection.applyBatch(writingAtOnce(tx), events));
 
   it('fails without the migration: a forgotten column is an error, never a value stored as null', async () => {
     const id = randomUUID();

@@ -9,6 +9,7 @@ import { defineEvent } from '../../src/events/define.js';
 import type { RecordedEvent } from '../../src/events/store/port.js';
 import { auditLogProjection, createAuditLogProjection } from '../../src/projections/audit-log.js';
 import { rebuildProjection } from '../../src/projections/rebuild.js';
+import { writingAtOnce } from '../../src/projections/projection.js';
 import { applyEvents } from '../../src/projections/runner.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
@@ -148,7 +149,7 @@ for (const target of databaseTargets()) {
       };
 
       it('stores the mask, never the plaintext', async () => {
-        await withTransaction(spine.pool, (tx) => projection.applyBatch(tx, [decoded]));
+        await withTransaction(spine.pool, (tx) => projection.applyBatch(writingAtOnce(tx), [decoded]));
         const { rows } = await spine.pool.query<{ entity_type: string; entity_id: string; changes: unknown }>(
           'SELECT entity_type, entity_id, changes FROM audit_log',
         );

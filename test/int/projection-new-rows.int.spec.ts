@@ -4,7 +4,7 @@ import { executeCommand } from '../../src/commands/handler.js';
 import { templateAggregate, type TemplateCommand } from '../../src/commands/template.js';
 import type { RecordedEvent } from '../../src/events/store/port.js';
 import { auditLogProjection } from '../../src/projections/audit-log.js';
-import type { Projection } from '../../src/projections/projection.js';
+import { writingAtOnce, type Projection } from '../../src/projections/projection.js';
 import { templatesProjection } from '../../src/projections/templates.js';
 import { withTransaction, type SqlClient } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
@@ -54,7 +54,7 @@ async function applyCounting(spine: Spine, projection: Projection, events: reado
       release: (destroy) => tx.release(destroy),
     };
     await projection.applyBatch(
-      counting,
+      writingAtOnce(counting),
       events.filter((e) => projection.handles.has(e.type)).map((e) => spine.codec.decode(e)),
     );
   });
