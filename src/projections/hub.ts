@@ -82,6 +82,39 @@ const SAFE_NAME = /^[a-z][a-z0-9_]*$/;
 const lastResult = <R>(result: SqlResult<R> | SqlResult<R>[]): SqlResult<R> =>
   Array.isArray(result) ? (result.at(-1) as SqlResult<R>) : result;
 
+/** How a batch transaction begins: marked as never appending (it holds no reader of `$all` back), asynchronous commit. */
+const BEGIN_BATCH = `BEGIN; ${MARK_NOT_APPENDING}; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off`;
+
+/** The SQLSTATE a one-message batch raises when this process does not hold its projections as it thought. */
+const CHECK_FAILED = 'IL001';
+const isCheckFailed = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === CHECK_FAILED;
+
+/** The statement moving the checkpoints of the outcomes that moved (none when none did). */
+function checkpointsMoved(outcomes: readonly LaneOutcome[]): string[] {
+  const moved = outcomes.filter((o) => o.reached !== undefined && o.reached !== o.lane.persisted);
+  if (moved.length === 0) return [];
+  return [
+    `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
+       FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')})
+         AS v(name, position) WHERE c.name = v.name`,
+  ];
+}
+
+/**
+ * Sends what `batch` holds, then `statements` and COMMIT, in one message. A failure of a held
+ * projection write is that projection's failure (ProjectorFailed), as if its applyBatch had thrown.
+ */
+async function commitWith(tx: SqlClient, batch: HeldWrites, statements: readonly string[]): Promise<void> {
+  const held = batch.take();
+  try {
+    await tx.query([...held.statements, ...statements, 'COMMIT'].join(';\n'));
+  } catch (error) {
+    if (held.writes > 0 && !isTransientDatabaseError(error) && !isCheckFailed(error))
+      throw new ProjectorFailed('a projection’s write failed', { cause: error });
+    throw error;
+  }
+}
+
 const asPosition = (value: string | null | undefined): bigint | undefined => (value == null ? undefined : BigInt(value));
 const before = (a: bigint | undefined, b: bigint | undefined): boolean => (a ?? -1n) < (b ?? -1n);
 
@@ -320,25 +353,22 @@ export class ProjectionHub {
     last: bigint,
     careful: boolean,
   ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean }> {
+    if (!careful) {
+      const applied = await this.applyInOneMessage(plans, last);
+      if (applied) return { outcomes: applied, standby: [], resync: false };
+    }
     const tx = await this.deps.pool.connect();
     let broken = false;
     try {
       const keys = plans.map((p) => `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)})`).join(', ');
       const begun = await tx.query<CheckpointRow>(
-        `BEGIN; ${MARK_NOT_APPENDING}; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off;
+        `${BEGIN_BATCH};
          SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
           WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
       );
       const batch = new HeldWrites(tx);
       const result = await this.applyLocked(tx, batch, lastResult(begun).rows, plans, last, careful);
-      const held = batch.take();
-      try {
-        await tx.query([...held, ...result.statements, 'COMMIT'].join(';\n'));
-      } catch (error) {
-        // A projection's write held until now failed: as if its applyBatch had thrown.
-        if (held.length > 0 && !isTransientDatabaseError(error)) throw new ProjectorFailed('a projection’s write failed', { cause: error });
-        throw error;
-      }
+      await commitWith(tx, batch, result.statements);
       return result;
     } catch (error) {
       try {
@@ -376,31 +406,11 @@ export class ProjectionHub {
       if (careful) {
         outcomes.push(await this.applyCarefully(tx, plan, last));
       } else {
-        try {
-          await plan.lane.projection.applyBatch(
-            batch,
-            plan.events.map((e) => {
-              let d = decoded.get(e);
-              if (!d) decoded.set(e, (d = this.deps.codec.decode(e)));
-              return d;
-            }),
-          );
-        } catch (error) {
-          if (isTransientDatabaseError(error)) throw error;
-          throw new ProjectorFailed(`projection ${plan.lane.projection.name} failed`, { cause: error });
-        }
+        await this.applyProjection(batch, plan, decoded);
         outcomes.push({ lane: plan.lane, reached: last });
       }
     }
-    const moved = outcomes.filter((o) => o.reached !== undefined && o.reached !== o.lane.persisted);
-    const statements =
-      moved.length === 0
-        ? []
-        : [
-            `UPDATE projection_checkpoints AS c SET position = v.position, updated_at = now()
-               FROM (VALUES ${moved.map((o) => `(${literal(o.lane.projection.name)}, ${String(o.reached)}::bigint)`).join(', ')})
-                 AS v(name, position) WHERE c.name = v.name`,
-          ];
+    const statements = checkpointsMoved(outcomes);
     for (const { lane, poison } of outcomes) {
       if (!poison) continue;
       await tx.query(
@@ -409,6 +419,65 @@ export class ProjectionHub {
       );
     }
     return { outcomes, standby, resync, statements };
+  }
+
+  /** One projection's events of the batch; a projector's error (not the database's) becomes ProjectorFailed. */
+  private async applyProjection(batch: BatchClient, plan: LanePlan, decoded: Map<RecordedEvent, DecodedEvent>): Promise<void> {
+    try {
+      await plan.lane.projection.applyBatch(
+        batch,
+        plan.events.map((e) => {
+          let d = decoded.get(e);
+          if (!d) decoded.set(e, (d = this.deps.codec.decode(e)));
+          return d;
+        }),
+      );
+    } catch (error) {
+      if (isTransientDatabaseError(error) || isCheckFailed(error)) throw error;
+      throw new ProjectorFailed(`projection ${plan.lane.projection.name} failed`, { cause: error });
+    }
+  }
+
+  /**
+   * The batch as one message when its projections only write: BEGIN, a check that this process
+   * holds every lock and left every checkpoint where it is (raising CHECK_FAILED otherwise), the
+   * writes, the checkpoints and COMMIT; one round trip where the explicit path takes two. A
+   * projection that reads sends what is held first, check included. Undefined when the check
+   * failed: the explicit path then finds out which projections stand by or moved.
+   */
+  private async applyInOneMessage(plans: readonly LanePlan[], last: bigint): Promise<LaneOutcome[] | undefined> {
+    const expected = plans.map(
+      (p) =>
+        `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)}, ` +
+        `${p.lane.persisted === undefined ? 'NULL' : String(p.lane.persisted)}::bigint)`,
+    );
+    const check = `DO $check$ BEGIN
+      IF (SELECT count(*) FROM (SELECT 1 FROM projection_checkpoints c JOIN (VALUES ${expected.join(', ')}) AS k(name, key, expected)
+            ON c.name = k.name WHERE pg_try_advisory_xact_lock(k.key) AND c.status <> 'failed' AND c.position IS NOT DISTINCT FROM k.expected
+            FOR UPDATE OF c) AS held) <> ${String(plans.length)} THEN
+        RAISE EXCEPTION 'projection checkpoints moved or held elsewhere' USING ERRCODE = '${CHECK_FAILED}';
+      END IF;
+    END $check$`;
+    const tx = await this.deps.pool.connect();
+    let broken = false;
+    try {
+      const batch = new HeldWrites(tx, [BEGIN_BATCH, check]);
+      const decoded = new Map<RecordedEvent, DecodedEvent>();
+      for (const plan of plans) await this.applyProjection(batch, plan, decoded);
+      const outcomes = plans.map((plan) => ({ lane: plan.lane, reached: last }));
+      await commitWith(tx, batch, checkpointsMoved(outcomes));
+      return outcomes;
+    } catch (error) {
+      try {
+        await tx.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      if (isCheckFailed(error)) return undefined;
+      throw error;
+    } finally {
+      tx.release(broken);
+    }
   }
 
   private async applyCarefully(tx: SqlClient, plan: LanePlan, last: bigint): Promise<LaneOutcome> {

@@ -43,9 +43,12 @@ export function createStatementNamer(maxNames = 1000): StatementNamer {
   let seen = new Set<string>();
   return {
     nameOf(text) {
+      // Several statements in one text (a batch's COMMIT with its writes, kilobytes of literals) are
+      // never named: ruled out before the lookup hashes the text and the patterns scan it.
+      if (text.includes(';')) return undefined;
       const named = names.get(text);
       if (named !== undefined) return named;
-      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(';') || text.includes(PLAN_EACH_CALL))
+      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(PLAN_EACH_CALL))
         return undefined;
       if (!seen.has(text)) {
         if (seen.size >= SEEN_LIMIT) seen = new Set();
