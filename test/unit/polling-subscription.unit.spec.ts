@@ -35,9 +35,10 @@ describe('a polling subscription catching up', () => {
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
     let caughtUp!: () => void;
     const done = new Promise<void>((resolve) => (caughtUp = resolve));
+    const wakeUps = new EventEmitter();
     const subscription = pollingSubscription({
       readPage: source.readPage,
-      wakeUps: new EventEmitter(),
+      wakeUps,
       pollIntervalMs: 60_000,
       batchSize: 4,
       onBatch: async (events) => {
@@ -53,7 +54,11 @@ describe('a polling subscription catching up', () => {
     expect(source.delivered()).toBe(0);
     releaseFirst();
     await done;
-    // The last page (2 events) was not full: the next read comes only after its delivery.
+    // The last page (2 events) was not full: it was everything there was, so no read follows it
+    // until news of an append arrives, and that read comes after its delivery.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(source.reads).toHaveLength(3);
+    wakeUps.emit('append');
     while (source.reads.length < 4) await new Promise((resolve) => setTimeout(resolve, 1));
     await subscription.stop();
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)));

@@ -27,7 +27,7 @@ const HELD_RETRY_MAX_MS = 50;
 /**
  * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
  * position, hand it over (reading the next one meanwhile when the batch was full), repeat; when
- * caught up, wait for a wake-up or the poll interval. Events held back by an older open transaction
+ * caught up (an empty page, or one short of full), wait for a wake-up or the poll interval. Events held back by an older open transaction
  * are looked for again after a short, growing delay.
  */
 export function pollingSubscription(options: PollingSubscriptionOptions): Subscription {
@@ -90,6 +90,9 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
         if (events.length >= batchSize) next = read(last);
         await options.onBatch(events);
         after = last;
+        // A page short of full with nothing held back was everything readable: the next read waits for
+        // news (a wake-up that came meanwhile ends the wait at once) instead of finding an empty page.
+        if (!next && !held) await waitForWakeUp(options.pollIntervalMs, true);
       }
     } finally {
       options.wakeUps.off('append', onAppend);
