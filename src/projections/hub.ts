@@ -453,7 +453,8 @@ export class ProjectionHub {
     );
     const check = `DO $check$ BEGIN
       IF (SELECT count(*) FROM (SELECT 1 FROM projection_checkpoints c JOIN (VALUES ${expected.join(', ')}) AS k(name, key, expected)
-            ON c.name = k.name WHERE pg_try_advisory_xact_lock(k.key) AND c.status <> 'failed' AND c.position IS NOT DISTINCT FROM k.expected
+            ON c.name = k.name
+            WHERE pg_try_advisory_xact_lock(k.key) AND c.status <> 'failed' AND c.position IS NOT DISTINCT FROM k.expected
             FOR UPDATE OF c) AS held) <> ${String(plans.length)} THEN
         RAISE EXCEPTION 'projection checkpoints moved or held elsewhere' USING ERRCODE = '${CHECK_FAILED}';
       END IF;

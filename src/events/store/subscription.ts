@@ -27,8 +27,8 @@ const HELD_RETRY_MAX_MS = 50;
 /**
  * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
  * position, hand it over (reading the next one meanwhile when the batch was full), repeat; when
- * caught up (an empty page, or one short of full), wait for a wake-up or the poll interval. Events held back by an older open transaction
- * are looked for again after a short, growing delay.
+ * caught up (an empty page, or one short of full), wait for a wake-up or the poll interval. Events
+ * held back by an older open transaction are looked for again after a short, growing delay.
  */
 export function pollingSubscription(options: PollingSubscriptionOptions): Subscription {
   const batchSize = options.batchSize ?? 500;
