@@ -52,12 +52,14 @@ export async function registerGraphiql(scope: FastifyInstance, options: Graphiql
   const indexFile = path.join(root, 'index.html');
   const index = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
 
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!wantsPage(request)) return;
+  // A callback hook: GraphQL's own requests pass without a promise; the page is answered here.
+  scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!wantsPage(request)) return done();
     if (index === undefined) {
-      return reply.status(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(GRAPHIQL_NOT_BUILT);
+      void reply.status(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(GRAPHIQL_NOT_BUILT);
+      return;
     }
-    return reply
+    void reply
       .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', GRAPHIQL_CSP)
       .header('X-Content-Type-Options', 'nosniff')

@@ -30,17 +30,22 @@ function keyOf(request: FastifyRequest): string | undefined {
 export function registerIntrospectionCache(scope: FastifyInstance, path: string): IntrospectionCache {
   const answers = new Lru<string, { readonly payload: string; readonly contentType: string }>(KEPT_ANSWERS);
   const marked = new WeakSet<FastifyRequest>();
-  scope.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.url !== path) return;
-    const key = keyOf(request);
+  scope.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const key = request.routeOptions.url === path ? keyOf(request) : undefined;
     const kept = key === undefined ? undefined : answers.get(key);
-    if (kept) return reply.type(kept.contentType).send(kept.payload);
+    // Answered from the cache: the reply is sent, so the chain goes no further.
+    if (kept) void reply.type(kept.contentType).send(kept.payload);
+    else done();
   });
-  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!marked.has(request) || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const key = keyOf(request);
-    if (key !== undefined) answers.set(key, { payload, contentType: String(reply.getHeader('content-type') ?? 'application/json') });
-    return payload;
-  });
+  scope.addHook(
+    'onSend',
+    (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      if (marked.has(request) && reply.statusCode === 200 && typeof payload === 'string') {
+        const key = keyOf(request);
+        if (key !== undefined) answers.set(key, { payload, contentType: String(reply.getHeader('content-type') ?? 'application/json') });
+      }
+      done(null, payload);
+    },
+  );
   return { mark: (request) => marked.add(request) };
 }

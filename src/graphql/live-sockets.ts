@@ -213,16 +213,18 @@ export function guardSockets(
   const releaseByRequest = new WeakMap<IncomingMessage, () => void>();
   const sockets = new WeakMap<WebSocket, LiveSocket>();
 
-  scope.addHook('onRequest', async (request, reply) => {
-    if (!request.ws || request.routeOptions.url !== path) return;
+  // A callback hook: plain HTTP requests pass without a promise.
+  scope.addHook('onRequest', (request, reply, done) => {
+    if (!request.ws || request.routeOptions.url !== path) return done();
     const address = request.ip;
     const pending = pendingByAddress.get(address) ?? 0;
     if (pending >= options.maxPendingPerAddress) {
       request.log.warn({ address, pending }, 'WebSocket upgrade refused: too many connections not signed in from this address');
-      return reply.code(429).send({
+      void reply.code(429).send({
         code: 'RATE_LIMITED',
         message: `at most ${options.maxPendingPerAddress} connections per address may wait for connection_init`,
       });
+      return;
     }
     pendingByAddress.set(address, pending + 1);
     let released = false;
@@ -236,6 +238,7 @@ export function guardSockets(
     releaseByRequest.set(request.raw, release);
     // An upgrade that never completes gives its place back with its TCP connection.
     request.raw.socket.once('close', release);
+    done();
   });
 
   scope.websocketServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {

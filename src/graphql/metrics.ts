@@ -15,9 +15,10 @@ export function noteOperation(request: FastifyRequest, document: DocumentNode, o
 
 /** Observes each GraphQL request's duration by operation type, on the GraphQL route only (not GraphiQL's page or assets). */
 export function observeOperations(scope: FastifyInstance, path: string, metrics: Pick<Metrics, 'graphqlOperationDuration'>): void {
-  scope.addHook('onResponse', async (request, reply) => {
-    if (request.routeOptions.url !== path || String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
-    metrics.graphqlOperationDuration.observe({ operation: operations.get(request) ?? 'none' }, reply.elapsedTime / 1000);
+  scope.addHook('onResponse', (request, reply, done) => {
+    if (request.routeOptions.url === path && !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      metrics.graphqlOperationDuration.observe({ operation: operations.get(request) ?? 'none' }, reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -153,16 +153,16 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
     // GraphQL answers carry callers' data and, for serviceAccountToken and createPersonalAccessToken,
     // a token: none may be kept by a cache. (GraphiQL's page and assets set their own Cache-Control.)
     // An answer over its bound (public requests have the tighter one) is replaced by an error naming it.
-    scope.addHook('onSend', async (request, reply, payload) => {
-      if (request.routeOptions.url !== GRAPHQL_PATH) return payload;
+    scope.addHook('onSend', (request, reply, payload, done) => {
+      if (request.routeOptions.url !== GRAPHQL_PATH) return done(null, payload);
       if (!reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
       const signedIn = principalOf(request) !== undefined;
       const limit = maxResponseBytes(limits, signedIn);
       const bytes = Buffer.byteLength(payload);
-      if (bytes <= limit) return payload;
+      if (bytes <= limit) return done(null, payload);
       request.log.warn({ bytes, limit, signedIn }, 'GraphQL answer over the size bound replaced by an error');
-      return tooLargeAnswer(bytes, limit, signedIn);
+      done(null, tooLargeAnswer(bytes, limit, signedIn));
     });
     // The upstream project's action, tree and user documents, translated into this API's before Mercurius
     // parses them (./upstream-documents.ts); the size bound and input gate see the text first.

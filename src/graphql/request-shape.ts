@@ -66,9 +66,16 @@ export function registerRequestShape(scope: FastifyInstance, path: string): void
       done(error as Error);
     }
   });
-  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (request.routeOptions.url !== path || !wantsGraphqlResponse(request)) return payload;
-    if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.type(`${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
-    return payload;
-  });
+  scope.addHook(
+    'onSend',
+    (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      if (
+        request.routeOptions.url === path &&
+        wantsGraphqlResponse(request) &&
+        String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+      )
+        reply.type(`${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
+      done(null, payload);
+    },
+  );
 }

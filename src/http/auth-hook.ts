@@ -22,20 +22,29 @@ declare module 'fastify' {
  * request (service token, personal access token) and read with `authorize()` by the handlers.
  */
 export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator, now: () => Date): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
+  // A callback hook: public routes (GraphQL authenticates per operation) pass without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.is404) return done();
     const config = request.routeOptions.config as RouteAuthConfig;
     const header = request.headers.authorization;
     if (config.public) {
-      if (config.optionalAuth && header) {
-        await authenticator.authenticate(header, now()).then(
-          (principal) => setPrincipal(request, principal),
-          () => undefined,
-        );
-      }
+      if (!config.optionalAuth || !header) return done();
+      authenticator.authenticate(header, now()).then(
+        (principal) => {
+          setPrincipal(request, principal);
+          done();
+        },
+        () => done(),
+      );
       return;
     }
-    if (header === undefined || header.trim() === '') throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-    setPrincipal(request, await authenticator.authenticate(header, now()));
+    if (header === undefined || header.trim() === '') return done(new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED));
+    authenticator.authenticate(header, now()).then(
+      (principal) => {
+        setPrincipal(request, principal);
+        done();
+      },
+      (error: unknown) => done(error as Error),
+    );
   });
 }

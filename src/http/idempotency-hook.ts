@@ -34,8 +34,8 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
   const claims = new WeakMap<FastifyRequest, Claimed>();
   let sincePrune = 0;
 
-  api.addHook('preHandler', async (request, reply) => {
-    if (!WRITES.has(request.method)) return;
+  /** Claims the request's key, or answers it from the kept answer (the reply is then sent). */
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     if (key === undefined) return;
     const caller = principalOf(request)?.userId;
@@ -77,15 +77,13 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
         return replay(reply, answer);
       }
     }
-  });
+  };
 
-  api.addHook('onSend', async (request, reply, payload) => {
-    const claimed = claims.get(request);
-    if (!claimed) return payload;
-    claims.delete(request);
+  /** Keeps the answer of a claimed request (or releases its key after a server error). */
+  const keep = async (reply: FastifyReply, payload: unknown, claimed: Claimed): Promise<void> => {
     if (reply.statusCode >= 500) {
       await releaseIdempotencyKey(services.pool, claimed.caller, claimed.key);
-      return payload;
+      return;
     }
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     const secret = cacheControl.includes('no-store') || reply.getHeader('set-cookie') !== undefined;
@@ -96,7 +94,26 @@ export function registerIdempotency(api: FastifyInstance, services: Services): v
     }
     const body = secret ? null : typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : null;
     await keepIdempotentAnswer(services.pool, claimed.caller, claimed.key, { status: reply.statusCode, headers, body });
-    return payload;
+  };
+
+  // Callback hooks: most requests carry no key and pass without a promise.
+  api.addHook('preHandler', (request, reply, done) => {
+    if (!WRITES.has(request.method) || request.headers['idempotency-key'] === undefined) return done();
+    claimOrReplay(request, reply).then(
+      () => {
+        if (!reply.sent) done();
+      },
+      (error: unknown) => done(error as Error),
+    );
+  });
+  api.addHook('onSend', (request, reply, payload, done) => {
+    const claimed = claims.get(request);
+    if (!claimed) return done(null, payload);
+    claims.delete(request);
+    keep(reply, payload, claimed).then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
   });
 }
 

@@ -11,8 +11,9 @@ const HSTS_MAX_AGE_SECONDS = 31_536_000;
  */
 export function registerSecurityHeaders(app: FastifyInstance, baseUrl: string): void {
   const hsts = baseUrl.startsWith('https://') ? `max-age=${HSTS_MAX_AGE_SECONDS}` : undefined;
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     void reply.header('X-Content-Type-Options', 'nosniff');
     if (hsts) void reply.header('Strict-Transport-Security', hsts);
+    done(null, payload);
   });
 }

@@ -27,11 +27,12 @@ export function routeLabel(request: FastifyRequest): string {
  */
 export function metricsRoutes(app: FastifyInstance, services: Services): void {
   const { metrics } = services;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpRequestDuration.observe(
       { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   const token = services.config.METRICS_TOKEN;
   const open = services.config.METRICS_PUBLIC;
