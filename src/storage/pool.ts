@@ -167,6 +167,7 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
       let stopped = false;
       let current: pg.Client | undefined;
       let retryMs = LISTEN_RETRY_MIN_MS;
+      let retry: NodeJS.Timeout | undefined;
       const open = async (): Promise<void> => {
         const client = new pg.Client({ connectionString: options.connectionString });
         client.on('error', (error) => options.log?.warn({ err: error, channel }, 'LISTEN connection failed; polling covers the gap'));
@@ -175,16 +176,29 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
         });
         client.on('end', () => {
           listeners.delete(client);
+          // Only the connection in use reconnects when it ends. An attempt that fails ends too (when the
+          // server accepted it first: starting up, too many clients) and is retried by its own failure
+          // below: answering both once doubled the attempts on every failure, thousands of sockets in
+          // minutes, until the server and the process ran out of connections and descriptors.
+          if (client !== current) return;
+          current = undefined;
           if (!stopped && !ending) reopen();
         });
-        await client.connect();
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          await client.end().catch(() => undefined);
+          throw error;
+        }
         current = client;
         listeners.add(client);
       };
-      // After an outage, LISTEN comes back with back-off; a wake-up then covers what was missed.
+      // After an outage, LISTEN comes back with back-off, one attempt at a time; a wake-up then covers what was missed.
       const reopen = (): void => {
-        const timer = setTimeout(() => {
+        if (retry !== undefined) return;
+        retry = setTimeout(() => {
+          retry = undefined;
           if (stopped || ending) return;
           open().then(
             () => {
@@ -199,11 +213,12 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
             },
           );
         }, retryMs);
-        timer.unref();
+        retry.unref();
       };
       await open();
       return async () => {
         stopped = true;
+        clearTimeout(retry);
         if (current) {
           listeners.delete(current);
           await current.end().catch(() => undefined);
