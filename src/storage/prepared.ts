@@ -48,8 +48,7 @@ export function createStatementNamer(maxNames = 1000): StatementNamer {
       if (text.includes(';')) return undefined;
       const named = names.get(text);
       if (named !== undefined) return named;
-      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(PLAN_EACH_CALL))
-        return undefined;
+      if (names.size >= maxNames || !PREPARABLE.test(text) || STAR_SELECT.test(text) || text.includes(PLAN_EACH_CALL)) return undefined;
       if (!seen.has(text)) {
         if (seen.size >= SEEN_LIMIT) seen = new Set();
         seen.add(text);
