@@ -1,3 +1,4 @@
+import { arrayLiteral } from '../storage/literals.js';
 import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
@@ -6,20 +7,6 @@ import type { BatchClient, Projection, ReplayTransaction, ReplayTuning } from '.
 
 /** A column's PostgreSQL type, as json_to_recordset reads it into the table. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
-
-/**
- * An array literal's element, quoted: PostgreSQL's array input reads backslash escapes inside quotes.
- * Most elements have nothing to escape, and plain string replacement is twice as fast as a pattern.
- */
-const arrayElement = (text: string): string =>
-  text.includes('"') || text.includes('\\') ? `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"` : `"${text}"`;
-
-/** A one-dimensional array literal, as node-postgres would send the array but in one pass. */
-function arrayLiteral(values: readonly string[]): string {
-  let literal = '{';
-  for (let i = 0; i < values.length; i++) literal += `${i === 0 ? '' : ','}${arrayElement(values[i] as string)}`;
-  return `${literal}}`;
-}
 
 /** A list field kept in a link table (owner id, target id, ordinal). */
 export interface LinkTable<Row> {

@@ -31,3 +31,20 @@ export function inlineParameters(text: string, params: readonly unknown[] = []):
     return literalOf(params[index], index);
   });
 }
+
+/**
+ * An array literal's element, quoted: PostgreSQL's array input reads backslash escapes inside quotes.
+ * Most elements have nothing to escape, and plain string replacement is twice as fast as a pattern.
+ */
+const arrayElement = (text: string): string =>
+  text.includes('"') || text.includes('\\') ? `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"` : `"${text}"`;
+
+/**
+ * A one-dimensional array literal of texts (none null), as node-postgres would send the array but in
+ * one pass: node-postgres runs two patterns over every element, the events' JSON documents included.
+ */
+export function arrayLiteral(values: readonly string[]): string {
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) literal += `${i === 0 ? '' : ','}${arrayElement(values[i] as string)}`;
+  return `${literal}}`;
+}

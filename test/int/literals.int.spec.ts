@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inlineParameters, quoteLiteral } from '../../src/storage/literals.js';
+import { arrayLiteral, inlineParameters, quoteLiteral } from '../../src/storage/literals.js';
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 /*
@@ -33,6 +33,15 @@ for (const target of databaseTargets()) {
         const viaLiteral = await database.pool.query(inlineParameters(statement, [value]));
         expect(viaLiteral.rows).toEqual(viaParameter.rows);
       }
+    });
+
+    it('reads an array literal of texts as node-postgres sends the array (the append sends events so)', async () => {
+      const documents = TRICKY.map((text) => JSON.stringify({ text }));
+      const statement = 'SELECT $1::text[] AS texts, $2::jsonb[] AS documents';
+      const viaArrays = await database.pool.query(statement, [TRICKY, documents]);
+      const viaLiterals = await database.pool.query(statement, [arrayLiteral(TRICKY), arrayLiteral(documents)]);
+      expect(viaLiterals.rows).toEqual(viaArrays.rows);
+      expect((viaLiterals.rows[0] as { texts: string[] }).texts).toEqual(TRICKY);
     });
 
     it('reads JSON documents, arrays, numbers, booleans and NULL as their parameters read', async () => {

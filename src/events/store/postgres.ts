@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
+import { arrayLiteral } from '../../storage/literals.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
 import { MARKED_TRANSACTION_IDS } from '../../storage/not-appending.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
@@ -244,15 +245,16 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       ({ rows } = await pool.query<GroupRow>(
         'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, ' +
           '$3, $4, $5, $6, $7, $8)',
+        // Arrays as literals of our own: node-postgres would run two patterns over every element.
         [
-          streams.map((s) => s.group),
-          streams.map((s) => s.write.streamId),
-          streams.map((s) => String(s.write.expectedRevision)),
-          events.map((e) => e.stream),
-          events.map((e) => e.event.eventId),
-          events.map((e) => e.event.type),
-          events.map((e) => JSON.stringify(e.event.data)),
-          events.map((e) => JSON.stringify(e.event.metadata)),
+          `{${streams.map((s) => s.group).join(',')}}`,
+          arrayLiteral(streams.map((s) => s.write.streamId)),
+          arrayLiteral(streams.map((s) => String(s.write.expectedRevision))),
+          `{${events.map((e) => e.stream).join(',')}}`,
+          arrayLiteral(events.map((e) => e.event.eventId)),
+          arrayLiteral(events.map((e) => e.event.type)),
+          arrayLiteral(events.map((e) => JSON.stringify(e.event.data))),
+          arrayLiteral(events.map((e) => JSON.stringify(e.event.metadata))),
         ],
       ));
     } catch (error) {
@@ -314,14 +316,15 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const { rows } = await pool.query<AppendRow>(
       'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, ' +
         '$6, $7)',
+      // Arrays as literals of our own, as in appendGroup.
       [
-        writes.map((w) => w.streamId),
-        writes.map((w) => String(w.expectedRevision)),
-        eventStream,
-        all.map((e) => e.eventId),
-        all.map((e) => e.type),
-        all.map((e) => JSON.stringify(e.data)),
-        all.map((e) => JSON.stringify(e.metadata)),
+        arrayLiteral(writes.map((w) => w.streamId)),
+        arrayLiteral(writes.map((w) => String(w.expectedRevision))),
+        `{${eventStream.join(',')}}`,
+        arrayLiteral(all.map((e) => e.eventId)),
+        arrayLiteral(all.map((e) => e.type)),
+        arrayLiteral(all.map((e) => JSON.stringify(e.data))),
+        arrayLiteral(all.map((e) => JSON.stringify(e.metadata))),
       ],
     );
     return settle(writes, all, rows[0]);
