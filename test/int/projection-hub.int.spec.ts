@@ -36,6 +36,18 @@ function countingPool(pool: SqlPool): { pool: SqlPool; transactions: () => numbe
   };
 }
 
+/** A pool that records the text of every statement sent through its clients. */
+function recording(pool: SqlPool): { pool: SqlPool; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    pool: interceptClients(pool, (text, send) => {
+      statements.push(text);
+      return send();
+    }),
+  };
+}
+
 for (const target of databaseTargets()) {
   describe(`the projection hub on ${target.name}`, () => {
     let spine: Spine;
@@ -210,14 +222,8 @@ for (const target of databaseTargets()) {
           ],
           { expectedRevision: 'no_stream' },
         );
-        const statements: string[] = [];
-        const hub = hubOn(
-          interceptClients(spine.pool, (text, send) => {
-            statements.push(text);
-            return send();
-          }),
-          1000,
-        );
+        const { pool, statements } = recording(spine.pool);
+        const hub = hubOn(pool, 1000);
         const stopped = ['templates', 'audit_log'].map((name) => {
           const lane = hub.projections.find((l) => l.projection.name === name);
           return new Promise<void>((resolve) => lane?.progress.once('failed', () => resolve()));
@@ -304,14 +310,8 @@ for (const target of databaseTargets()) {
     describe('when events concern only some projections', () => {
       it('moves every checkpoint with one message per batch, writing there only those it applies, the idle ones after', async () => {
         const counting = countingPool(spine.pool);
-        const sent: string[] = [];
-        const hub = hubOn(
-          interceptClients(counting.pool, (text, send) => {
-            sent.push(text);
-            return send();
-          }),
-          1000,
-        );
+        const { pool, statements: sent } = recording(counting.pool);
+        const hub = hubOn(pool, 1000);
         const head = await writeHistory(spine, 10);
         const events = await spine.store.countAfter(undefined, 10_000);
         const types = new Set((await spine.store.readAll({ limit: 10_000 })).map((e) => e.type));
