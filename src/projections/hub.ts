@@ -34,7 +34,10 @@ export interface RunnerDeps {
   readonly batchSize: number;
   /** How long a hub that lost its store, or whose projections another process holds, waits before trying again. */
   readonly retryDelayMs?: number;
-  /** How long a checkpoint moved without a transaction (nothing to apply) may stay unwritten (default 250 ms). */
+  /**
+   * How long a checkpoint moved without a transaction (nothing to apply) may stay unwritten (default
+   * IDLE_FLUSH_MS). Other replicas' waits and standbys' reads (X-Min-Position) see it only then.
+   */
   readonly idleFlushMs?: number;
 }
 
@@ -84,6 +87,13 @@ const lastResult = <R>(result: SqlResult<R> | SqlResult<R>[]): SqlResult<R> =>
 
 /** How a batch transaction begins: marked as never appending (it holds no reader of `$all` back), asynchronous commit. */
 const BEGIN_BATCH = `BEGIN; ${MARK_NOT_APPENDING}; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off`;
+
+/**
+ * How soon the checkpoints of projections a batch did not concern are written (one statement for all
+ * of them): short, because a wait in another process (a replica's X-Min-Position, a standby's read)
+ * sees them only then; at most one statement per this many milliseconds however busy the service.
+ */
+const IDLE_FLUSH_MS = 25;
 
 /** The SQLSTATE a one-message batch raises when this process does not hold its projections as it thought. */
 const CHECK_FAILED = 'IL001';
@@ -514,7 +524,7 @@ export class ProjectionHub {
       void this.serially(() => this.flushIdle()).catch((error: unknown) =>
         this.deps.log.warn({ err: error }, 'could not write the idle projections’ checkpoints'),
       );
-    }, this.deps.idleFlushMs ?? 250);
+    }, this.deps.idleFlushMs ?? IDLE_FLUSH_MS);
     this.flushTimer.unref();
   }
 

@@ -340,6 +340,22 @@ for (const target of databaseTargets()) {
         for (const row of rows) expect(row.position).toBe(String(head));
       });
 
+      it('writes the checkpoints a batch did not concern soon after it, for waits in other processes (they read the rows)', async () => {
+        const hub = new ProjectionHub(allProjections, {
+          pool: spine.pool,
+          store: spine.store,
+          codec: spine.codec,
+          log: spine.log,
+          batchSize: 1000,
+        });
+        hub.start();
+        const head = await writeHistory(spine, 3);
+        // As another replica waits (no lane of its own): users and sessions had nothing in these batches.
+        const elsewhere = createPositionWaiter({ pool: spine.pool, runners: [], timeoutMs: 10_000, pollMs: 5 });
+        await elsewhere(['templates', 'users', 'sessions'], head);
+        await hub.stop();
+      });
+
       it('moves the positions of a batch no projection handles at once, and writes the checkpoints in one statement', async () => {
         const counting = countingPool(spine.pool);
         const hub = hubOn(counting.pool, 1000);
