@@ -27,24 +27,15 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
     if (request.is404) return done();
     const config = request.routeOptions.config as RouteAuthConfig;
     const header = request.headers.authorization;
-    if (config.public) {
-      if (!config.optionalAuth || !header) return done();
-      authenticator.authenticate(header, now()).then(
-        (principal) => {
-          setPrincipal(request, principal);
-          done();
-        },
-        () => done(),
-      );
-      return;
-    }
+    // A public route reads a caller only where it is optional and one is named; failing to is no refusal.
+    if (config.public && (!config.optionalAuth || !header)) return done();
     if (header === undefined || header.trim() === '') return done(new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED));
     authenticator.authenticate(header, now()).then(
       (principal) => {
         setPrincipal(request, principal);
         done();
       },
-      (error: unknown) => done(error as Error),
+      (error: unknown) => done(config.public ? undefined : (error as Error)),
     );
   });
 }

@@ -3,7 +3,7 @@ import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import { runPool } from '../run-pool.js';
-import type { BatchClient, Projection, ReplayTransaction, ReplayTuning } from './projection.js';
+import { writingAtOnce, type BatchClient, type Projection, type ReplayTransaction, type ReplayTuning } from './projection.js';
 
 /** A column's PostgreSQL type, as json_to_recordset reads it into the table. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
@@ -137,18 +137,19 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
    * Writes changed rows and their link lists. `fresh`: none of these rows was ever written (a
    * rebuild's first write of them), so plain inserts do and no old link rows need deleting.
    */
-  async function write(tx: SqlClient | BatchClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
+  async function write(tx: BatchClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
     if (changed.length === 0) return;
     // Nothing here reads an answer: a batch's transaction may send these with its COMMIT.
-    const send = 'write' in tx ? (text: string, params: readonly unknown[]) => tx.write(text, params) : tx.query.bind(tx);
-    await send(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
+    await tx.write(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
     for (const link of spec.links) {
       const moved = fresh
         ? changed
         : changed.filter((c) => JSON.stringify(c.before?.[link.field] ?? []) !== JSON.stringify(c.after[link.field]));
       if (moved.length === 0) continue;
       if (!fresh)
-        await send(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [arrayLiteral(moved.map((c) => c.after.id))]);
+        await tx.write(`DELETE FROM ${link.table} WHERE ${link.ownerColumn} = ANY($1::uuid[])`, [
+          arrayLiteral(moved.map((c) => c.after.id)),
+        ]);
       const owners: string[] = [];
       const targets: string[] = [];
       const ordinals: number[] = [];
@@ -160,7 +161,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         });
       }
       if (owners.length > 0) {
-        await send(
+        await tx.write(
           `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], ` +
             `$3::int[])`,
           [arrayLiteral(owners), arrayLiteral(targets), `{${ordinals.join(',')}}`],
@@ -228,8 +229,9 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
         await runPool(chunks.length, parallel, async (i) => {
           const { fresh, again } = chunks[i] ?? { fresh: [], again: [] };
           await open(async (tx) => {
-            await write(tx, fresh, true);
-            await write(tx, again, false);
+            const atOnce = writingAtOnce(tx);
+            await write(atOnce, fresh, true);
+            await write(atOnce, again, false);
           });
         });
       };
