@@ -3,11 +3,21 @@ import { defaultCounts } from '../src/cli/seed/options.js';
 import type { CatalogSize } from './graphql/catalog.js';
 
 /** The parts `npm run bench` can run; without a part named, all of them. */
-export const BENCH_PARTS = ['store', 'commands', 'commands-embedded', 'lists', 'rebuild', 'peers', 'graphql', 'graphql-live'] as const;
+export const BENCH_PARTS = [
+  'store',
+  'commands',
+  'commands-embedded',
+  'lists',
+  'rebuild',
+  'creates',
+  'peers',
+  'graphql',
+  'graphql-live',
+] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
-export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [peers] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
-                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--graphql-query Q,…] [--base REF]
+export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [creates] [peers] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
+                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--graphql-query Q,…] [--base REF] [--creates-rounds N]
   store                  event store appends (against Emmett and the previous append), projection replay, growth,
                          how long a fresh event waits to be readable while a rebuild runs
   commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
@@ -17,6 +27,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
                          template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes)
+  creates                the peers part's creates alone, with each side's CPU per write (its process's and
+                         PostgreSQL's, from /proc) and --creates-rounds N rounds (default 3)
   peers                  creates (POST /api/templates, 8 clients) against Emmett with an inline projection, each on a fresh
                          database; one resource by id over GraphQL against PostGraphile 4.14 (installed into
                          bench/peers/postgraphile on first use) without and with a JWT, at 1 and 32 clients, on the graphql
@@ -31,7 +43,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   --graphql-duration S   measured seconds per run (default 10, after a 3 s warm-up: --graphql-warmup)
   --graphql-rounds N     runs per query, side and concurrency, the sides taking turns (default 2)
   --graphql-query Q,…    only these queries (resource, templates, executors, resources; default all)
-Without a part, all parts run.`;
+Without a part, all parts run (creates only as part of peers).`;
 
 export class BenchUsageError extends Error {
   override readonly name = 'BenchUsageError';
@@ -40,6 +52,8 @@ export class BenchUsageError extends Error {
 /** What one `npm run bench` invocation runs. */
 export interface BenchOptions {
   readonly parts: ReadonlySet<BenchPart>;
+  /** Rounds of the creates part. */
+  readonly createsRounds: number;
   /** The git revision the commands part compares against. */
   readonly base: string | undefined;
   readonly graphql: {
@@ -66,6 +80,7 @@ const flagsSchema = z.strictObject({
   'graphql-duration': whole(1, 600).default(10),
   'graphql-warmup': whole(0, 600).default(3),
   'graphql-rounds': whole(1, 20).default(2),
+  'creates-rounds': whole(1, 50).default(3),
   'graphql-query': z
     .string()
     .regex(/^[a-z]+(,[a-z]+)*$/, 'must be query names separated by commas')
@@ -107,8 +122,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   // The seed's own proportions: 100,000 resources → 1,000 templates, 200 executors.
   const defaults = defaultCounts(f['graphql-resources'], f['graphql-templates']);
   return {
-    parts: parts.size > 0 ? parts : new Set(BENCH_PARTS),
+    // Without a part named, creates run once, within peers.
+    parts: parts.size > 0 ? parts : new Set(BENCH_PARTS.filter((part) => part !== 'creates')),
     base: f.base,
+    createsRounds: f['creates-rounds'],
     graphql: {
       size: { resources: f['graphql-resources'], templates: defaults.templates, executors: f['graphql-executors'] ?? defaults.executors },
       warmupSeconds: f['graphql-warmup'],

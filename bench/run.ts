@@ -342,12 +342,18 @@ const rebuildPart = (log: Logger): Promise<boolean> =>
     await benchRebuildFloor(adminUrl, log, say);
   });
 
+/** The creates part: the peers part's creates against Emmett alone, with each side's CPU per write. */
+const createsPart = (rounds: number): Promise<boolean> =>
+  onPostgres('creates', '(POST /api/templates against Emmett, 8 clients), sides taking turns', async (adminUrl) => {
+    await benchCreates(adminUrl, say, rounds);
+  });
+
 /** The peers part: the service against PostGraphile on the GraphQL part's catalog (bench/peers/bench.ts). */
 const peersPart = (options: BenchOptions['graphql'], log: Logger): Promise<boolean> =>
   onPostgres('peers', '(the service against what its users would run instead), sides taking turns', async (adminUrl) => {
     const databaseUrl = process.env.BENCH_GRAPHQL_DATABASE_URL ?? defaultGraphqlDatabaseUrl(adminUrl);
     const ratios = [
-      await benchCreates(adminUrl, say),
+      (await benchCreates(adminUrl, say)).ratio,
       ...(await benchPeers({ ...options, rounds: Math.max(options.rounds, 3), databaseUrl }, log, say)),
     ];
     // Against the floor of the same work, and against the catalog's own growth.
@@ -423,6 +429,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.parts.has('rebuild')) {
     say('');
     ok = (await rebuildPart(log)) && ok;
+  }
+  if (options.parts.has('creates')) {
+    say('');
+    ok = (await createsPart(options.createsRounds)) && ok;
   }
   if (options.parts.has('peers')) {
     say('');

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/log.js';
 import { percentile } from '../stats.js';
+import { postgresCpuMicros, processCpuMicros } from '../cpu.js';
 import { ensureDatabase, sampleResourceIds, type CatalogSize } from '../graphql/catalog.js';
 import { ensureCatalog, post } from '../graphql/bench.js';
 import { combine, runLoad, type LoadSpec, type RawRun } from '../graphql/load.js';
@@ -16,8 +17,9 @@ import { installPostGraphile, openPostGraphile, postGraphileToken, type PostGrap
  * `npm run bench -- peers`: the service against what its users would run instead, side by side on
  * one machine and one PostgreSQL server: creates against Emmett (`benchCreates`), and one resource
  * by id over GraphQL (five fields) against PostGraphile 4.14 on the service's own read tables,
- * without authentication and with a JWT, at 1 and 32 clients (`benchPeers`). The sides take turns,
- * the order swapped every round, and each ratio is the median of the rounds' ratios.
+ * without authentication and with a JWT, at 1 and 32 clients (`benchPeers`). Every side is a process of
+ * its own. The sides take turns, the order swapped every round, and each ratio is the median of the
+ * rounds' ratios.
  */
 export interface PeersOptions {
   readonly databaseUrl: string;
@@ -67,13 +69,20 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
   if (await ensureDatabase(options.databaseUrl)) say('[peers] created the bench database');
   await installPostGraphile(say);
   const env = await benchEnvironment(options.databaseUrl);
-  // As production runs it: without the statement count's query log.
-  const service = await openBenchService(env, log, { countStatements: false });
+  // The catalog is seeded (when short) and sampled through a service in this process; the measured
+  // service is then a process of its own, as PostGraphile's side is and as production runs it.
+  const seeding = await openBenchService(env, log, { countStatements: false });
+  let ids: string[];
+  try {
+    await ensureCatalog(seeding, env, options.size, (line) => say(`[peers] ${line}`));
+    ids = await sampleResourceIds(seeding.services.pool, 1000);
+  } finally {
+    await seeding.close();
+  }
+  if (ids.length === 0) throw new Error('the bench database holds no resources');
+  const service = await startService(REPOSITORY, env, 'ours');
   const peers: PostGraphileSide[] = [];
   try {
-    await ensureCatalog(service, env, options.size, (line) => say(`[peers] ${line}`));
-    const ids = await sampleResourceIds(service.services.pool, 1000);
-    if (ids.length === 0) throw new Error('the bench database holds no resources');
     const open = await openPostGraphile(options.databaseUrl);
     peers.push(open);
     const guarded = await openPostGraphile(options.databaseUrl, PEER_JWT_SECRET);
@@ -139,7 +148,7 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
     return ratios;
   } finally {
     for (const peer of peers) await peer.close();
-    await service.close();
+    await service.stop();
   }
 }
 
@@ -152,14 +161,53 @@ export function formatRatio(r: PeerRatio): string {
 }
 
 /** Creates measured per side: warm-up writes first, then rounds of this many writes by this many clients. */
-const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+export const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+
+/** What one side's creates cost the machine, per write: its own process's CPU and PostgreSQL's. */
+export interface CreateCosts {
+  readonly serviceMicros: number | undefined;
+  readonly postgresMicros: number | undefined;
+}
+
+/** The creates ratio and each side's CPU per write (Linux only; undefined elsewhere). */
+export interface CreatesResult {
+  readonly ratio: PeerRatio;
+  readonly costs: { readonly ours: CreateCosts; readonly emmett: CreateCosts };
+}
+
+/** Sums CPU over a side's runs: what its process and PostgreSQL spent while it alone was writing. */
+class CostMeter {
+  private service = 0;
+  private postgres = 0;
+  private writes = 0;
+  private known = true;
+
+  async measure(pid: number | undefined, writes: number, run: () => Promise<void>): Promise<void> {
+    const before = [processCpuMicros(pid), postgresCpuMicros()];
+    await run();
+    const after = [processCpuMicros(pid), postgresCpuMicros()];
+    const [s0, p0] = before;
+    const [s1, p1] = after;
+    if (s0 === undefined || p0 === undefined || s1 === undefined || p1 === undefined) this.known = false;
+    else {
+      this.service += s1 - s0;
+      this.postgres += p1 - p0;
+    }
+    this.writes += writes;
+  }
+
+  perWrite(): CreateCosts {
+    if (!this.known || this.writes === 0) return { serviceMicros: undefined, postgresMicros: undefined };
+    return { serviceMicros: this.service / this.writes, postgresMicros: this.postgres / this.writes };
+  }
+}
 
 /**
  * Creates against Emmett: `POST /api/templates` by 8 clients to this checkout's service (a child
  * process, its admin token, read-your-writes, every rule) and to the Emmett side
  * (bench/peers/emmett-service.ts), each on a fresh database of its own on the same server.
  */
-export async function benchCreates(adminUrl: string, say: (line: string) => void): Promise<PeerRatio> {
+export async function benchCreates(adminUrl: string, say: (line: string) => void, rounds: number = CREATES.rounds): Promise<CreatesResult> {
   const load = os.loadavg();
   const ourEnv = await benchEnvironment(await freshDatabase(adminUrl, 'infraledger_bench_peers_ours'));
   const emmettEnv = { DATABASE_URL: await freshDatabase(adminUrl, 'infraledger_bench_peers_emmett') };
@@ -178,14 +226,20 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
       };
     };
     const sides = {
-      ours: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }),
-      emmett: writer('emmett', emmett, {}),
+      ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }), process: ours },
+      emmett: { write: writer('emmett', emmett, {}), process: emmett },
     };
-    for (const write of Object.values(sides)) await writeMany(CREATES.warmupWrites, CREATES.clients, write);
+    for (const { write } of Object.values(sides)) await writeMany(CREATES.warmupWrites, CREATES.clients, write);
     const runs = { ours: [] as { ms: number; latencies: number[] }[], emmett: [] as { ms: number; latencies: number[] }[] };
-    for (let round = 0; round < CREATES.rounds; round++) {
+    const meters = { ours: new CostMeter(), emmett: new CostMeter() };
+    for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (['ours', 'emmett'] as const) : (['emmett', 'ours'] as const);
-      for (const name of order) runs[name].push(await writeMany(CREATES.writesPerRound, CREATES.clients, sides[name]));
+      for (const name of order) {
+        const { write, process } = sides[name];
+        await meters[name].measure(process.child.pid, CREATES.writesPerRound, async () => {
+          runs[name].push(await writeMany(CREATES.writesPerRound, CREATES.clients, write));
+        });
+      }
     }
     const rate = (run: { ms: number; latencies: number[] }): number => (run.latencies.length * 1000) / run.ms;
     const perRound = runs.ours.map((run, i) => rate(run) / rate(runs.emmett[i] ?? run));
@@ -202,9 +256,19 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
       rounds: perRound,
       load,
     };
+    const costs = { ours: meters.ours.perWrite(), emmett: meters.emmett.perWrite() };
     say(formatRatio(ratio));
-    return ratio;
+    say(formatCosts(costs));
+    return { ratio, costs };
   } finally {
     for (const service of started) await service.stop();
   }
+}
+
+const micros = (value: number | undefined): string => (value === undefined ? '—' : `${Math.round(value).toLocaleString('en-US')} µs`);
+
+/** CPU per write of both sides: the service's own process and PostgreSQL's processes while it wrote. */
+export function formatCosts(costs: CreatesResult['costs']): string {
+  const one = (c: CreateCosts): string => `${micros(c.serviceMicros)} in its process, ${micros(c.postgresMicros)} in PostgreSQL`;
+  return `[peers] CPU per create: ours ${one(costs.ours)}; Emmett ${one(costs.emmett)}`;
 }

@@ -36,6 +36,7 @@ import { searchRoutes } from './routes/search.js';
 import { favoriteRoutes } from './routes/favorites.js';
 import { treeRoutes } from './routes/trees.js';
 import { webUi } from './web-ui.js';
+import { requestLoggerFactory } from './request-logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,6 +46,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = services.log;
   const app = Fastify({
     loggerInstance: logger,
+    childLoggerFactory: requestLoggerFactory(),
     // A caller's request id is kept (for tracing across services) when it is well formed.
     genReqId: (request) => {
       const header = request.headers['x-request-id'];

@@ -4,6 +4,7 @@ import type { SyncObserver } from './durable-nodefs.js';
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import { createStatementNamer, prepareRepeatedStatements } from './prepared.js';
+import { cacheResultShapes } from './result-shapes.js';
 
 /** The result shape of node-postgres, which PGlite is adapted to. */
 export interface SqlResult<R> {
@@ -91,6 +92,7 @@ const PREPARED_CONNECTION_LIFETIME_SECONDS = 300;
 /** A real PostgreSQL server through node-postgres. */
 export function createPgPool(options: PgPoolOptions): SqlPool {
   const prepare = options.prepareStatements ?? true;
+  cacheResultShapes();
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
