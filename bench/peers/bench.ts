@@ -161,7 +161,7 @@ export function formatRatio(r: PeerRatio): string {
 }
 
 /** Creates measured per side: warm-up writes first, then rounds of this many writes by this many clients. */
-export const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
 
 /** What one side's creates cost the machine, per write: its own process's CPU and PostgreSQL's. */
 export interface CreateCosts {
@@ -226,8 +226,8 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
       };
     };
     const sides = {
-      ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }), process: ours },
-      emmett: { write: writer('emmett', emmett, {}), process: emmett },
+      ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }), service: ours },
+      emmett: { write: writer('emmett', emmett, {}), service: emmett },
     };
     for (const { write } of Object.values(sides)) await writeMany(CREATES.warmupWrites, CREATES.clients, write);
     const runs = { ours: [] as { ms: number; latencies: number[] }[], emmett: [] as { ms: number; latencies: number[] }[] };
@@ -235,8 +235,8 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (['ours', 'emmett'] as const) : (['emmett', 'ours'] as const);
       for (const name of order) {
-        const { write, process } = sides[name];
-        await meters[name].measure(process.child.pid, CREATES.writesPerRound, async () => {
+        const { write, service } = sides[name];
+        await meters[name].measure(service.child.pid, CREATES.writesPerRound, async () => {
           runs[name].push(await writeMany(CREATES.writesPerRound, CREATES.clients, write));
         });
       }
