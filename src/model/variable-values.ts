@@ -1,4 +1,4 @@
-import { isSafe } from 'redos-detector';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { Lru } from '../lru.js';
@@ -27,13 +27,18 @@ type Compiled = { readonly pattern: RegExp; readonly unsafe?: undefined } | { re
 // Compiled and analysed once per pattern: the same few declarations judge every request.
 const compiled = new Lru<string, Compiled>(500);
 
+// Loaded on the first pattern analysed (30 ms of every process's start otherwise, the CLI's included).
+let detector: typeof import('redos-detector') | undefined;
+const redosDetector = (): typeof import('redos-detector') =>
+  (detector ??= createRequire(import.meta.url)('redos-detector') as typeof import('redos-detector'));
+
 /**
  * Why matching `pattern` may take super-linear time (backtracking that grows faster than the value:
  * `(a|a)*b`, `(a+)+`, `[a-z]+[a-z]+`), or undefined when it takes linear time. redos-detector walks
  * every way the pattern can match the same text; one that takes too long to analyse counts as unsafe.
  */
 function backtrackingProblem(pattern: RegExp): string | undefined {
-  const result = isSafe(pattern, ANALYSIS);
+  const result = redosDetector().isSafe(pattern, ANALYSIS);
   if (result.safe) return undefined;
   if (result.error === 'timedOut' || result.error === 'hitMaxSteps')
     return 'is too complex to prove safe: its matching time may grow faster than the value (simplify it)';
