@@ -183,11 +183,11 @@ class CostMeter {
   private known = true;
 
   async measure(pid: number | undefined, writes: number, run: () => Promise<void>): Promise<void> {
-    const before = [processCpuMicros(pid), postgresCpuMicros()];
+    const s0 = processCpuMicros(pid);
+    const p0 = postgresCpuMicros();
     await run();
-    const after = [processCpuMicros(pid), postgresCpuMicros()];
-    const [s0, p0] = before;
-    const [s1, p1] = after;
+    const s1 = processCpuMicros(pid);
+    const p1 = postgresCpuMicros();
     if (s0 === undefined || p0 === undefined || s1 === undefined || p1 === undefined) this.known = false;
     else {
       this.service += s1 - s0;

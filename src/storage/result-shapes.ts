@@ -76,13 +76,14 @@ export function cacheResultShapes(): void {
         row[d.name] = null;
         return types.getTypeParser(d.dataTypeID, d.format ?? 'text');
       });
-      if (shapes.size >= SHAPES_LIMIT) shapes.clear();
       shape = {
         columns: descriptions.map((d) => ({ name: d.name, dataTypeID: d.dataTypeID, format: d.format ?? 'text' })),
         parsers,
         emptyRow: { ...row },
       };
-      if (candidates && shapes.has(hash)) candidates.push(shape);
+      if (shapes.size >= SHAPES_LIMIT) shapes.clear();
+      const bucket = shapes.get(hash);
+      if (bucket) bucket.push(shape);
       else shapes.set(hash, [shape]);
     }
     // pg leaves the previous parsers in place for a result without columns; so does this.

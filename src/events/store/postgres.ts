@@ -121,6 +121,23 @@ const READ_PAGE = readPage('');
  */
 const READ_PAGE_OF_TYPES = `${readPage(' AND type = ANY($3::text[])')} ${PLAN_EACH_CALL}`;
 
+/**
+ * The arguments both append functions share (migrations 026, 028): the streams, their expected
+ * revisions, each event's stream (1-based) and the events' columns. Arrays go as literals of our own:
+ * node-postgres would run two patterns over every element, the events' JSON documents included.
+ */
+function appendArguments(streams: readonly StreamWrite[], eventStream: readonly number[], events: readonly NewEvent[]): string[] {
+  return [
+    arrayLiteral(streams.map((w) => w.streamId)),
+    arrayLiteral(streams.map((w) => String(w.expectedRevision))),
+    `{${eventStream.join(',')}}`,
+    arrayLiteral(events.map((e) => e.eventId)),
+    arrayLiteral(events.map((e) => e.type)),
+    arrayLiteral(events.map((e) => JSON.stringify(e.data))),
+    arrayLiteral(events.map((e) => JSON.stringify(e.metadata))),
+  ];
+}
+
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
   readonly pool: SqlPool;
@@ -245,16 +262,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       ({ rows } = await pool.query<GroupRow>(
         'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, ' +
           '$3, $4, $5, $6, $7, $8)',
-        // Arrays as literals of our own: node-postgres would run two patterns over every element.
         [
           `{${streams.map((s) => s.group).join(',')}}`,
-          arrayLiteral(streams.map((s) => s.write.streamId)),
-          arrayLiteral(streams.map((s) => String(s.write.expectedRevision))),
-          `{${events.map((e) => e.stream).join(',')}}`,
-          arrayLiteral(events.map((e) => e.event.eventId)),
-          arrayLiteral(events.map((e) => e.event.type)),
-          arrayLiteral(events.map((e) => JSON.stringify(e.event.data))),
-          arrayLiteral(events.map((e) => JSON.stringify(e.event.metadata))),
+          ...appendArguments(
+            streams.map((s) => s.write),
+            events.map((e) => e.stream),
+            events.map((e) => e.event),
+          ),
         ],
       ));
     } catch (error) {
@@ -316,16 +330,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const { rows } = await pool.query<AppendRow>(
       'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, ' +
         '$6, $7)',
-      // Arrays as literals of our own, as in appendGroup.
-      [
-        arrayLiteral(writes.map((w) => w.streamId)),
-        arrayLiteral(writes.map((w) => String(w.expectedRevision))),
-        `{${eventStream.join(',')}}`,
-        arrayLiteral(all.map((e) => e.eventId)),
-        arrayLiteral(all.map((e) => e.type)),
-        arrayLiteral(all.map((e) => JSON.stringify(e.data))),
-        arrayLiteral(all.map((e) => JSON.stringify(e.metadata))),
-      ],
+      appendArguments(writes, eventStream, all),
     );
     return settle(writes, all, rows[0]);
   }
