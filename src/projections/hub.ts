@@ -85,8 +85,14 @@ const SAFE_NAME = /^[a-z][a-z0-9_]*$/;
 const lastResult = <R>(result: SqlResult<R> | SqlResult<R>[]): SqlResult<R> =>
   Array.isArray(result) ? (result.at(-1) as SqlResult<R>) : result;
 
-/** How a batch transaction begins: marked as never appending (it holds no reader of `$all` back), asynchronous commit. */
-const BEGIN_BATCH = `BEGIN; ${MARK_NOT_APPENDING}; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off`;
+/** How a batch transaction begins: marked as never appending (it holds no reader of `$all` back). */
+const BEGIN_MARKED = `BEGIN; ${MARK_NOT_APPENDING}`;
+/**
+ * A batch's settings: asynchronous commit, and projections' reads planned with their values. They
+ * follow the claim (applyInOneMessage), whose plan is kept: it is the same on every batch.
+ */
+const BATCH_SETTINGS = 'SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL synchronous_commit = off';
+const BEGIN_BATCH = `${BEGIN_MARKED}; ${BATCH_SETTINGS}`;
 
 /**
  * How soon the checkpoints of projections a batch did not concern are written (one statement for all
@@ -135,6 +141,23 @@ interface LanePlan {
   readonly events: readonly RecordedEvent[];
   /** Every event of the batch after its position: a poison event's predecessor is found here. */
   readonly after: readonly RecordedEvent[];
+}
+
+/** An array of checked identifiers or numbers (undefined as NULL) as an SQL literal of `type`. */
+const arrayOf = (type: string, items: readonly (string | number | bigint | undefined)[]): string =>
+  `'{${items.map((item) => (item === undefined ? 'NULL' : String(item))).join(',')}}'::${type}[]`;
+
+/** The statement claiming a batch's projections (applyInOneMessage): values inline, so that it rides in the batch's message. */
+function claimStatement(plans: readonly LanePlan[], last: bigint): string {
+  const lanes = plans.map((p) => p.lane);
+  const names = lanes.map((l) => l.projection.name);
+  const keys = lanes.map((l) => l.lockKey);
+  const expected = lanes.map((l) => l.persisted);
+  const reached = lanes.map(() => last);
+  return (
+    `SELECT infraledger_claim_projections(${arrayOf('text', names)}, ${arrayOf('bigint', keys)}, ` +
+    `${arrayOf('bigint', expected)}, ${arrayOf('bigint', reached)})`
+  );
 }
 
 /** What a batch transaction did to one lane. */
@@ -449,35 +472,23 @@ export class ProjectionHub {
   }
 
   /**
-   * The batch as one message when its projections only write: BEGIN, a check that this process
-   * holds every lock and left every checkpoint where it is (raising CHECK_FAILED otherwise), the
-   * writes, the checkpoints and COMMIT; one round trip where the explicit path takes two. A
-   * projection that reads sends what is held first, check included. Undefined when the check
-   * failed: the explicit path then finds out which projections stand by or moved.
+   * The batch as one message when its projections only write: BEGIN, the claim (every lock taken,
+   * every checkpoint checked to be where this process left it and moved to the batch's end, or
+   * CHECK_FAILED raised: `infraledger_claim_projections`, migration 037), the writes and COMMIT; one
+   * round trip where the explicit path takes two. A projection that reads sends what is held first,
+   * claim included. Undefined when the claim failed: the explicit path then finds out which
+   * projections stand by or moved.
    */
   private async applyInOneMessage(plans: readonly LanePlan[], last: bigint): Promise<LaneOutcome[] | undefined> {
-    const expected = plans.map(
-      (p) =>
-        `(${literal(p.lane.projection.name)}, ${String(p.lane.lockKey)}, ` +
-        `${p.lane.persisted === undefined ? 'NULL' : String(p.lane.persisted)}::bigint)`,
-    );
-    const check = `DO $check$ BEGIN
-      IF (SELECT count(*) FROM (SELECT 1 FROM projection_checkpoints c JOIN (VALUES ${expected.join(', ')}) AS k(name, key, expected)
-            ON c.name = k.name
-            WHERE pg_try_advisory_xact_lock(k.key) AND c.status <> 'failed' AND c.position IS NOT DISTINCT FROM k.expected
-            FOR UPDATE OF c) AS held) <> ${String(plans.length)} THEN
-        RAISE EXCEPTION 'projection checkpoints moved or held elsewhere' USING ERRCODE = '${CHECK_FAILED}';
-      END IF;
-    END $check$`;
+    const claim = claimStatement(plans, last);
     const tx = await this.deps.pool.connect();
     let broken = false;
     try {
-      const batch = new HeldWrites(tx, [BEGIN_BATCH, check]);
+      const batch = new HeldWrites(tx, [BEGIN_MARKED, claim, BATCH_SETTINGS]);
       const decoded = new Map<RecordedEvent, DecodedEvent>();
       for (const plan of plans) await this.applyProjection(batch, plan, decoded);
-      const outcomes = plans.map((plan) => ({ lane: plan.lane, reached: last }));
-      await commitWith(tx, batch, checkpointsMoved(outcomes));
-      return outcomes;
+      await commitWith(tx, batch, []);
+      return plans.map((plan) => ({ lane: plan.lane, reached: last }));
     } catch (error) {
       try {
         await tx.query('ROLLBACK');

@@ -15,6 +15,7 @@ import { sql as favorites } from './033-favorites.js';
 import { sql as breakingChanges } from './034-breaking-changes.js';
 import { sql as versionIndex } from './035-version-index.js';
 import { sql as jsonbMergeAggregate } from './036-jsonb-merge-aggregate.js';
+import { sql as claimProjections } from './037-claim-projections.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -71,4 +72,5 @@ export const migrations: readonly Migration[] = [
   { id: '034-breaking-changes', sql: breakingChanges },
   { id: '035-version-index', sql: versionIndex },
   { id: '036-jsonb-merge-aggregate', sql: jsonbMergeAggregate },
+  { id: '037-claim-projections', sql: claimProjections },
 ];
