@@ -4,7 +4,7 @@ import { isTransientDatabaseError } from '../storage/errors.js';
 import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
-import type { EventStore, RecordedEvent, Subscription } from '../events/store/port.js';
+import type { EventStore, PageReadAhead, RecordedEvent, Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { HeldWrites } from './held-writes.js';
 import type { BatchClient, Projection } from './projection.js';
@@ -117,13 +117,17 @@ function checkpointsMoved(outcomes: readonly LaneOutcome[]): string[] {
 }
 
 /**
- * Sends what `batch` holds, then `statements` and COMMIT, in one message. A failure of a held
- * projection write is that projection's failure (ProjectorFailed), as if its applyBatch had thrown.
+ * Sends what `batch` holds, then `statements` and COMMIT, in one message, with the subscription's read
+ * of the next page after the COMMIT when it offers one (`readAhead`: the hub's next batch then needs
+ * no round trip of its own to be read). A failure of a held projection write is that projection's
+ * failure (ProjectorFailed), as if its applyBatch had thrown.
  */
-async function commitWith(tx: SqlClient, batch: HeldWrites, statements: readonly string[]): Promise<void> {
+async function commitWith(tx: SqlClient, batch: HeldWrites, statements: readonly string[], readAhead?: PageReadAhead): Promise<void> {
   const held = batch.take();
+  const read = readAhead?.statement();
   try {
-    await tx.query([...held.statements, ...statements, 'COMMIT'].join(';\n'));
+    const result = await tx.query([...held.statements, ...statements, 'COMMIT', ...(read === undefined ? [] : [read])].join(';\n'));
+    if (read !== undefined) readAhead?.accept(lastResult(result).rows);
   } catch (error) {
     if (held.writes > 0 && !isTransientDatabaseError(error) && !isCheckFailed(error))
       throw new ProjectorFailed('a projection’s write failed', { cause: error });
@@ -253,7 +257,7 @@ export class ProjectionHub {
         this.subscription = this.deps.store.subscribe({
           after: from,
           batchSize: this.deps.batchSize,
-          onBatch: (events) => this.serially(() => this.applyBatch(events)),
+          onBatch: (events, readAhead) => this.serially(() => this.applyBatch(events, readAhead)),
         });
         await this.subscription.done;
       } catch (error) {
@@ -334,7 +338,7 @@ export class ProjectionHub {
       });
   }
 
-  private async applyBatch(events: readonly RecordedEvent[]): Promise<void> {
+  private async applyBatch(events: readonly RecordedEvent[], readAhead?: PageReadAhead): Promise<void> {
     const last = events.at(-1);
     if (!last || this.stopping || this.resyncRequested) return;
     const plans = this.plan(events);
@@ -351,7 +355,7 @@ export class ProjectionHub {
     let standby: Lane[];
     let resync: boolean;
     try {
-      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, false));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, false, readAhead));
     } catch (error) {
       if (!(error instanceof ProjectorFailed)) throw error;
       // One projector threw: find out which, event by event, keeping everything else of the batch.
@@ -385,9 +389,10 @@ export class ProjectionHub {
     plans: readonly LanePlan[],
     last: bigint,
     careful: boolean,
+    readAhead?: PageReadAhead,
   ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean }> {
     if (!careful) {
-      const applied = await this.applyInOneMessage(plans, last);
+      const applied = await this.applyInOneMessage(plans, last, readAhead);
       if (applied) return { outcomes: applied, standby: [], resync: false };
     }
     const tx = await this.deps.pool.connect();
@@ -479,7 +484,7 @@ export class ProjectionHub {
    * claim included. Undefined when the claim failed: the explicit path then finds out which
    * projections stand by or moved.
    */
-  private async applyInOneMessage(plans: readonly LanePlan[], last: bigint): Promise<LaneOutcome[] | undefined> {
+  private async applyInOneMessage(plans: readonly LanePlan[], last: bigint, readAhead?: PageReadAhead): Promise<LaneOutcome[] | undefined> {
     const claim = claimStatement(plans, last);
     const tx = await this.deps.pool.connect();
     let broken = false;
@@ -487,7 +492,7 @@ export class ProjectionHub {
       const batch = new HeldWrites(tx, [BEGIN_MARKED, claim, BATCH_SETTINGS]);
       const decoded = new Map<RecordedEvent, DecodedEvent>();
       for (const plan of plans) await this.applyProjection(batch, plan, decoded);
-      await commitWith(tx, batch, []);
+      await commitWith(tx, batch, [], readAhead);
       return plans.map((plan) => ({ lane: plan.lane, reached: last }));
     } catch (error) {
       try {

@@ -331,13 +331,14 @@ for (const target of databaseTargets()) {
         // Its COMMIT moves only the checkpoints of projections that handle the batch's events.
         const applying = allProjections.filter((p) => [...types].some((type) => p.handles.has(type))).map((p) => p.name);
         expect(applying.length).toBeLessThan(allProjections.length);
-        // One round trip: BEGIN, the claim of locks and checkpoints (checked and moved), the projections' writes, COMMIT.
+        // One round trip: BEGIN, the claim of locks and checkpoints (checked and moved), the projections'
+        // writes, COMMIT, and the read of the page after the batch.
         const batches = sent.filter((text) => text.startsWith('BEGIN'));
         expect(batches).toHaveLength(1);
         const [inBatch] = batches;
         expect(inBatch).toContain('INSERT INTO templates');
         expect(inBatch).toContain('INSERT INTO audit_log');
-        expect(inBatch?.trimEnd().endsWith('COMMIT')).toBe(true);
+        expect(inBatch).toMatch(new RegExp(`;\\s*COMMIT;\\s*SELECT [a-z_, ]+ FROM infraledger_read_page\\(${String(head)}, \\d+\\)$`));
         const claimed = /infraledger_claim_projections\('\{([a-z_,]+)\}'::text\[\]/.exec(inBatch ?? '')?.[1]?.split(',');
         expect(claimed?.sort()).toEqual(applying.sort());
         await hub.stop();

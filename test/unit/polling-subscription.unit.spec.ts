@@ -79,3 +79,112 @@ describe('a polling subscription catching up', () => {
     expect(source.reads.map((r) => r.after)).toEqual([undefined, 3n]);
   });
 });
+
+describe('a polling subscription offering its next read to the consumer', () => {
+  /** A growing log: `append(n)` adds events; the consumer may read the page after a batch itself. */
+  function growing() {
+    let size = 0;
+    const reads: (bigint | undefined)[] = [];
+    const page = (after: bigint | undefined, limit: number): ReadPage => {
+      const from = after === undefined ? 0 : Number(after) + 1;
+      return { events: Array.from({ length: Math.max(0, Math.min(limit, size - from)) }, (_, i) => event(from + i)), held: false };
+    };
+    const readPage = (options: ReadAllOptions): Promise<ReadPage> => {
+      reads.push(options.after);
+      return Promise.resolve(page(options.after, options.limit));
+    };
+    return {
+      reads,
+      readPage,
+      append: (n: number) => (size += n),
+      readAhead: { statement: (after: bigint | undefined, limit: number) => `${String(after)} ${limit}`, page: () => page(undefined, 0) },
+      pageAt: page,
+    };
+  }
+
+  it('delivers the page the consumer read after its batch without reading it again', async () => {
+    const source = growing();
+    source.append(2);
+    const seen: bigint[] = [];
+    const wakeUps = new EventEmitter();
+    const subscription = pollingSubscription({
+      readPage: source.readPage,
+      wakeUps,
+      pollIntervalMs: 60_000,
+      batchSize: 10,
+      readAhead: {
+        statement: (after, limit) => `${String(after)},${limit}`,
+        // The rows stand for the statement's answer: the page after the batch, read as the consumer committed.
+        page: (rows) => {
+          const [after, limit] = String(rows[0]).split(',');
+          return source.pageAt(BigInt(after ?? '0'), Number(limit));
+        },
+      },
+      onBatch: (events, readAhead) => {
+        seen.push(...events.map((e) => e.position));
+        // As the projection hub does: more events committed while the batch was applied, and the
+        // statement sent after its COMMIT answers them.
+        if (seen.length < 6) source.append(2);
+        const statement = readAhead?.statement();
+        if (statement !== undefined) readAhead?.accept([statement]);
+        return Promise.resolve();
+      },
+    });
+    while (seen.length < 6) await new Promise((resolve) => setTimeout(resolve, 1));
+    await subscription.stop();
+    expect(seen).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    // One read to start with; every later page came with the consumer's batch.
+    expect(source.reads).toEqual([undefined]);
+  });
+
+  it('reads at once when the consumer asked for the statement but never answered (its batch took another way)', async () => {
+    const source = growing();
+    source.append(2);
+    const seen: bigint[] = [];
+    const subscription = pollingSubscription({
+      readPage: source.readPage,
+      wakeUps: new EventEmitter(),
+      pollIntervalMs: 60_000,
+      batchSize: 10,
+      readAhead: source.readAhead,
+      onBatch: (events, readAhead) => {
+        seen.push(...events.map((e) => e.position));
+        if (seen.length < 4) source.append(2);
+        readAhead?.statement();
+        return Promise.resolve();
+      },
+    });
+    // No wake-up ever comes (the poll interval is a minute): the reads follow from the unanswered statements.
+    while (seen.length < 4) await new Promise((resolve) => setTimeout(resolve, 1));
+    await subscription.stop();
+    expect(seen).toEqual([0n, 1n, 2n, 3n]);
+    // After each batch, a read of its own at once: the second found the events appended meanwhile.
+    expect(source.reads).toEqual([undefined, 1n, 3n]);
+  });
+
+  it('waits for news as before when the consumer leaves the offer alone', async () => {
+    const source = growing();
+    source.append(2);
+    let batches = 0;
+    const wakeUps = new EventEmitter();
+    const subscription = pollingSubscription({
+      readPage: source.readPage,
+      wakeUps,
+      pollIntervalMs: 60_000,
+      batchSize: 10,
+      readAhead: source.readAhead,
+      onBatch: () => {
+        batches++;
+        return Promise.resolve();
+      },
+    });
+    while (batches < 1) await new Promise((resolve) => setTimeout(resolve, 1));
+    source.append(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(source.reads).toEqual([undefined]);
+    wakeUps.emit('append');
+    while (batches < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    await subscription.stop();
+    expect(source.reads).toEqual([undefined, 1n]);
+  });
+});

@@ -62,8 +62,25 @@ export interface SubscribeOptions {
   readonly after?: bigint;
   /** Largest batch handed to `onBatch` at once. */
   readonly batchSize?: number;
-  /** Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription. */
-  readonly onBatch: (events: readonly RecordedEvent[]) => Promise<void>;
+  /**
+   * Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription.
+   * `readAhead`, when given, lets the consumer read the next page in a round trip of its own.
+   */
+  readonly onBatch: (events: readonly RecordedEvent[], readAhead?: PageReadAhead) => Promise<void>;
+}
+
+/**
+ * The read of the page after a batch, offered to a consumer that sends statements of its own to the
+ * same database (PostgreSQL and PGlite; live delivery only): the projection hub sends `statement()`
+ * after its batch's COMMIT, in the same message, and hands back what it answered. The subscription
+ * then delivers that page without reading it. A consumer may ignore it; one that calls `statement()`
+ * and never `accept` makes the subscription read at once.
+ */
+export interface PageReadAhead {
+  /** The statement reading the page; asking for it starts the read (appends from now on are news). */
+  statement(): string;
+  /** The rows that statement answered. */
+  accept(rows: readonly unknown[]): void;
 }
 
 /** A running subscription; `stop` ends it. */

@@ -43,6 +43,15 @@ interface EventRow {
   recorded_at: Date;
 }
 
+/** A page's row: an event, or the marker row saying committed events wait beyond the page. */
+type PageRow = EventRow & { held: boolean };
+
+/** A page's rows as the page (the marker row, when there is one, is the last). */
+function pageOf(rows: readonly PageRow[]): ReadPage {
+  const held = rows.at(-1)?.held === true;
+  return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
+}
+
 const toRecorded = (row: EventRow): RecordedEvent => ({
   eventId: row.event_id,
   type: row.type,
@@ -106,20 +115,23 @@ const READABLE = `snapshot AS MATERIALIZED (
  * readable bound (both parts see the same snapshot, so the marker is exact for it). The probes beyond
  * the bound start at the greater of the two lower bounds, as one index condition: with two separate
  * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
+ * The page of every type is `infraledger_read_page` (migration 038, the same statement as a function,
+ * so that the projection hub can send it in its batch's message); this one reads the types in $3 only
+ * (a rebuild's read), planned per call: how many events are of those types decides between walking
+ * the log in order and gathering them first.
  */
-const readPage = (typeFilter: string): string => `WITH ${READABLE}
-(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)${typeFilter}
-  ORDER BY global_position LIMIT $2)
+const READ_PAGE_OF_TYPES = `WITH ${READABLE}
+(SELECT ${COLUMNS}, false AS held FROM events WHERE global_position > $1 AND global_position < (SELECT below FROM readable)
+  AND type = ANY($3::text[]) ORDER BY global_position LIMIT $2)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM readable
  WHERE (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, readable.below)
-          ORDER BY global_position LIMIT 1) IS NOT NULL`;
-const READ_PAGE = readPage('');
-/**
- * The same page of the event types in $3 only (a rebuild's read). Planned per call: how many events
- * are of those types decides between walking the log in order and gathering them first.
- */
-const READ_PAGE_OF_TYPES = `${readPage(' AND type = ANY($3::text[])')} ${PLAN_EACH_CALL}`;
+          ORDER BY global_position LIMIT 1) IS NOT NULL ${PLAN_EACH_CALL}`;
+
+/** The page of every type after `after` (see READ_PAGE_OF_TYPES), with its parameters or written inline. */
+const READ_PAGE = `SELECT ${COLUMNS}, held FROM infraledger_read_page($1, $2)`;
+const readPageInline = (after: bigint | undefined, limit: number): string =>
+  `SELECT ${COLUMNS}, held FROM infraledger_read_page(${String(after ?? 0n)}, ${String(Math.trunc(limit))})`;
 
 /**
  * The arguments both append functions share (migrations 026, 028): the streams, their expected
@@ -360,9 +372,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     types === undefined ? [READ_PAGE, [String(after ?? 0n), limit]] : [READ_PAGE_OF_TYPES, [String(after ?? 0n), limit, types]];
 
   async function readPage(options: ReadAllOptions): Promise<ReadPage> {
-    const { rows } = await pool.query<EventRow & { held: boolean }>(...pageStatement(options));
-    const held = rows.at(-1)?.held === true;
-    return { events: (held ? rows.slice(0, -1) : rows).map(toRecorded), held };
+    const { rows } = await pool.query<PageRow>(...pageStatement(options));
+    return pageOf(rows);
   }
 
   const readAll = async (options: ReadAllOptions): Promise<RecordedEvent[]> => (await readPage(options)).events;
@@ -370,7 +381,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function readAllEach(options: ReadAllOptions, onEvent: (event: RecordedEvent) => void): Promise<number> {
     const [text, params] = pageStatement(options);
     let handed = 0;
-    await pool.queryEach<EventRow & { held: boolean }>(text, params, (row) => {
+    await pool.queryEach<PageRow>(text, params, (row) => {
       if (row.held) return; // the marker row: nothing to hand over
       onEvent(toRecorded(row));
       handed++;
@@ -432,6 +443,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         readPage,
         wakeUps: appended,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
+        readAhead: { statement: readPageInline, page: (rows) => pageOf(rows as PageRow[]) },
         ...subscribeOptions,
       });
     },

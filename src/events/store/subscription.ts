@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type { ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
+import type { PageReadAhead, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
 
 /** A page of `$all`, and whether committed events wait beyond it for older transactions to end. */
 export interface ReadPage {
@@ -18,6 +18,11 @@ export interface PollingSubscriptionOptions extends SubscribeOptions {
   /** Emits 'append' whenever new events may be visible; polling covers any missed wake-up. */
   readonly wakeUps: EventEmitter;
   readonly pollIntervalMs: number;
+  /** The page read as a statement a consumer can send itself (PageReadAhead), and its rows as a page. */
+  readonly readAhead?: {
+    statement(after: bigint | undefined, limit: number): string;
+    page(rows: readonly unknown[]): ReadPage;
+  };
 }
 
 /** The first and the longest wait before looking again at events held back by an open transaction. */
@@ -28,7 +33,9 @@ const HELD_RETRY_MAX_MS = 50;
  * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
  * position, hand it over (reading the next one meanwhile when the batch was full), repeat; when
  * caught up (an empty page, or one short of full), wait for a wake-up or the poll interval. Events
- * held back by an older open transaction are looked for again after a short, growing delay.
+ * held back by an older open transaction are looked for again after a short, growing delay. Where
+ * the store can (`readAhead`), the consumer is offered the next read to send with its own statements
+ * (PageReadAhead); the page it hands back is delivered as if read here.
  */
 export function pollingSubscription(options: PollingSubscriptionOptions): Subscription {
   const batchSize = options.batchSize ?? 500;
@@ -63,6 +70,26 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
     return page;
   };
 
+  /** The read of the page after `last` offered to the consumer, and what became of it. */
+  const readAheadAfter = (last: bigint | undefined): { offer: PageReadAhead; asked: boolean; page?: ReadPage } | undefined => {
+    const { readAhead } = options;
+    if (!readAhead) return undefined;
+    const ahead: { offer: PageReadAhead; asked: boolean; page?: ReadPage } = {
+      asked: false,
+      offer: {
+        statement: () => {
+          ahead.asked = true;
+          pending = false;
+          return readAhead.statement(last, batchSize);
+        },
+        accept: (rows) => {
+          ahead.page = readAhead.page(rows);
+        },
+      },
+    };
+    return ahead;
+  };
+
   const loop = async (): Promise<void> => {
     let heldRetryMs = HELD_RETRY_MIN_MS;
     let next: Promise<ReadPage> | undefined;
@@ -88,11 +115,14 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
         // A full page means more is waiting (catching up): read the next page while this one is
         // handed over, so the reader and the consumer's writes overlap instead of taking turns.
         if (events.length >= batchSize) next = read(last);
-        await options.onBatch(events);
+        const ahead = next ? undefined : readAheadAfter(last);
+        await options.onBatch(events, ahead?.offer);
         after = last;
+        if (ahead?.page) next = Promise.resolve(ahead.page);
         // A page short of full with nothing held back was everything readable: the next read waits for
         // news (a wake-up that came meanwhile ends the wait at once) instead of finding an empty page.
-        if (!next && !held) await waitForWakeUp(options.pollIntervalMs, true);
+        // A read ahead that was started but never answered leaves no news to wait for: read at once.
+        else if (!next && !held && !ahead?.asked) await waitForWakeUp(options.pollIntervalMs, true);
       }
     } finally {
       options.wakeUps.off('append', onAppend);
