@@ -74,17 +74,46 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` of `tree` (or another `entry`) with `env` and waits until `/readyz` answers 200. */
+/** A side's program: its file, and whether Node needs tsx's loader to run it (TypeScript). */
+export interface ServiceEntry {
+  readonly file: string;
+  readonly typescript: boolean;
+}
+
+/**
+ * What a JavaScript entry runs with besides its own settings, as the container image runs the
+ * service: `NODE_ENV=production` (graphql-js, for one, then skips its development-only checks).
+ */
+export const PRODUCTION_ENVIRONMENT = { NODE_ENV: 'production' } as const;
+
+/** `src/main.ts` of `tree`, through tsx: the entry of a checkout that may have no build of its own. */
+export const sourceEntry = (tree: string): ServiceEntry => ({ file: path.join(tree, 'src', 'main.ts'), typescript: true });
+
+/**
+ * This checkout as production starts it: `npm start`'s program (scripts/start.mjs: what is stale is
+ * built first, then the built server runs) on plain Node. Through tsx the same service spent 6% more
+ * CPU per create (source maps on, the loader's hooks in every import).
+ */
+export const PRODUCTION_ENTRY: ServiceEntry = { file: path.join(REPOSITORY, 'scripts', 'start.mjs'), typescript: false };
+
+/** Starts `entry` (by default `src/main.ts` of `tree`) with `env` in `tree` and waits until `/readyz` answers 200. */
 export async function startService(
   tree: string,
   env: Record<string, string>,
   name: string,
-  entry = path.join(tree, 'src', 'main.ts'),
+  entry: ServiceEntry = sourceEntry(tree),
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entry.typescript ? ['--import', 'tsx', entry.file] : [entry.file], {
     cwd: tree,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      ...(!entry.typescript && PRODUCTION_ENVIRONMENT),
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -10,7 +10,8 @@ import { adminToken, benchEnvironment, openBenchService } from '../graphql/servi
 import { side, writeMany } from '../graphql/live.js';
 import { keepAlivePost } from '../commands/http-post.js';
 import { templateBody } from '../commands/bench.js';
-import { freshDatabase, REPOSITORY, startService, type ServiceProcess } from '../commands/sides.js';
+import { freshDatabase, PRODUCTION_ENTRY, REPOSITORY, startService, type ServiceProcess } from '../commands/sides.js';
+import { compiledEntry } from './compiled.js';
 import { installPostGraphile, openPostGraphile, postGraphileToken, type PostGraphileSide } from './postgraphile.js';
 
 /**
@@ -80,7 +81,7 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
     await seeding.close();
   }
   if (ids.length === 0) throw new Error('the bench database holds no resources');
-  const service = await startService(REPOSITORY, env, 'ours');
+  const service = await startService(REPOSITORY, env, 'ours', PRODUCTION_ENTRY);
   const peers: PostGraphileSide[] = [];
   try {
     const open = await openPostGraphile(options.databaseUrl);
@@ -213,9 +214,14 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
   const emmettEnv = { DATABASE_URL: await freshDatabase(adminUrl, 'infraledger_bench_peers_emmett') };
   const started: ServiceProcess[] = [];
   try {
-    const ours = await startService(REPOSITORY, ourEnv, 'ours');
+    const ours = await startService(REPOSITORY, ourEnv, 'ours', PRODUCTION_ENTRY);
     started.push(ours);
-    const emmett = await startService(REPOSITORY, emmettEnv, 'emmett', fileURLToPath(new URL('./emmett-service.ts', import.meta.url)));
+    const emmett = await startService(
+      REPOSITORY,
+      emmettEnv,
+      'emmett',
+      compiledEntry(fileURLToPath(new URL('./emmett-service.ts', import.meta.url))),
+    );
     started.push(emmett);
     const writer = (name: string, service: ServiceProcess, headers: Record<string, string>) => {
       const post = keepAlivePost(service.baseUrl, CREATES.clients);

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
-import { freePort } from '../commands/sides.js';
+import { freePort, PRODUCTION_ENVIRONMENT } from '../commands/sides.js';
 
 /** The folder of the PostGraphile side: its own package.json and lockfile (it needs graphql 15). */
 const HOME = fileURLToPath(new URL('./postgraphile/', import.meta.url));
@@ -28,6 +28,9 @@ export async function openPostGraphile(databaseUrl: string, jwtSecret?: string):
   const port = await freePort();
   const child: ChildProcess = fork(`${HOME}server.cjs`, [databaseUrl, String(port), ...(jwtSecret ? [jwtSecret] : [])], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // Plain Node in production mode, as the other sides: fork would otherwise pass on the bench's own tsx loader.
+    execArgv: [],
+    env: { ...process.env, ...PRODUCTION_ENVIRONMENT },
   });
   const [message] = (await Promise.race([
     once(child, 'message'),

@@ -16,7 +16,7 @@ interface GraphBody {
 
 /** The session check a recalled caller's first statement carries (graphql-recalled-caller.int.spec.ts tests it). */
 const withoutSessionCheck = (statement: string): string =>
-  statement.replace(/^select coalesce\(\(select md5\(.*?\) = \$\d+, false\) as "__session_unchanged", /, 'select ');
+  statement.replace(/^select coalesce\(\(select guard_s\.xmin::text .*? = \$\d+, false\) as "__session_unchanged", /, 'select ');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

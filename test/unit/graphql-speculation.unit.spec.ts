@@ -22,7 +22,7 @@ describe('guarded: the session check rides on a root statement while the caller 
   it('adds the check as the first column, its two parameters numbered after the statement’s own', () => {
     const sent = guarded(statement, pending());
     expect(sent.sql).toMatch(
-      /^select coalesce\(\(select md5\(row\(guard_s\.user_id, .*\) from sessions as guard_s inner join users as guard_u on guard_u\.id = guard_s\.user_id where guard_s\.id = \$2\) = \$3, false\) as "__session_unchanged", "templates"\."name" as "name" from "templates" where "templates"\."id" = \$1$/,
+      /^select coalesce\(\(select guard_s\.xmin::text \|\| '\.' \|\| guard_u\.xmin::text from sessions as guard_s inner join users as guard_u on guard_u\.id = guard_s\.user_id where guard_s\.id = \$2\) = \$3, false\) as "__session_unchanged", "templates"\."name" as "name" from "templates" where "templates"\."id" = \$1$/,
     );
     expect(sent.parameters).toEqual(['x', recalled.guard.sessionId, recalled.guard.fingerprint]);
   });
