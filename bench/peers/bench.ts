@@ -46,6 +46,8 @@ const OURS = 'query ($id: UUID!) { resource(id: $id) { id name state status crea
 // PostGraphile's default inflection names the by-primary-key root `resourceById`; the alias gives both answers one shape.
 const THEIRS = 'query ($id: UUID!) { resource: resourceById(id: $id) { id name state status createdAt } }';
 const CONNECTIONS = [1, 32] as const;
+/** How long each side is loaded at each connection count before the first timed round (nothing measured). */
+const SIDE_WARMUP_SECONDS = 5;
 /** A secret for the JWT side: it protects nothing, the database exists only for benchmarks. */
 const PEER_JWT_SECRET = 'infraledger-bench-only-jwt-secret';
 
@@ -102,16 +104,21 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
       },
     };
     for (const [name, side] of Object.entries(sides)) await verify(side.url, side.document, ids, side.headers, name);
+    const specOf = (side: (typeof sides)[keyof typeof sides], connections: number): LoadSpec => ({
+      url: side.url,
+      headers: side.headers,
+      bodies: bodiesOf(side.document, ids),
+      connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+    });
+    // Every side is warmed alike before any round is timed, as the creates are (CREATES.warmupWrites):
+    // a run's own warm-up left the first round of a side with more code to compile still cold.
+    for (const side of Object.values(sides))
+      for (const connections of CONNECTIONS)
+        await runLoad({ ...specOf(side, connections), warmupSeconds: 0, durationSeconds: SIDE_WARMUP_SECONDS });
     const ratios: PeerRatio[] = [];
     for (const connections of CONNECTIONS) {
-      const spec = (side: (typeof sides)[keyof typeof sides]): LoadSpec => ({
-        url: side.url,
-        headers: side.headers,
-        bodies: bodiesOf(side.document, ids),
-        connections,
-        warmupSeconds: options.warmupSeconds,
-        durationSeconds: options.durationSeconds,
-      });
       for (const peer of ['PostGraphile without auth', 'PostGraphile with JWT'] as const) {
         const load = os.loadavg();
         const ours: RawRun[] = [];
@@ -119,11 +126,11 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
         for (let round = 0; round < options.rounds; round++) {
           // The order swaps every round, so a burst of other work lands on both sides alike.
           if (round % 2 === 0) {
-            ours.push(await runLoad(spec(sides.ours)));
-            theirs.push(await runLoad(spec(sides[peer])));
+            ours.push(await runLoad(specOf(sides.ours, connections)));
+            theirs.push(await runLoad(specOf(sides[peer], connections)));
           } else {
-            theirs.push(await runLoad(spec(sides[peer])));
-            ours.push(await runLoad(spec(sides.ours)));
+            theirs.push(await runLoad(specOf(sides[peer], connections)));
+            ours.push(await runLoad(specOf(sides.ours, connections)));
           }
         }
         const perRound = ours.map((run, i) => combine([run]).requestsPerSecond / combine([theirs[i] ?? run]).requestsPerSecond);
