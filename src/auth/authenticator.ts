@@ -46,8 +46,8 @@ export const RECALLED_SESSIONS = 10_000;
  * decides on or to another) writes a new version under another transaction's id, so equal values
  * mean the very rows that were read, and so the same decision; a row rewritten unchanged (a rebuild)
  * only costs one lookup. Computed by PostgreSQL on both sides (the lookup and the guard). Until
- * 2026-11-29 it was an MD5 digest of the nine columns: the guard cost a single read 16 µs of
- * PostgreSQL's time, against 7–10 µs now (docs/benchmarks.md).
+ * 2026-11-29 it was an MD5 digest of the nine columns: the guard cost a single read 16–22 µs of
+ * PostgreSQL's time, against 10–12 µs now (docs/benchmarks.md).
  */
 const fingerprintOf = (session: string, user: string): string => `${session}.xmin::text || '.' || ${user}.xmin::text`;
 
