@@ -3,7 +3,6 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log.js';
 import { arrayLiteral } from '../../storage/literals.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
-import { MARKED_TRANSACTION_IDS } from '../../storage/not-appending.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import {
   StreamRevisionConflictError,
@@ -85,37 +84,18 @@ const MAX_GROUP = 64;
 const COLUMNS = 'global_position, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
 
 /**
- * `readable.below`: every position below it is final, as this statement's snapshot sees the log. First
- * the snapshot's xmin (every transaction below it has ended); when committed events wait at or beyond
- * that bound after $1, the bound is refined: in-progress transactions that cannot append here are
- * left out, those running in another database of the server and those marked as never appending
- * (../../storage/not-appending.ts: a rebuild's writes and index builds, projection batches). A
- * transaction that ended since the snapshot, or one whose database or mark cannot be seen, still
- * holds the bound back.
+ * `readable.below`: every position below it is final, as this statement's snapshot sees the log
+ * (`infraledger_readable_below`, migration 039, where the bound is explained), the probe beyond it
+ * starting after $1.
  */
-const READABLE = `snapshot AS MATERIALIZED (
-  SELECT s AS snap, pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
-), readable AS MATERIALIZED (
-  SELECT 65536 * CASE
-    WHEN (SELECT global_position FROM events WHERE global_position >= greatest($1::bigint + 1, snapshot.xmin * 65536) ORDER BY
-      global_position LIMIT 1) IS NULL
-      THEN snapshot.xmin
-    ELSE coalesce((
-      SELECT min(x::text::bigint) FROM pg_snapshot_xip(snapshot.snap) AS x
-       WHERE x::text::bigint % 4294967296 NOT IN (
-         SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) AS a
-          WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
-         UNION ALL ${MARKED_TRANSACTION_IDS})
-    ), snapshot.xmax) END AS below
-  FROM snapshot
-)`;
+const READABLE = 'readable AS MATERIALIZED (SELECT infraledger_readable_below($1::bigint) AS below)';
 
 /**
  * A page of readable events after $1, plus one marker row when committed events wait beyond the
  * readable bound (both parts see the same snapshot, so the marker is exact for it). The probes beyond
  * the bound start at the greater of the two lower bounds, as one index condition: with two separate
  * conditions the planner scanned the whole table from $1 (O(log size) per read instead of O(size)).
- * The page of every type is `infraledger_read_page` (migration 038, the same statement as a function,
+ * The page of every type is `infraledger_read_page` (migrations 038 and 039, the same statement as a function,
  * so that the projection hub can send it in its batch's message); this one reads the types in $3 only
  * (a rebuild's read), planned per call: how many events are of those types decides between walking
  * the log in order and gathering them first.

@@ -8,9 +8,8 @@
  * PostgreSQL would plan it on every batch (0.6 ms more than a prepared page on these machines); a
  * function's statement is planned once per connection.
  *
- * The readable bound is the store's READABLE (the snapshot's xmin, refined past transactions of other
- * databases and those marked as never appending: src/storage/not-appending.ts, lock 7147/1); a change
- * to one is a change to both, and the store's tests read pages through this function.
+ * Migration 039 replaces it with the same page over `infraledger_readable_below`, where the readable
+ * bound is now written once.
  */
 export const sql = `
 CREATE OR REPLACE FUNCTION infraledger_read_page(p_after bigint, p_limit int)
