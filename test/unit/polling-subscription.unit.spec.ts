@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ReadAllOptions, RecordedEvent } from '../../src/events/store/port.js';
+import type { ReadAllOptions, RecordedEvent, SubscribeOptions } from '../../src/events/store/port.js';
 import { pollingSubscription, type ReadPage } from '../../src/events/store/subscription.js';
 
 const event = (position: number): RecordedEvent => ({
@@ -81,7 +81,10 @@ describe('a polling subscription catching up', () => {
 });
 
 describe('a polling subscription offering its next read to the consumer', () => {
-  /** A growing log: `append(n)` adds events; the consumer may read the page after a batch itself. */
+  /**
+   * A growing log: `append(n)` adds events. Its read ahead's statement names the page (after, limit)
+   * and the rows a consumer hands back are that statement, read as the consumer committed.
+   */
   function growing() {
     let size = 0;
     const reads: (bigint | undefined)[] = [];
@@ -89,16 +92,28 @@ describe('a polling subscription offering its next read to the consumer', () => 
       const from = after === undefined ? 0 : Number(after) + 1;
       return { events: Array.from({ length: Math.max(0, Math.min(limit, size - from)) }, (_, i) => event(from + i)), held: false };
     };
-    const readPage = (options: ReadAllOptions): Promise<ReadPage> => {
-      reads.push(options.after);
-      return Promise.resolve(page(options.after, options.limit));
-    };
     return {
       reads,
-      readPage,
       append: (n: number) => (size += n),
-      readAhead: { statement: (after: bigint | undefined, limit: number) => `${String(after)} ${limit}`, page: () => page(undefined, 0) },
-      pageAt: page,
+      /** A live subscription of this log (no wake-up but `wakeUps`: the poll interval is a minute). */
+      subscribe: (onBatch: SubscribeOptions['onBatch'], wakeUps = new EventEmitter()) =>
+        pollingSubscription({
+          readPage: (options) => {
+            reads.push(options.after);
+            return Promise.resolve(page(options.after, options.limit));
+          },
+          wakeUps,
+          pollIntervalMs: 60_000,
+          batchSize: 10,
+          readAhead: {
+            statement: (after, limit) => `${String(after)},${limit}`,
+            page: (rows) => {
+              const [after, limit] = String(rows[0]).split(',');
+              return page(BigInt(after ?? '0'), Number(limit));
+            },
+          },
+          onBatch,
+        }),
     };
   }
 
@@ -106,29 +121,14 @@ describe('a polling subscription offering its next read to the consumer', () => 
     const source = growing();
     source.append(2);
     const seen: bigint[] = [];
-    const wakeUps = new EventEmitter();
-    const subscription = pollingSubscription({
-      readPage: source.readPage,
-      wakeUps,
-      pollIntervalMs: 60_000,
-      batchSize: 10,
-      readAhead: {
-        statement: (after, limit) => `${String(after)},${limit}`,
-        // The rows stand for the statement's answer: the page after the batch, read as the consumer committed.
-        page: (rows) => {
-          const [after, limit] = String(rows[0]).split(',');
-          return source.pageAt(BigInt(after ?? '0'), Number(limit));
-        },
-      },
-      onBatch: (events, readAhead) => {
-        seen.push(...events.map((e) => e.position));
-        // As the projection hub does: more events committed while the batch was applied, and the
-        // statement sent after its COMMIT answers them.
-        if (seen.length < 6) source.append(2);
-        const statement = readAhead?.statement();
-        if (statement !== undefined) readAhead?.accept([statement]);
-        return Promise.resolve();
-      },
+    const subscription = source.subscribe((events, readAhead) => {
+      seen.push(...events.map((e) => e.position));
+      // As the projection hub does: more events committed while the batch was applied, and the
+      // statement sent after its COMMIT answers them.
+      if (seen.length < 6) source.append(2);
+      const statement = readAhead?.statement();
+      if (statement !== undefined) readAhead?.accept([statement]);
+      return Promise.resolve();
     });
     while (seen.length < 6) await new Promise((resolve) => setTimeout(resolve, 1));
     await subscription.stop();
@@ -141,18 +141,11 @@ describe('a polling subscription offering its next read to the consumer', () => 
     const source = growing();
     source.append(2);
     const seen: bigint[] = [];
-    const subscription = pollingSubscription({
-      readPage: source.readPage,
-      wakeUps: new EventEmitter(),
-      pollIntervalMs: 60_000,
-      batchSize: 10,
-      readAhead: source.readAhead,
-      onBatch: (events, readAhead) => {
-        seen.push(...events.map((e) => e.position));
-        if (seen.length < 4) source.append(2);
-        readAhead?.statement();
-        return Promise.resolve();
-      },
+    const subscription = source.subscribe((events, readAhead) => {
+      seen.push(...events.map((e) => e.position));
+      if (seen.length < 4) source.append(2);
+      readAhead?.statement();
+      return Promise.resolve();
     });
     // No wake-up ever comes (the poll interval is a minute): the reads follow from the unanswered statements.
     while (seen.length < 4) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -167,17 +160,10 @@ describe('a polling subscription offering its next read to the consumer', () => 
     source.append(2);
     let batches = 0;
     const wakeUps = new EventEmitter();
-    const subscription = pollingSubscription({
-      readPage: source.readPage,
-      wakeUps,
-      pollIntervalMs: 60_000,
-      batchSize: 10,
-      readAhead: source.readAhead,
-      onBatch: () => {
-        batches++;
-        return Promise.resolve();
-      },
-    });
+    const subscription = source.subscribe(() => {
+      batches++;
+      return Promise.resolve();
+    }, wakeUps);
     while (batches < 1) await new Promise((resolve) => setTimeout(resolve, 1));
     source.append(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
