@@ -211,6 +211,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     const waitForPosition = createPositionWaiter({
       pool,
       runners,
+      follow: (read, position, projections) => hub.follow(read, position, projections),
       timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
       head: () => store.lastPosition(),
     });
@@ -222,9 +223,10 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       const attributes = { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) };
       if (standby)
         return inSpan('wait for projections on a standby', () => standby.waitFor(projections, position, waitOptions), attributes);
-      return inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), attributes).then(() =>
-        readReplicas?.noteWrite(projections, position),
-      );
+      return inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), attributes).then((rows) => {
+        readReplicas?.noteWrite(projections, position);
+        return rows;
+      });
     };
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));

@@ -23,7 +23,7 @@ export interface SignInDeps extends CommandDeps {
   /** Hashes and checks service-account passwords at PASSWORD_HASH_COST. */
   readonly passwords: PasswordHasher;
   readonly log: Logger;
-  readonly waitFor: (projections: readonly string[], position: bigint) => Promise<void>;
+  readonly waitFor: (projections: readonly string[], position: bigint) => Promise<unknown>;
   readonly accessTokenTtlSeconds: number;
   readonly sessionTtlHours: number;
 }

@@ -6,6 +6,7 @@ import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { EventStore, PageReadAhead, RecordedEvent, Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';
+import { FollowUps, type DueReads, type FollowingRead, type FollowUp } from './follow-ups.js';
 import { HeldWrites } from './held-writes.js';
 import type { BatchClient, Projection } from './projection.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
@@ -119,15 +120,26 @@ function checkpointsMoved(outcomes: readonly LaneOutcome[]): string[] {
 /**
  * Sends what `batch` holds, then `statements` and COMMIT, in one message, with the subscription's read
  * of the next page after the COMMIT when it offers one (`readAhead`: the hub's next batch then needs
- * no round trip of its own to be read). A failure of a held projection write is that projection's
- * failure (ProjectorFailed), as if its applyBatch had thrown.
+ * no round trip of its own to be read), and last the writers' reads the batch answers (`due`,
+ * ./follow-ups.ts). A failure of a held projection write is that projection's failure
+ * (ProjectorFailed), as if its applyBatch had thrown.
  */
-async function commitWith(tx: SqlClient, batch: HeldWrites, statements: readonly string[], readAhead?: PageReadAhead): Promise<void> {
+async function commitWith(
+  tx: SqlClient,
+  batch: HeldWrites,
+  statements: readonly string[],
+  readAhead?: PageReadAhead,
+  due?: DueReads,
+): Promise<void> {
   const held = batch.take();
   const read = readAhead?.statement();
+  const after = [...(read === undefined ? [] : [read]), ...(due?.statements ?? [])];
   try {
-    const result = await tx.query([...held.statements, ...statements, 'COMMIT', ...(read === undefined ? [] : [read])].join(';\n'));
-    if (read !== undefined) readAhead?.accept(lastResult(result).rows);
+    const result = await tx.query([...held.statements, ...statements, 'COMMIT', ...after].join(';\n'));
+    // The due reads are the message's last results (node-postgres answers a text of several statements with one result each).
+    const results: readonly SqlResult<Record<string, unknown>>[] = Array.isArray(result) ? result : [result];
+    if (due) due.settle(results.slice(-due.count).map((r) => r.rows));
+    if (read !== undefined) readAhead?.accept(results.at(-1 - (due?.count ?? 0))?.rows ?? []);
   } catch (error) {
     if (held.writes > 0 && !isTransientDatabaseError(error) && !isCheckFailed(error))
       throw new ProjectorFailed('a projection’s write failed', { cause: error });
@@ -191,6 +203,8 @@ export class ProjectionHub {
   private flushTimer: NodeJS.Timeout | undefined;
   private checkTimer: NodeJS.Timeout | undefined;
   private resyncRequested = false;
+  /** Writers' reads waiting for the batch that projects their write (./follow-ups.ts). */
+  private readonly followUps = new FollowUps();
 
   constructor(
     projections: readonly Projection[],
@@ -210,6 +224,17 @@ export class ProjectionHub {
 
   start(): void {
     this.loop ??= this.run();
+  }
+
+  /**
+   * Registers a writer's read for the batch that brings every one of `projections` to `position`: the
+   * batch sends it after its COMMIT and hands the rows over before it wakes the writer. `take()`
+   * withdraws it, with the rows if a batch answered it. Only on PostgreSQL (PGlite answers a message
+   * of several statements with its last result only); elsewhere undefined.
+   */
+  follow(read: FollowingRead, position: bigint, projections: readonly string[]): FollowUp | undefined {
+    if (this.deps.pool.dialect !== 'postgres') return undefined;
+    return this.followUps.add(read, position, projections);
   }
 
   async stop(): Promise<void> {
@@ -351,11 +376,15 @@ export class ProjectionHub {
     // Projections without events of the batch take no part in its transaction (no lock, no checkpoint
     // row written): their tables are complete up to `last` already, so they move as an idle batch does.
     const busy = plans.filter((p) => p.events.length > 0);
+    // The tables complete up to `last` once the batch commits: every running projection of the batch,
+    // applied or with nothing to apply (a lane standing by is another process's to complete).
+    const running = new Set(plans.filter((p) => p.lane.state === 'running').map((p) => p.lane.projection.name));
+    const complete = (projection: string): boolean => running.has(projection);
     let outcomes: LaneOutcome[];
     let standby: Lane[];
     let resync: boolean;
     try {
-      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, false, readAhead));
+      ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, false, readAhead, complete));
     } catch (error) {
       if (!(error instanceof ProjectorFailed)) throw error;
       // One projector threw: find out which, event by event, keeping everything else of the batch.
@@ -390,9 +419,10 @@ export class ProjectionHub {
     last: bigint,
     careful: boolean,
     readAhead?: PageReadAhead,
+    complete?: (projection: string) => boolean,
   ): Promise<{ outcomes: LaneOutcome[]; standby: Lane[]; resync: boolean }> {
     if (!careful) {
-      const applied = await this.applyInOneMessage(plans, last, readAhead);
+      const applied = await this.applyInOneMessage(plans, last, readAhead, complete);
       if (applied) return { outcomes: applied, standby: [], resync: false };
     }
     const tx = await this.deps.pool.connect();
@@ -484,7 +514,12 @@ export class ProjectionHub {
    * claim included. Undefined when the claim failed: the explicit path then finds out which
    * projections stand by or moved.
    */
-  private async applyInOneMessage(plans: readonly LanePlan[], last: bigint, readAhead?: PageReadAhead): Promise<LaneOutcome[] | undefined> {
+  private async applyInOneMessage(
+    plans: readonly LanePlan[],
+    last: bigint,
+    readAhead?: PageReadAhead,
+    complete?: (projection: string) => boolean,
+  ): Promise<LaneOutcome[] | undefined> {
     const claim = claimStatement(plans, last);
     const tx = await this.deps.pool.connect();
     let broken = false;
@@ -492,7 +527,8 @@ export class ProjectionHub {
       const batch = new HeldWrites(tx, [BEGIN_MARKED, claim, BATCH_SETTINGS]);
       const decoded = new Map<RecordedEvent, DecodedEvent>();
       for (const plan of plans) await this.applyProjection(batch, plan, decoded);
-      await commitWith(tx, batch, [], readAhead);
+      const due = complete && this.followUps.due(tx, last, complete);
+      await commitWith(tx, batch, [], readAhead, due);
       return plans.map((plan) => ({ lane: plan.lane, reached: last }));
     } catch (error) {
       try {

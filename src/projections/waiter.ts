@@ -1,5 +1,6 @@
 import type { SqlPool } from '../storage/pool.js';
 import { AppError } from '../errors.js';
+import type { FollowingRead, FollowUp, ReadRows } from './follow-ups.js';
 import type { ProjectionLane } from './hub.js';
 
 /** What read-your-writes waiting needs. */
@@ -12,6 +13,14 @@ export interface PositionWaiterDeps {
   readonly pollMs?: number;
   /** The newest position of the event log, for refusing a wait for a position that does not exist yet. */
   readonly head?: () => Promise<bigint | undefined>;
+  /** Registers a read with the batch that projects the write (ProjectionHub.follow); without it, waits read nothing. */
+  readonly follow?: (read: FollowingRead, position: bigint, projections: readonly string[]) => FollowUp | undefined;
+}
+
+/** A read to answer with the wait, from the batch that ends it (./follow-ups.ts). */
+export interface WaitRead extends FollowingRead {
+  /** The projections whose tables the read reads: they too must be complete up to the position. */
+  readonly projections: readonly string[];
 }
 
 /** How one wait treats a position beyond the event log's head. */
@@ -22,10 +31,19 @@ export interface WaitOptions {
    * instead of waiting for a position no write has produced. Without it such a wait ends in 503.
    */
   readonly beyondHead?: (head: bigint) => Error;
+  /**
+   * A read the wait may answer with: when this process's projections have still to reach the
+   * position, the batch that brings them there sends it after its COMMIT. The wait then resolves
+   * with its rows; with undefined when no batch answered it (the caller reads as before).
+   */
+  readonly read?: WaitRead;
 }
 
-/** Resolves once the named projections have applied everything up to the position (see createPositionWaiter). */
-export type PositionWaiter = (projections: readonly string[], position: bigint, options?: WaitOptions) => Promise<void>;
+/**
+ * Resolves once the named projections have applied everything up to the position (see
+ * createPositionWaiter), with the rows of `options.read` when the batch that ended the wait answered it.
+ */
+export type PositionWaiter = (projections: readonly string[], position: bigint, options?: WaitOptions) => Promise<ReadRows | undefined>;
 
 /**
  * Read-your-writes: resolves once the named projections have applied everything up to `position`.
@@ -60,12 +78,23 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
     });
   };
 
+  /** Registers `read` when every projection it needs runs in this process, whose batches alone can answer it. */
+  const readHere = (names: readonly string[], read: WaitRead, position: bigint): FollowUp | undefined => {
+    const needed = [...new Set([...names, ...read.projections])];
+    if (!deps.follow || !needed.every((name) => local.get(name)?.state === 'running')) return undefined;
+    return deps.follow({ text: read.text, parameters: read.parameters }, position, needed);
+  };
+
   return async (names, position, options = {}) => {
     const deadline = Date.now() + deps.timeoutMs;
     const listeners: { runner: ProjectionLane; listener: () => void }[] = [];
     let headChecked = false;
+    let followUp: FollowUp | undefined;
+    let rows: ReadRows | undefined;
     try {
       while (!(await reached(names, position))) {
+        // Still to come: the batch that brings this process's projections there may answer the read.
+        followUp ??= options.read && readHere(names, options.read, position);
         if (!headChecked && options.beyondHead && deps.head) {
           headChecked = true;
           const head = (await deps.head()) ?? 0n;
@@ -99,6 +128,10 @@ export function createPositionWaiter(deps: PositionWaiterDeps): PositionWaiter {
       }
     } finally {
       for (const { runner, listener } of listeners) runner.progress.off('position', listener);
+      // Withdrawn however the wait ends. The hub hands the rows over before it moves the lanes, so a
+      // batch that ended the wait has answered by now.
+      rows = followUp?.take();
     }
+    return rows;
   };
 }

@@ -5,6 +5,7 @@ import { declaredLinks, declaredTableColumns, type ReadLink } from '../projectio
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import { liveById } from './live-by-id.js';
 import type { Db } from '../storage/kysely.js';
+import type { FollowingRead } from '../projections/follow-ups.js';
 import { dynamicCreator, type DynamicSelect } from '../storage/dynamic.js';
 
 /** A catalog entity as the REST API shows it. */
@@ -60,16 +61,19 @@ export function catalogReader(table: string, columns: readonly string[], links: 
   const select = (from: Db | QueryCreator<AnySchema>): AnySelect => dynamicCreator(from).selectFrom(table).select(selections);
   let byId: string | undefined;
   let byIds: string | undefined;
-  /** The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its batched form for more. */
-  const read = async (db: Db, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
-    byId ??= select(db)
+  const lookupById = (db: Db): string =>
+    (byId ??= select(db)
       .where(sql.ref(`${table}.id`), '=', '00000000-0000-0000-0000-000000000000')
       .where(liveById(`${table}.deleted_at`))
-      .compile().sql;
-    byIds ??= batchedLookup(byId);
+      .compile().sql);
+  /** The live rows of `ids` (lower case, as PostgreSQL answers a uuid): the lookup by id for one, its batched form for more. */
+  const read = async (db: Db, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
+    byIds ??= batchedLookup(lookupById(db));
     const found = new Map<string, Record<string, unknown>>();
     for (const group of idGroups(ids)) {
-      const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(group.length === 1 ? byId : byIds, group));
+      const { rows } = await db.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(group.length === 1 ? lookupById(db) : byIds, group),
+      );
       for (const row of rows) found.set(String(row.id), row);
     }
     return found;
@@ -86,6 +90,14 @@ export function catalogReader(table: string, columns: readonly string[], links: 
       const complete: Record<string, unknown> = {};
       for (const key of viewKeys.keys()) complete[key] = row[key] ?? null;
       return toView(complete, viewKeys);
+    },
+    /** `find`'s lookup of `id` as a statement to send elsewhere (a write's answer: src/projections/follow-ups.ts); `view` reads its row. */
+    findStatement(db: Db, id: string): FollowingRead {
+      return { text: lookupById(db), parameters: [id.toLowerCase()] };
+    },
+    /** A row of `findStatement` in the view's shape. */
+    view(row: Record<string, unknown>): CatalogView {
+      return toView(row, viewKeys);
     },
     /** The entity `id`, or undefined if there is none (or it is deleted). */
     async find(db: Db, id: string): Promise<CatalogView | undefined> {

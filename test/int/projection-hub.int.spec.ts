@@ -148,6 +148,45 @@ for (const target of databaseTargets()) {
         await hub.stop();
       });
 
+      it("answers a writer's read in the message of the batch that projects the write, after its COMMIT (PostgreSQL; PGlite: the writer reads)", async () => {
+        const { pool, statements: sent } = recording(spine.pool);
+        const hub = hubOn(pool, 50);
+        hub.start();
+        // Once the hub runs its projections (a read is registered only with a running one).
+        await allReached(hub.projections, await writeHistory(spine, 1));
+        const waitFor = createPositionWaiter({
+          pool: spine.pool,
+          runners: hub.projections,
+          timeoutMs: 30_000,
+          follow: (read, position, names) => hub.follow(read, position, names),
+        });
+        for (const [i, fields] of integrationFixtures('follow').slice(0, 3).entries()) {
+          const id = randomUUID();
+          const { position } = await executeCommand(
+            spine.deps,
+            integrationAggregate,
+            id,
+            { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+            { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + i * 1000) },
+          );
+          if (position === undefined) throw new Error('the create wrote nothing');
+          const text = 'SELECT id::text AS id, name FROM integrations WHERE id = $1';
+          const rows = await waitFor(['integrations'], position, { read: { text, parameters: [id], projections: ['integrations'] } });
+          if (target.name !== 'postgres') {
+            expect(rows).toBeUndefined();
+            continue;
+          }
+          expect(rows).toEqual([{ id, name: fields.name }]);
+          const batch = sent.filter((statement) => statement.startsWith('BEGIN')).at(-1) ?? '';
+          expect(batch).toMatch(
+            new RegExp(
+              `;\\s*COMMIT;\\s*SELECT [^;]+ FROM infraledger_read_page\\([^;]+;\\s*(DO \\$follow\\$ BEGIN EXECUTE 'PREPARE il_follow_[0-9a-f]+ AS [^;]+; EXCEPTION [^;]+; END \\$follow\\$;\\s*)?EXECUTE il_follow_[0-9a-f]+\\('${id}'\\)$`,
+            ),
+          );
+        }
+        await hub.stop();
+      });
+
       it('waits only on the projections named: a stopped one does not hold the others back', async () => {
         const hub = hubOn(spine.pool, 50);
         hub.start();

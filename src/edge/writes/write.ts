@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Aggregate } from '../../commands/decider.js';
 import { executeCommand, type CommandDeps, type Loaded, type PreparedCommand } from '../../commands/handler.js';
 import type { DomainEvent } from '../../events/codec.js';
+import type { ReadRows } from '../../projections/follow-ups.js';
+import type { WaitRead } from '../../projections/waiter.js';
 import { nameReferrers } from '../../read/referrers.js';
 import type { Services } from '../../services.js';
 import { commandContext } from '../context.js';
@@ -16,6 +18,11 @@ export interface WriteCall {
   readonly request: FastifyRequest;
   /** The stream revision the client expects (0-based, as streams count), if any. */
   readonly expectedRevision?: bigint;
+  /**
+   * How the answer reads the written entity back, by id: the batch that projects the write may send
+   * this read after its COMMIT (src/projections/follow-ups.ts), sparing the answer a round trip.
+   */
+  readonly readBack?: (id: string) => WaitRead;
 }
 
 /** What a write did: the entity it wrote, the log position its events reached, and whether it is gone. */
@@ -24,6 +31,8 @@ export interface Written {
   /** Absent when the command changed nothing (an idempotent repeat). */
   readonly position?: bigint;
   readonly deleted: boolean;
+  /** The rows of the call's `readBack` for this id, when the batch that projected the write answered it. */
+  readonly rows?: ReadRows;
 }
 
 /**
@@ -77,6 +86,8 @@ export async function runCommand<C, E extends DomainEvent, S>(
   }).catch(async (error: unknown) => {
     throw await nameReferrers(services.db, error);
   });
-  if (result.position !== undefined) await services.waitFor(projections, result.position);
-  return { id, position: result.position, deleted: aggregate.isDeleted(result.state) };
+  const deleted = aggregate.isDeleted(result.state);
+  const read = deleted ? undefined : call.readBack?.(id);
+  const rows = result.position === undefined ? undefined : await services.waitFor(projections, result.position, read && { read });
+  return { id, position: result.position, deleted, ...(rows && { rows }) };
 }

@@ -14,6 +14,7 @@ import type { Services } from '../../services.js';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition, parseIfMatch } from '../../edge/headers.js';
 import type { WriteCall, WriteOperations, Written } from '../../edge/writes/write.js';
+import type { FollowingRead } from '../../projections/follow-ups.js';
 import { canonicalUuid, parseInput } from '../../validation.js';
 import { entityPermissions } from '../../edge/entity-permissions.js';
 import { accessWrites, GRANTS_PROJECTION } from '../../edge/writes/access.js';
@@ -109,17 +110,32 @@ const asOfQuery = z
 
 const diffQuery = z.object({ from: revisionInput, to: revisionInput });
 
-/** Answers a write: its X-Position, then the entity as the read model shows it (ETag), or 204 once deleted. */
+/**
+ * How a write's answer may read its entity in the batch that projects the write instead of after it
+ * (src/projections/follow-ups.ts): the lookup by id as a statement, and its row in the answer's shape.
+ */
+export interface WrittenReadBack<V> {
+  readonly statement: (id: string) => FollowingRead;
+  readonly view: (row: Record<string, unknown>) => V;
+}
+
+/**
+ * Answers a write: its X-Position, then the entity as the read model shows it (ETag), or 204 once
+ * deleted. The entity is the row the projecting batch read back for it (`written.rows`) or, when no
+ * batch did, `find`'s.
+ */
 export async function sendWritten<V extends { readonly revision: number }>(
   reply: FastifyReply,
   written: Written,
   find: (id: string) => Promise<V | undefined>,
   notFoundMessage: string,
   status = 200,
+  readBack?: WrittenReadBack<V>,
 ): Promise<FastifyReply> {
   if (written.position !== undefined) void reply.header('X-Position', String(written.position));
   if (written.deleted) return reply.status(204).send();
-  const view = await find(written.id);
+  const row = written.rows?.[0];
+  const view = readBack && written.rows ? row && readBack.view(row) : await find(written.id);
   if (!view) throw notFound(notFoundMessage);
   return reply.status(status).header('ETag', `"${view.revision}"`).send(view);
 }
@@ -142,12 +158,19 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
   writes: WriteOperations,
   find: (id: string) => Promise<V | undefined>,
   noun: string,
+  readBack?: WrittenReadBack<V>,
 ): void {
   const missing = `${noun} not found`;
+  // A write answered with its entity offers the lookup to the batch projecting it (WrittenReadBack).
+  const answeredCall = (request: FastifyRequest): WriteCall =>
+    readBack
+      ? { ...restCall(request), readBack: (id) => ({ ...readBack.statement(id), projections: writes.projections }) }
+      : restCall(request);
+  const send = (reply: FastifyReply, written: Written, status?: number) => sendWritten(reply, written, find, missing, status, readBack);
   app.post(`/${plural}`, async (request, reply) => {
-    const written = await writes.create(restCall(request), request.body);
+    const written = await writes.create(answeredCall(request), request.body);
     void reply.header('Location', `/api/${plural}/${written.id}`);
-    return sendWritten(reply, written, find, missing, 201);
+    return send(reply, written, 201);
   });
 
   // PUT is the upstream project's spelling of the same partial update (docs/contract.md §12): its
@@ -157,20 +180,20 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
     url: `/${plural}/:id`,
     handler: async (request, reply) => {
       const { id } = parseInput(idParams, request.params, 'path');
-      return sendWritten(reply, await writes.update(restCall(request), id, request.body), find, missing);
+      return send(reply, await writes.update(answeredCall(request), id, request.body));
     },
   });
 
   app.post(`/${plural}/:id/actions/:action`, async (request, reply) => {
     const { id, action } = parseInput(actionParams, request.params, 'path');
-    return sendWritten(reply, await writes.act(restCall(request), id, action, request.body), find, missing);
+    return send(reply, await writes.act(answeredCall(request), id, action, request.body));
   });
 
   const remove = writes.remove;
   if (remove) {
     app.delete(`/${plural}/:id`, async (request, reply) => {
       const { id } = parseInput(idParams, request.params, 'path');
-      return sendWritten(reply, await remove(restCall(request), id), find, missing);
+      return send(reply, await remove(restCall(request), id));
     });
   }
 }
@@ -186,7 +209,11 @@ export function catalogRoutes(app: FastifyInstance, services: Services, surface:
     const view = await surface.reader.find(services.db, id);
     return view && present(view);
   };
-  registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '));
+  const readBack: WrittenReadBack<CatalogView> = {
+    statement: (id) => surface.reader.findStatement(services.db, id),
+    view: (row) => present(surface.reader.view(row)),
+  };
+  registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '), readBack);
   registerAccessRoutes(app, services, surface);
 }
 
