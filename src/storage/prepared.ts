@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * Named prepared statements for the statements the service repeats (PostgreSQL server only).
@@ -65,9 +65,24 @@ export function createStatementNamer(maxNames = 1000): StatementNamer {
   };
 }
 
+// pg answers a query object's callback with null or undefined for no error.
+type QueryCallback = (error: Error | null | undefined, result: pg.QueryResult) => void;
+
+/** A query object for `text`, named `name` (pg's types leave the name out; pg reads it when it sends). */
+function namedQuery(name: string, text: string, values: unknown[], callback: QueryCallback): pg.Query {
+  const statement = new pg.Query(text, values, callback as (error: Error | undefined, result: unknown) => void);
+  (statement as unknown as { name: string }).name = name;
+  return statement;
+}
+
 /**
  * Makes `client.query(text[, values][, callback])` (what Kysely and pg.Pool call) run named
  * statements from `namer`; a query config object passes through unchanged.
+ *
+ * A named statement goes as a `pg.Query` built from its text, then named: handed a config object
+ * instead, pg copies it property by property (`Object.getOwnPropertyDescriptors`), which cost a
+ * single GraphQL read 2.8% of the service's time. A query object is sent as it is, its answer
+ * given to its callback (a promise's, without one).
  */
 export function prepareRepeatedStatements(client: pg.Client, namer: StatementNamer): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -75,15 +90,18 @@ export function prepareRepeatedStatements(client: pg.Client, namer: StatementNam
     const [text, second, third] = args;
     // pg's shapes: (text), (text, values), (text, callback), (text, values, callback).
     const values = typeof second === 'function' || second === undefined ? [] : second;
-    const callback = typeof second === 'function' ? second : third;
+    const callback = (typeof second === 'function' ? second : third) as QueryCallback | undefined;
     if (typeof text === 'string' && Array.isArray(values)) {
       const name = namer.nameOf(text);
-      if (name !== undefined) {
-        const config = { name, text, values };
-        return callback === undefined ? query(config) : query(config, callback);
-      }
+      if (name !== undefined) return named(name, text, values, callback);
     }
     return query(...args);
+  };
+  const named = (name: string, text: string, values: unknown[], callback: QueryCallback | undefined): unknown => {
+    if (callback !== undefined) return query(namedQuery(name, text, values, callback));
+    return new Promise<pg.QueryResult>((resolve, reject) => {
+      query(namedQuery(name, text, values, (error, result) => (error ? reject(error) : resolve(result))));
+    });
   };
   client.query = patched as unknown as typeof client.query;
 }
