@@ -187,6 +187,55 @@ for (const target of databaseTargets()) {
         await hub.stop();
       });
 
+      // PGlite's hub sends no follow-up reads (see above).
+      if (target.name === 'postgres')
+        it("given a writer's read that fails after the batch's COMMIT, when the wait ends, then the batch is kept, nothing stops, and the writer reads alone", async () => {
+          const { pool, statements: sent } = recording(spine.pool);
+          const hub = hubOn(pool, 50);
+          hub.start();
+          await allReached(hub.projections, await writeHistory(spine, 1));
+          const waitFor = createPositionWaiter({
+            pool: spine.pool,
+            runners: hub.projections,
+            timeoutMs: 30_000,
+            follow: (read, position, names) => hub.follow(read, position, names),
+          });
+          const write = async (name: string): Promise<{ id: string; position: bigint }> => {
+            const id = randomUUID();
+            const [fields] = integrationFixtures(name);
+            if (!fields) throw new Error('no integration fixture');
+            const { position } = await executeCommand(
+              spine.deps,
+              integrationAggregate,
+              id,
+              { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+              { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START) },
+            );
+            if (position === undefined) throw new Error('the create wrote nothing');
+            return { id, position };
+          };
+          // A read that cannot be prepared: the batch's message fails after its COMMIT.
+          const broken = await write('broken');
+          const read = {
+            text: 'SELECT no_such_column FROM integrations WHERE id = $1',
+            parameters: [broken.id],
+            projections: ['integrations'],
+          };
+          await expect(waitFor(['integrations'], broken.position, { read })).resolves.toBeUndefined();
+          const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM integrations WHERE id = $1', [broken.id]);
+          expect(rows[0]?.n).toBe(1);
+          expect(hub.projections.filter((lane) => lane.state === 'failed')).toEqual([]);
+          // It did ride in the batch's message, after the COMMIT.
+          expect(sent.some((text) => /COMMIT;[\s\S]*no_such_column/.test(text))).toBe(true);
+          // The hub goes on applying, and answers the next writer's read.
+          const next = await write('after');
+          const text = 'SELECT id::text AS id FROM integrations WHERE id = $1';
+          await expect(
+            waitFor(['integrations'], next.position, { read: { text, parameters: [next.id], projections: ['integrations'] } }),
+          ).resolves.toEqual([{ id: next.id }]);
+          await hub.stop();
+        });
+
       it('waits only on the projections named: a stopped one does not hold the others back', async () => {
         const hub = hubOn(spine.pool, 50);
         hub.start();
