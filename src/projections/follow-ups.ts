@@ -58,12 +58,13 @@ const prepareOnce = (name: string, text: string): string =>
  * it wakes the writer. A read no batch answered (a batch that took the explicit path, a projection
  * standing by) gives undefined, and the writer reads as before.
  *
- * Each text is prepared once per connection with SQL `PREPARE` (named `il_follow_` and a digest of the text, apart from the
- * protocol-level names of src/storage/prepared.ts) and run with `EXECUTE`, its values written in as
- * literals: planned once, where a text sent with its literals would be planned on every batch (a
- * lookup by id on a table with a dozen indexes costs more to plan than to run). Which connection
- * prepared what is kept by the client object the pool hands out; a wrapper that hands out a new
- * object per checkout only makes the text be prepared again, which `prepareOnce` tolerates.
+ * Each text is prepared once per connection with SQL `PREPARE` (named `il_follow_` and a digest of
+ * the text, apart from the protocol-level names of src/storage/prepared.ts) and run with `EXECUTE`,
+ * its values written in as literals: planned once, where a text sent with its literals would be
+ * planned on every batch (a lookup by id on a table with a dozen indexes costs more to plan than to
+ * run). Which connection prepared what is kept by the client object the pool hands out; a wrapper
+ * that hands out a new object per checkout only makes the text be prepared again, which
+ * `prepareOnce` tolerates.
  */
 export class FollowUps {
   private readonly pending = new Set<Pending>();
