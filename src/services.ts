@@ -211,7 +211,9 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     const waitForPosition = createPositionWaiter({
       pool,
       runners,
-      follow: (read, position, projections) => hub.follow(read, position, projections),
+      // A write's answer rides in its batch's message as a statement prepared on that connection
+      // (src/projections/follow-ups.ts); behind a pooler that keeps no prepared statements it reads alone.
+      follow: config.DATABASE_PREPARED_STATEMENTS ? (read, position, projections) => hub.follow(read, position, projections) : undefined,
       timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
       head: () => store.lastPosition(),
     });

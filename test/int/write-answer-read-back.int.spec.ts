@@ -64,3 +64,28 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+const postgres = databaseTargets().find((target) => target.name === 'postgres');
+// The batch's read would be a statement prepared on one server connection and run on another.
+if (postgres)
+  describe("a write's answer behind a pooler that keeps no prepared statements (DATABASE_PREPARED_STATEMENTS=false)", () => {
+    let harness: HttpHarness;
+    const statements: string[] = [];
+    beforeAll(async () => {
+      harness = await openHttpApp(postgres, { env: { DATABASE_PREPARED_STATEMENTS: 'false' }, onQuery: (text) => statements.push(text) });
+    });
+    afterAll(async () => harness.close());
+
+    it('given a create, when it answers, then it reads its entity in a statement of its own, as a read after it shows', async () => {
+      statements.length = 0;
+      const answer = await harness.inject({
+        method: 'POST',
+        url: '/api/templates',
+        payload: { name: 'Queue', template: 'queue_no_prepare' },
+      });
+      expect(answer.statusCode).toBe(201);
+      expect(statements.filter(isTemplateLookup)).toHaveLength(1);
+      const read = await harness.inject({ method: 'GET', url: `/api/templates/${answer.json<{ id: string }>().id}` });
+      expect(answer.json()).toEqual(read.json());
+    });
+  });
