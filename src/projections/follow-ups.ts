@@ -88,15 +88,15 @@ export class FollowUps {
    * leaves complete up to `last` (`complete`), and not answered yet. Undefined when there are none.
    */
   due(client: SqlClient, last: bigint, complete: (projection: string) => boolean): DueReads | undefined {
-    const reads = [...this.pending].filter(
-      (entry) =>
-        entry.rows === undefined && entry.position <= last && entry.projections.every(complete) && this.nameOf(entry.read) !== undefined,
-    );
+    const reads = [...this.pending].flatMap((entry) => {
+      const answerable = entry.rows === undefined && entry.position <= last && entry.projections.every(complete);
+      const name = answerable ? this.nameOf(entry.read) : undefined;
+      return name === undefined ? [] : [{ entry, name }];
+    });
     if (reads.length === 0) return undefined;
     const known = this.prepared.get(client) ?? new Set<string>();
     const preparing = new Map<string, string>();
-    const executes = reads.map((entry) => {
-      const name = this.nameOf(entry.read) as string;
+    const executes = reads.map(({ entry, name }) => {
       if (!known.has(name)) preparing.set(name, prepareOnce(name, entry.read.text));
       const values = inlineParameters(entry.read.parameters.map((_, i) => `$${String(i + 1)}`).join(', '), entry.read.parameters);
       return `EXECUTE ${name}${entry.read.parameters.length === 0 ? '' : `(${values})`}`;
@@ -107,7 +107,7 @@ export class FollowUps {
       settle: (results) => {
         for (const name of preparing.keys()) known.add(name);
         this.prepared.set(client, known);
-        reads.forEach((entry, i) => (entry.rows = results[i] ?? []));
+        reads.forEach(({ entry }, i) => (entry.rows = results[i] ?? []));
       },
     };
   }

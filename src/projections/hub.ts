@@ -377,9 +377,10 @@ export class ProjectionHub {
     // row written): their tables are complete up to `last` already, so they move as an idle batch does.
     const busy = plans.filter((p) => p.events.length > 0);
     // The tables complete up to `last` once the batch commits: every running projection of the batch,
-    // applied or with nothing to apply (a lane standing by is another process's to complete).
-    const running = new Set(plans.filter((p) => p.lane.state === 'running').map((p) => p.lane.projection.name));
-    const complete = (projection: string): boolean => running.has(projection);
+    // applied or with nothing to apply (a lane standing by is another process's to complete). Asked
+    // only when writers' reads wait, so a batch without any pays nothing for it.
+    const complete = (projection: string): boolean =>
+      plans.some((p) => p.lane.state === 'running' && p.lane.projection.name === projection);
     let outcomes: LaneOutcome[];
     let standby: Lane[];
     let resync: boolean;

@@ -121,34 +121,24 @@ for (const target of databaseTargets()) {
     });
 
     describe('when commands run while the hub runs', () => {
-      it('answers read-your-writes exactly: each write is in its table the moment the waiter lets it through', async () => {
-        const hub = hubOn(spine.pool, 50);
-        hub.start();
-        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
-        await Promise.all(
-          Array.from({ length: 8 }, async (_, writer) => {
-            for (let i = 0; i < 5; i++) {
-              const id = randomUUID();
-              const [fields] = integrationFixtures(`w${writer}-${i}`);
-              if (!fields) throw new Error('no integration fixture');
-              const { position } = await executeCommand(
-                spine.deps,
-                integrationAggregate,
-                id,
-                { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-                { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START) },
-              );
-              if (position === undefined) throw new Error('the create wrote nothing');
-              await waitFor(['integrations'], position);
-              const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM integrations WHERE id = $1', [id]);
-              expect(rows[0]?.n).toBe(1);
-            }
-          }),
+      /** Creates an integration (the first fixture named after `name`): its id, fields and the position its events reached. */
+      async function createIntegration(name: string, at = FIXED_START) {
+        const id = randomUUID();
+        const [fields] = integrationFixtures(name);
+        if (!fields) throw new Error('no integration fixture');
+        const { position } = await executeCommand(
+          spine.deps,
+          integrationAggregate,
+          id,
+          { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+          { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(at) },
         );
-        await hub.stop();
-      });
+        if (position === undefined) throw new Error('the create wrote nothing');
+        return { id, fields, position };
+      }
 
-      it("answers a writer's read in the message of the batch that projects the write, after its COMMIT (PostgreSQL; PGlite: the writer reads)", async () => {
+      /** A hub on a recording pool, running its projections, and a waiter whose reads its batches may answer. */
+      async function followingHub() {
         const { pool, statements: sent } = recording(spine.pool);
         const hub = hubOn(pool, 50);
         hub.start();
@@ -160,16 +150,30 @@ for (const target of databaseTargets()) {
           timeoutMs: 30_000,
           follow: (read, position, names) => hub.follow(read, position, names),
         });
-        for (const [i, fields] of integrationFixtures('follow').slice(0, 3).entries()) {
-          const id = randomUUID();
-          const { position } = await executeCommand(
-            spine.deps,
-            integrationAggregate,
-            id,
-            { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-            { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + i * 1000) },
-          );
-          if (position === undefined) throw new Error('the create wrote nothing');
+        return { hub, sent, waitFor };
+      }
+
+      it('answers read-your-writes exactly: each write is in its table the moment the waiter lets it through', async () => {
+        const hub = hubOn(spine.pool, 50);
+        hub.start();
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, writer) => {
+            for (let i = 0; i < 5; i++) {
+              const { id, position } = await createIntegration(`w${writer}-${i}`);
+              await waitFor(['integrations'], position);
+              const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM integrations WHERE id = $1', [id]);
+              expect(rows[0]?.n).toBe(1);
+            }
+          }),
+        );
+        await hub.stop();
+      });
+
+      it("answers a writer's read in the message of the batch that projects the write, after its COMMIT (PostgreSQL; PGlite: the writer reads)", async () => {
+        const { hub, sent, waitFor } = await followingHub();
+        for (let i = 0; i < 3; i++) {
+          const { id, fields, position } = await createIntegration(`follow-${i}`, FIXED_START + i * 1000);
           const text = 'SELECT id::text AS id, name FROM integrations WHERE id = $1';
           const rows = await waitFor(['integrations'], position, { read: { text, parameters: [id], projections: ['integrations'] } });
           if (target.name !== 'postgres') {
@@ -190,32 +194,9 @@ for (const target of databaseTargets()) {
       // PGlite's hub sends no follow-up reads (see above).
       if (target.name === 'postgres')
         it("given a writer's read that fails after the batch's COMMIT, when the wait ends, then the batch is kept, nothing stops, and the writer reads alone", async () => {
-          const { pool, statements: sent } = recording(spine.pool);
-          const hub = hubOn(pool, 50);
-          hub.start();
-          await allReached(hub.projections, await writeHistory(spine, 1));
-          const waitFor = createPositionWaiter({
-            pool: spine.pool,
-            runners: hub.projections,
-            timeoutMs: 30_000,
-            follow: (read, position, names) => hub.follow(read, position, names),
-          });
-          const write = async (name: string): Promise<{ id: string; position: bigint }> => {
-            const id = randomUUID();
-            const [fields] = integrationFixtures(name);
-            if (!fields) throw new Error('no integration fixture');
-            const { position } = await executeCommand(
-              spine.deps,
-              integrationAggregate,
-              id,
-              { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-              { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START) },
-            );
-            if (position === undefined) throw new Error('the create wrote nothing');
-            return { id, position };
-          };
+          const { hub, sent, waitFor } = await followingHub();
           // A read that cannot be prepared: the batch's message fails after its COMMIT.
-          const broken = await write('broken');
+          const broken = await createIntegration('broken');
           const read = {
             text: 'SELECT no_such_column FROM integrations WHERE id = $1',
             parameters: [broken.id],
@@ -228,7 +209,7 @@ for (const target of databaseTargets()) {
           // It did ride in the batch's message, after the COMMIT.
           expect(sent.some((text) => /COMMIT;[\s\S]*no_such_column/.test(text))).toBe(true);
           // The hub goes on applying, and answers the next writer's read.
-          const next = await write('after');
+          const next = await createIntegration('after');
           const text = 'SELECT id::text AS id FROM integrations WHERE id = $1';
           await expect(
             waitFor(['integrations'], next.position, { read: { text, parameters: [next.id], projections: ['integrations'] } }),
