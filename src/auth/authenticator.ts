@@ -4,6 +4,8 @@ import { Lru } from '../lru.js';
 import { teamsColumn, teamsFrom } from '../read/entity-access.js';
 import { batchedLookup, idGroups, sameTurnLoader } from '../storage/id-batch.js';
 import type { Db } from '../storage/kysely.js';
+import { arrayLiteral } from '../storage/literals.js';
+import type { AppendCondition } from '../events/store/port.js';
 import { AppError } from '../errors.js';
 import { isBackstageToken, type BackstageAuth } from './backstage.js';
 import { verifyPersonalAccessToken } from './personal-access-tokens.js';
@@ -23,6 +25,12 @@ export interface Authenticator {
    * answering (see sessionGuardSql).
    */
   recall(header: string, now: Date): Promise<Recalled | undefined>;
+  /**
+   * `recall` for a write: the caller with their teams as that lookup read them, and the condition an
+   * append checks to confirm them (the session and user rows and the teams unchanged). Its answer
+   * is unconfirmed until an append with the condition commits (src/edge/recalled-writes.ts).
+   */
+  recallWriter(header: string, now: Date): Promise<RecalledWriter | undefined>;
 }
 
 /** What a statement checks to confirm a recalled caller: the session still looks exactly as remembered. */
@@ -35,6 +43,11 @@ export interface SessionGuard {
 export interface Recalled {
   readonly principal: Principal;
   readonly guard: SessionGuard;
+}
+
+/** A writer remembered from this replica's last lookup of its session, with the append's check of it. */
+export interface RecalledWriter extends Recalled {
+  readonly condition: AppendCondition;
 }
 
 /** How many sessions' last lookups are remembered for `recall` (a few hundred bytes each). */
@@ -69,6 +82,20 @@ export function sessionGuardSql(first: number): string {
     guardTexts.set(first, text);
   }
   return text;
+}
+
+/**
+ * `sessionGuardSql` and the caller's teams (`teamsSql`, the teams column read with `guard_u.id` as
+ * the user) equal to those remembered: what a write's append checks (`recallWriter`). A team's
+ * membership, status or deletion is no change to the session or user rows, and a create's default
+ * owner comes from the teams. Parameters from `first`: the session, the rows' versions, the teams.
+ */
+function writerGuardSql(teamsSql: string, first: number): string {
+  return (
+    `coalesce((select ${fingerprintOf('guard_s', 'guard_u')} = $${first + 1} and ${teamsSql} = $${first + 2}::text[]` +
+    ' from sessions as guard_s inner join users as guard_u on guard_u.id = guard_s.user_id' +
+    ` where guard_s.id = $${first}), false)`
+  );
 }
 
 /** Whether two principals of one request would be answered alike (the same user, roles and permissions). */
@@ -168,6 +195,19 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     return found;
   });
 
+  // The teams column about the guard's user, for writerGuardSql: literals only, no parameters.
+  const teamsSql = teamsColumn(sql.ref('guard_u.id')).compile(db);
+  if (teamsSql.parameters.length > 0) throw new Error('the teams column takes no parameters');
+  const writerGuardTexts = new Map<number, string>();
+  const writerGuard = (first: number): string => {
+    let text = writerGuardTexts.get(first);
+    if (text === undefined) {
+      text = writerGuardSql(teamsSql.sql, first);
+      writerGuardTexts.set(first, text);
+    }
+    return text;
+  };
+
   /** Sessions whose lookup found a caller, by session id: what `recall` answers from. */
   const remembered = new Lru<string, SessionRow>(RECALLED_SESSIONS);
 
@@ -233,6 +273,22 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
     return principal;
   }
 
+  /** The caller of a service token as its remembered lookup found them (see `recall`), with that row. */
+  async function rememberedFor(header: string, now: Date): Promise<(Recalled & { row: SessionRow }) | undefined> {
+    const token = bearerOf(header);
+    // A token verified before is ours: its header need not be decoded again to rule out a portal's.
+    if (!token || token.startsWith('ilpat_') || (deps.backstage && !tokens.knows(token) && isBackstageToken(token))) return undefined;
+    try {
+      const verified = await tokens.verify(token, now);
+      const row = remembered.get(verified.sessionId);
+      if (!row) return undefined;
+      return { principal: decide(row, verified), guard: { sessionId: verified.sessionId, fingerprint: row.fingerprint }, row };
+    } catch {
+      // Whatever is wrong, `authenticate` finds it again and names it.
+      return undefined;
+    }
+  }
+
   return {
     async authenticate(header, now) {
       const token = bearerOf(header);
@@ -244,18 +300,18 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       return viaServiceToken(token, now);
     },
     async recall(header, now) {
-      const token = bearerOf(header);
-      // A token verified before is ours: its header need not be decoded again to rule out a portal's.
-      if (!token || token.startsWith('ilpat_') || (deps.backstage && !tokens.knows(token) && isBackstageToken(token))) return undefined;
-      try {
-        const verified = await tokens.verify(token, now);
-        const row = remembered.get(verified.sessionId);
-        if (!row) return undefined;
-        return { principal: decide(row, verified), guard: { sessionId: verified.sessionId, fingerprint: row.fingerprint } };
-      } catch {
-        // Whatever is wrong, `authenticate` finds it again and names it.
-        return undefined;
-      }
+      const found = await rememberedFor(header, now);
+      return found && { principal: found.principal, guard: found.guard };
+    },
+    async recallWriter(header, now) {
+      const found = await rememberedFor(header, now);
+      if (!found) return undefined;
+      const { principal, guard, row } = found;
+      return {
+        principal: { ...principal, teams: teamsFrom(row.teams) },
+        guard,
+        condition: { sql: writerGuard, parameters: [guard.sessionId, guard.fingerprint, arrayLiteral(row.teams)] },
+      };
     },
   };
 }

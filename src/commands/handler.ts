@@ -2,7 +2,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../errors.js';
 import type { DomainEvent, EventCodec } from '../events/codec.js';
 import type { CommandContext } from '../events/define.js';
-import { revisionMatches, StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from '../events/store/port.js';
+import {
+  revisionMatches,
+  StreamRevisionConflictError,
+  type AppendCondition,
+  type EventStore,
+  type NewEvent,
+  type StreamWrite,
+} from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { inSpan } from '../spans.js';
 import { fold, type Aggregate, type Ref, type UniqueKey } from './decider.js';
@@ -46,6 +53,12 @@ export interface ExecuteOptions extends CommandContext {
    * same atomic append, so the rule holds under concurrency.
    */
   readonly guards?: () => Promise<readonly StreamWrite[]>;
+  /**
+   * A fact the append must find true in its own transaction (the caller's session unchanged, for a
+   * caller not yet confirmed: src/edge/recalled-writes.ts), or write nothing and fail with
+   * AppendConditionError. Only where the store checks conditions (`checksConditions`).
+   */
+  readonly condition?: AppendCondition;
 }
 
 /** How a command runs when the caller holds the aggregate's state already (a chain of commands on one stream). */
@@ -98,6 +111,8 @@ export async function executeCommand<C, E extends DomainEvent, S>(
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = deps.maxAttempts ?? 10;
   const streamId = aggregate.streamId(id);
+  if (options.condition && !deps.store.checksConditions)
+    throw new TypeError(`the ${deps.store.kind} store cannot check an append condition`);
   // A write's trace: decide (load and decide) → append (plans and the append) → the edge's wait for read models.
   const spanAttributes = { 'infraledger.stream': streamId };
   for (let attempt = 1; ; attempt++) {
@@ -178,7 +193,10 @@ export async function executeCommand<C, E extends DomainEvent, S>(
           }
           try {
             return (
-              await deps.store.appendMany(mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]))
+              await deps.store.appendMany(
+                mergeWrites([...unique.reserve, ...refs.add, ...guards, own, ...refs.remove, ...unique.release]),
+                options.condition,
+              )
             ).position;
           } catch (error) {
             // The assumption failed, not a concurrent change: no failed span, no back-off, not logged as a conflict.

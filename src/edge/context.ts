@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ExecuteOptions } from '../commands/handler.js';
 import { principalOf } from './authorize.js';
+import { appendConditionOf } from './recalled-writes.js';
 
 /** Who is acting: the signed-in user, or nobody (public routes such as sign-in). */
 export interface Actor {
@@ -30,10 +31,14 @@ export function setCorrelationId(request: FastifyRequest, correlationId: string)
   chosenCorrelation.set(request, correlationId);
 }
 
-/** The metadata a command run from this request carries. */
+/**
+ * The metadata a command run from this request carries, and, while the caller is a recalled writer
+ * not yet confirmed (./recalled-writes.ts), the condition its append checks.
+ */
 export function commandContext(request: FastifyRequest, now: Date): ExecuteOptions {
   const correlationId = chosenCorrelation.get(request) ?? clientCorrelation(request.headers['x-correlation-id']) ?? request.id;
-  return { actorId: actorOf(request).id, correlationId, causationId: request.id, now };
+  const condition = appendConditionOf(request);
+  return { actorId: actorOf(request).id, correlationId, causationId: request.id, now, ...(condition && { condition }) };
 }
 
 /** Who is acting on a request, for event metadata. */

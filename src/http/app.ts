@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { sendProblem } from './problem.js';
 import { registerAuthentication } from './auth-hook.js';
+import { awaitsConfirmation, confirmByLookup } from '../edge/recalled-writes.js';
 import { registerIdempotency } from './idempotency-hook.js';
 import { registerInputGate } from './input-gate.js';
 import { registerReadRouting } from './read-routing.js';
@@ -68,12 +69,23 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   registerSecurityHeaders(app, services.config.BASE_URL);
   registerInputGate(app);
-  app.setErrorHandler((error, request, reply) => sendProblem(error, request, reply));
+  // A recalled writer's request that failed before its write ran (a body that does not parse, say)
+  // is refused as any other request would be when the session is (src/edge/recalled-writes.ts).
+  app.setErrorHandler(async (error, request, reply) => {
+    if (awaitsConfirmation(request)) {
+      try {
+        await confirmByLookup(request, (header) => services.authenticator.authenticate(header, services.now()));
+      } catch (refusal) {
+        return sendProblem(refusal, request, reply);
+      }
+    }
+    return sendProblem(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(notFound(`no route for ${request.method} ${request.url.split('?')[0] ?? ''}`), request, reply),
   );
 
-  registerAuthentication(app, services.authenticator, services.now);
+  registerAuthentication(app, services.authenticator, services.now, { recallWriters: services.store.checksConditions });
   // After authentication (on the primary), before any route: reads may go to a hot standby.
   registerReadRouting(app, services);
   await registerApiDocs(app);

@@ -38,7 +38,7 @@ describe('GraphiQL at GET /api/graphql', () => {
   async function graphqlApp(root: string): Promise<FastifyInstance> {
     const app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
     apps.push(app);
-    registerAuthentication(app, harness.services.authenticator, harness.services.now);
+    registerAuthentication(app, harness.services.authenticator, harness.services.now, { recallWriters: false });
     await registerGraphql(app, harness.services, { graphiql: { root } });
     await app.ready();
     return app;

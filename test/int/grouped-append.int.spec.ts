@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  AppendConditionError,
   StreamRevisionConflictError,
+  type AppendCondition,
   type AppendResult,
   type EventStore,
   type NewEvent,
@@ -45,6 +47,9 @@ function counting(pool: SqlPool): { pool: SqlPool; grouped: () => number; single
 }
 
 const settled = (promises: Promise<AppendResult>[]) => Promise.allSettled(promises);
+
+/** A condition on a value of the statement's own: whether the parameter reads 'yes' (what a session check is, to the store). */
+const condition = (answer: 'yes' | 'no'): AppendCondition => ({ sql: (first) => `$${first}::text = 'yes'`, parameters: [answer] });
 
 for (const target of databaseTargets()) {
   describe(`grouped appends (${target.name})`, () => {
@@ -148,6 +153,39 @@ for (const target of databaseTargets()) {
       expect(ok?.status).toBe('fulfilled');
       expect(reused?.status).toBe('rejected');
       expect(reused?.status === 'rejected' ? reused.reason : undefined).toBeInstanceOf(StreamRevisionConflictError);
+    });
+
+    it('given a write whose condition does not hold, when it appends alone, then it fails with AppendConditionError and writes nothing', async () => {
+      const refused = `refused-${randomUUID()}`;
+      await expect(store.appendMany([write(refused, 'no_stream')], condition('no'))).rejects.toBeInstanceOf(AppendConditionError);
+      expect(await store.readStream(refused)).toEqual([]);
+      const held = `held-${randomUUID()}`;
+      await store.appendMany([write(held, 'no_stream')], condition('yes'));
+      expect(await store.readStream(held)).toHaveLength(1);
+    });
+
+    it('given a group whose writes carry conditions, when one does not hold, then only that write is refused and the others are written', async () => {
+      const streams = Array.from({ length: 4 }, () => `conditioned-${randomUUID()}`);
+      const [lead, held, failed, plain] = await settled([
+        store.appendMany([write(streams[0] ?? '', 'no_stream')]),
+        store.appendMany([write(streams[1] ?? '', 'no_stream')], condition('yes')),
+        store.appendMany([write(streams[2] ?? '', 'no_stream')], condition('no')),
+        store.appendMany([write(streams[3] ?? '', 'no_stream')]),
+      ]);
+      expect([lead, held, plain].map((result) => result?.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      expect(failed?.status === 'rejected' ? failed.reason : undefined).toBeInstanceOf(AppendConditionError);
+      expect(await Promise.all(streams.map(async (streamId) => (await store.readStream(streamId)).length))).toEqual([1, 1, 0, 1]);
+    });
+
+    it('given a group whose writes carry the same condition, when it holds, then they go in one statement that checks it once', async () => {
+      const seen: string[] = [];
+      const observed: SqlPool = { ...statements.pool, query: (text, params) => (seen.push(text), statements.pool.query(text, params)) };
+      const checked = createPostgresEventStore({ pool: observed });
+      const same = condition('yes');
+      await Promise.all(Array.from({ length: 4 }, () => checked.appendMany([write(`same-${randomUUID()}`, 'no_stream')], same)));
+      const group = seen.find((text) => text.includes('infraledger_append_groups('));
+      expect(group?.match(/= 'yes'/g)).toHaveLength(1);
+      await checked.close();
     });
   });
 }

@@ -366,6 +366,14 @@ describe('when the server cannot be reached', () => {
   const store = createEventStoreDbStore({ connectionString: 'esdb://127.0.0.1:1?tls=false' });
   afterAll(() => store.close());
 
+  it('refuses an append condition it cannot check, before it writes anything', async () => {
+    const event = { eventId: EVENT_ID, type: 'OrderPlaced', data: {}, metadata: {} };
+    expect(store.checksConditions).toBe(false);
+    await expect(
+      store.appendMany([{ streamId: 'orders-1', expectedRevision: 'any', events: [event] }], { sql: () => 'true', parameters: [] }),
+    ).rejects.toThrow('EventStoreDB cannot check an append condition');
+  });
+
   it('answers ping with UNAVAILABLE', async () => {
     await expect(store.ping()).rejects.toMatchObject({
       code: 'UNAVAILABLE',

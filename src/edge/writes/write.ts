@@ -7,6 +7,7 @@ import type { WaitRead } from '../../projections/waiter.js';
 import { nameReferrers } from '../../read/referrers.js';
 import type { Services } from '../../services.js';
 import { commandContext } from '../context.js';
+import { confirmWriter } from '../recalled-writes.js';
 
 /**
  * One write as an edge hands it over: the request (who is calling, the correlation id, the client's
@@ -86,6 +87,8 @@ export async function runCommand<C, E extends DomainEvent, S>(
   }).catch(async (error: unknown) => {
     throw await nameReferrers(services.db, error);
   });
+  // Appended with the request's condition, if it carried one: the caller was as recalled.
+  if (result.position !== undefined) confirmWriter(call.request);
   const deleted = aggregate.isDeleted(result.state);
   const read = deleted ? undefined : call.readBack?.(id);
   const rows = result.position === undefined ? undefined : await services.waitFor(projections, result.position, read && { read });

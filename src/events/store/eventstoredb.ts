@@ -28,6 +28,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import {
   StreamRevisionConflictError,
+  type AppendCondition,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -163,7 +164,9 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
     }
   }
 
-  async function appendMany(writes: readonly StreamWrite[]): Promise<AppendResult> {
+  async function appendMany(writes: readonly StreamWrite[], condition?: AppendCondition): Promise<AppendResult> {
+    // Never appended unchecked: a writer asking for a condition is told the store cannot check it.
+    if (condition) throw new TypeError('EventStoreDB cannot check an append condition (checksConditions is false)');
     if (writes.every((w) => w.events.length === 0)) throw new TypeError('appendMany needs at least one event');
     if (new Set(writes.map((w) => w.streamId)).size !== writes.length) throw new TypeError('appendMany takes each stream once');
     const revisions = new Map<string, bigint>();
@@ -232,6 +235,7 @@ export function createEventStoreDbStore(options: { readonly connectionString: st
   return {
     kind: 'eventstoredb',
     atomicMultiStream: false,
+    checksConditions: false,
     append: (streamId, events, { expectedRevision }) => appendMany([{ streamId, expectedRevision, events }]),
     appendMany,
     readStream,

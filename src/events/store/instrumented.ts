@@ -1,5 +1,5 @@
 import type { Metrics } from '../../metrics.js';
-import { StreamRevisionConflictError, type EventStore, type NewEvent, type StreamWrite } from './port.js';
+import { StreamRevisionConflictError, type AppendCondition, type EventStore, type NewEvent, type StreamWrite } from './port.js';
 
 /** Sees every event an append stored (after the append succeeded). */
 export type AppendObserver = (events: readonly NewEvent[]) => void;
@@ -32,10 +32,11 @@ export function instrumentEventStore(
     kind: store.kind,
     atomicMultiStream: store.atomicMultiStream,
     append: (streamId, events, options) => counted(events, () => store.append(streamId, events, options)),
-    appendMany: (writes: readonly StreamWrite[]) =>
+    checksConditions: store.checksConditions,
+    appendMany: (writes: readonly StreamWrite[], condition?: AppendCondition) =>
       counted(
         writes.flatMap((w) => w.events),
-        () => store.appendMany(writes),
+        () => store.appendMany(writes, condition),
       ),
     readStream: (streamId) => store.readStream(streamId),
     readStreams: (streamIds) => store.readStreams(streamIds),

@@ -100,8 +100,13 @@ export interface EventStore {
    * Appends to several streams. Atomic where the store can (PostgreSQL: one transaction); where it
    * cannot (EventStoreDB), writes go in order and `atomic` is false so callers can compensate.
    */
-  appendMany(writes: readonly StreamWrite[]): Promise<AppendResult>;
+  appendMany(writes: readonly StreamWrite[], condition?: AppendCondition): Promise<AppendResult>;
   readonly atomicMultiStream: boolean;
+  /**
+   * Whether `appendMany` checks a condition in the append's own transaction (PostgreSQL and PGlite).
+   * EventStoreDB cannot (its writes are not statements of ours): it refuses a condition.
+   */
+  readonly checksConditions: boolean;
   /** Every event of a stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** Several streams at once (one round trip where the store can): each stream's events, [] for a missing one. */
@@ -146,6 +151,26 @@ export interface EventStore {
   /** Answers whether the store is reachable (for /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A fact of the read model an append must find true in its own transaction, or write nothing (then
+ * it fails with AppendConditionError). Used for a REST write whose caller is not confirmed yet: the
+ * append checks that the caller's session still looks as this replica last read it
+ * (docs/decisions/0003-speculative-session-check.md).
+ */
+export interface AppendCondition {
+  /** A boolean SQL expression whose parameters are numbered from `first`, in `parameters`' order. */
+  readonly sql: (first: number) => string;
+  readonly parameters: readonly string[];
+}
+
+/** The append's condition did not hold: nothing was written. */
+export class AppendConditionError extends Error {
+  constructor(options?: ErrorOptions) {
+    super("the append's condition did not hold; nothing was written", options);
+    this.name = 'AppendConditionError';
+  }
 }
 
 /** The stream's revision is not the one the writer expected. Retried by the command handler. */

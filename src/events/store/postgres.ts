@@ -5,7 +5,9 @@ import { arrayLiteral } from '../../storage/literals.js';
 import type { SqlClient, SqlPool } from '../../storage/pool.js';
 import { PLAN_EACH_CALL } from '../../storage/prepared.js';
 import {
+  AppendConditionError,
   StreamRevisionConflictError,
+  type AppendCondition,
   type AppendResult,
   type EventStore,
   type NewEvent,
@@ -130,6 +132,33 @@ function appendArguments(streams: readonly StreamWrite[], eventStream: readonly 
   ];
 }
 
+/** What `infraledger_checked` raises when an append's condition does not hold (migration 040). */
+const CONDITION_FAILED = 'IL002';
+
+/**
+ * The append's stream ids argument (`placeholder`), passed through `infraledger_checked` (migration
+ * 040) when writes ask for conditions: the conditions, each once (writes of one caller ask for the
+ * same), are evaluated in the append's statement before anything is written. Their parameters are
+ * numbered from `first`. Without conditions the text is the unchecked one, so both stay prepared.
+ */
+function checkedArgument(
+  placeholder: string,
+  first: number,
+  conditions: readonly (AppendCondition | undefined)[],
+): { text: string; parameters: string[] } {
+  const distinct = new Map<string, AppendCondition>();
+  for (const condition of conditions)
+    if (condition) distinct.set(`${condition.sql(1)}\u0000${condition.parameters.join('\u0000')}`, condition);
+  if (distinct.size === 0) return { text: placeholder, parameters: [] };
+  const parameters: string[] = [];
+  const tests: string[] = [];
+  for (const condition of distinct.values()) {
+    tests.push(`(${condition.sql(first + parameters.length)})`);
+    parameters.push(...condition.parameters);
+  }
+  return { text: `infraledger_checked(${tests.join(' AND ')}, ${placeholder})`, parameters };
+}
+
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
   readonly pool: SqlPool;
@@ -187,6 +216,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** One command's write waiting for the append on its way (group commit). */
   interface Queued {
     readonly writes: readonly StreamWrite[];
+    readonly condition: AppendCondition | undefined;
     readonly resolve: (result: AppendResult) => void;
     readonly reject: (error: unknown) => void;
   }
@@ -199,12 +229,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * (`infraledger_append_groups`, migration 028), each still checked on its own. An idle service
    * sends each write alone as before; a busy one pays one round trip and one commit for several.
    */
-  function appendMany(writes: readonly StreamWrite[]): Promise<AppendResult> {
+  function appendMany(writes: readonly StreamWrite[], condition?: AppendCondition): Promise<AppendResult> {
     if (writes.every((w) => w.events.length === 0)) return Promise.reject(new TypeError('appendMany needs at least one event'));
     if (new Set(writes.map((w) => w.streamId)).size !== writes.length)
       return Promise.reject(new TypeError('appendMany takes each stream once'));
     return new Promise<AppendResult>((resolve, reject) => {
-      queued.push({ writes, resolve, reject });
+      queued.push({ writes, condition, resolve, reject });
       if (!appending) void drain();
     });
   }
@@ -215,7 +245,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       while (queued.length > 0) {
         const group = queued.splice(0, MAX_GROUP);
         const [only] = group;
-        if (group.length === 1 && only) await appendAlone(only.writes).then(only.resolve, only.reject);
+        if (group.length === 1 && only) await appendAlone(only).then(only.resolve, only.reject);
         else await appendGroup(group);
         appended.emit('append');
         notifyOthers();
@@ -226,10 +256,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   }
 
   /** One write in its own statement; an event id used already is accepted only as an exact retry. */
-  async function appendAlone(writes: readonly StreamWrite[]): Promise<AppendResult> {
+  async function appendAlone({ writes, condition }: Pick<Queued, 'writes' | 'condition'>): Promise<AppendResult> {
     const all = writes.flatMap((w) => w.events);
-    return appendOnce(writes, all).catch(async (error: unknown) => {
-      if ((error as { code?: string }).code !== '23505') throw error;
+    return appendOnce(writes, all, condition).catch(async (error: unknown) => {
+      const code = (error as { code?: string }).code;
+      if (code === CONDITION_FAILED) throw new AppendConditionError({ cause: error });
+      if (code !== '23505') throw error;
       // An event id is used already: only an exact retry of an earlier, committed write is accepted.
       const existing = await findExisting(
         pool,
@@ -244,16 +276,22 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /**
    * Several commands' writes in one statement. If the statement fails as a whole (an event id used
    * already, a lost connection), each write is appended alone, so each gets the answer it would have
-   * had on its own: the writes' event ids make a write that did commit an accepted retry.
+   * had on its own: the writes' event ids make a write that did commit an accepted retry. The writes'
+   * conditions are checked together, so one that fails fails the group: each write then gets its own.
    */
   async function appendGroup(group: readonly Queued[]): Promise<void> {
     const streams = group.flatMap((q, g) => q.writes.map((w) => ({ write: w, group: g + 1 })));
     const events = streams.flatMap(({ write }, s) => write.events.map((e) => ({ event: e, stream: s + 1 })));
+    const checked = checkedArgument(
+      '$2',
+      9,
+      group.map((q) => q.condition),
+    );
     let rows: GroupRow[];
     try {
       ({ rows } = await pool.query<GroupRow>(
-        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, $2, ' +
-          '$3, $4, $5, $6, $7, $8)',
+        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, ' +
+          `${checked.text}, $3, $4, $5, $6, $7, $8)`,
         [
           `{${streams.map((s) => s.group).join(',')}}`,
           ...appendArguments(
@@ -261,11 +299,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
             events.map((e) => e.stream),
             events.map((e) => e.event),
           ),
+          ...checked.parameters,
         ],
       ));
     } catch (error) {
       log?.debug({ err: error, writes: group.length }, 'a grouped append failed; appending its writes one by one');
-      for (const q of group) await appendAlone(q.writes).then(q.resolve, q.reject);
+      for (const q of group) await appendAlone(q).then(q.resolve, q.reject);
       return;
     }
     await Promise.all(
@@ -317,12 +356,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   }
 
   /** One statement (migrations 026, 028): lock the streams, check revisions, insert. Zero-event writes only assert. */
-  async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[]): Promise<AppendResult> {
+  async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[], condition?: AppendCondition): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
+    const checked = checkedArgument('$1', 8, [condition]);
     const { rows } = await pool.query<AppendRow>(
-      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append($1, $2, $3, $4, $5, ' +
-        '$6, $7)',
-      appendArguments(writes, eventStream, all),
+      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] ' +
+        `FROM infraledger_append(${checked.text}, $2, $3, $4, $5, $6, $7)`,
+      [...appendArguments(writes, eventStream, all), ...checked.parameters],
     );
     return settle(writes, all, rows[0]);
   }
@@ -372,6 +412,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   return {
     kind: pool.dialect,
     atomicMultiStream: true,
+    checksConditions: true,
     append: (streamId: string, events: readonly NewEvent[], { expectedRevision }) => appendMany([{ streamId, expectedRevision, events }]),
     appendMany,
     async readStream(streamId) {

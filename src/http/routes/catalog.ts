@@ -18,6 +18,7 @@ import type { FollowingRead } from '../../projections/follow-ups.js';
 import { canonicalUuid, parseInput } from '../../validation.js';
 import { entityPermissions } from '../../edge/entity-permissions.js';
 import { accessWrites, GRANTS_PROJECTION } from '../../edge/writes/access.js';
+import { confirmedWrite } from '../../edge/recalled-writes.js';
 
 /** Ids are canonical lower case everywhere (stream ids are built from them). */
 export const uuidParam = canonicalUuid;
@@ -151,6 +152,10 @@ const grantParams = z.object({ id: uuidParam, subjectType: z.string(), subjectId
  * The write routes docs/contract.md §3 gives an entity, on its write operations (src/edge/writes):
  * POST (201 + Location), PATCH (If-Match), POST `/{id}/actions/{action}` and DELETE, each answering
  * with the entity as the read model then shows it.
+ *
+ * With `authenticate`, creates, updates and deletes may start from a recalled caller
+ * (src/edge/recalled-writes.ts): the write's append checks the session, and the caller is confirmed
+ * before the answer is read. Actions never do: some write outside the event log (a webhook's redrive).
  */
 export function registerWriteRoutes<V extends { readonly revision: number }>(
   app: FastifyInstance,
@@ -159,16 +164,20 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
   find: (id: string) => Promise<V | undefined>,
   noun: string,
   readBack?: WrittenReadBack<V>,
+  authenticate?: (header: string) => Promise<Principal>,
 ): void {
   const missing = `${noun} not found`;
+  const config = { recallsWriter: authenticate !== undefined };
+  const confirmed = <T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> =>
+    authenticate ? confirmedWrite(request, authenticate, run) : run();
   // A write answered with its entity offers the lookup to the batch projecting it (WrittenReadBack).
   const answeredCall = (request: FastifyRequest): WriteCall =>
     readBack
       ? { ...restCall(request), readBack: (id) => ({ ...readBack.statement(id), projections: writes.projections }) }
       : restCall(request);
   const send = (reply: FastifyReply, written: Written, status?: number) => sendWritten(reply, written, find, missing, status, readBack);
-  app.post(`/${plural}`, async (request, reply) => {
-    const written = await writes.create(answeredCall(request), request.body);
+  app.post(`/${plural}`, { config }, async (request, reply) => {
+    const written = await confirmed(request, () => writes.create(answeredCall(request), request.body));
     void reply.header('Location', `/api/${plural}/${written.id}`);
     return send(reply, written, 201);
   });
@@ -178,9 +187,10 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
   app.route({
     method: ['PATCH', 'PUT'],
     url: `/${plural}/:id`,
+    config,
     handler: async (request, reply) => {
       const { id } = parseInput(idParams, request.params, 'path');
-      return send(reply, await writes.update(answeredCall(request), id, request.body));
+      return send(reply, await confirmed(request, () => writes.update(answeredCall(request), id, request.body)));
     },
   });
 
@@ -191,9 +201,9 @@ export function registerWriteRoutes<V extends { readonly revision: number }>(
 
   const remove = writes.remove;
   if (remove) {
-    app.delete(`/${plural}/:id`, async (request, reply) => {
+    app.delete(`/${plural}/:id`, { config }, async (request, reply) => {
       const { id } = parseInput(idParams, request.params, 'path');
-      return send(reply, await remove(restCall(request), id));
+      return send(reply, await confirmed(request, () => remove(restCall(request), id)));
     });
   }
 }
@@ -213,7 +223,9 @@ export function catalogRoutes(app: FastifyInstance, services: Services, surface:
     statement: (id) => surface.reader.findStatement(services.db, id),
     view: (row) => present(surface.reader.view(row)),
   };
-  registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '), readBack);
+  registerWriteRoutes(app, surface.plural, writes, find, surface.resource.replaceAll('_', ' '), readBack, (header) =>
+    services.authenticator.authenticate(header, services.now()),
+  );
   registerAccessRoutes(app, services, surface);
 }
 

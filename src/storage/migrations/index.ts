@@ -18,6 +18,7 @@ import { sql as jsonbMergeAggregate } from './036-jsonb-merge-aggregate.js';
 import { sql as claimProjections } from './037-claim-projections.js';
 import { sql as readPageFunction } from './038-read-page-function.js';
 import { sql as readableBoundFunction } from './039-readable-bound-function.js';
+import { sql as checkedAppend } from './040-checked-append.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -77,4 +78,5 @@ export const migrations: readonly Migration[] = [
   { id: '037-claim-projections', sql: claimProjections },
   { id: '038-read-page-function', sql: readPageFunction },
   { id: '039-readable-bound-function', sql: readableBoundFunction },
+  { id: '040-checked-append', sql: checkedAppend },
 ];
