@@ -210,6 +210,11 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
 
   /** Sessions whose lookup found a caller, by session id: what `recall` answers from. */
   const remembered = new Lru<string, SessionRow>(RECALLED_SESSIONS);
+  /**
+   * What `recallWriter` answers from a remembered row, made once per lookup: one condition object
+   * per session version, so a grouped append checks the writes of one caller once (by identity).
+   */
+  const writers = new WeakMap<SessionRow, { readonly teams: Principal['teams']; readonly condition: AppendCondition }>();
 
   /** The caller a session row allows for a verified token; throws UNAUTHENTICATED naming why not. */
   function decide(row: SessionRow | undefined, verified: VerifiedToken): Principal {
@@ -307,11 +312,15 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
       const found = await rememberedFor(header, now);
       if (!found) return undefined;
       const { principal, guard, row } = found;
-      return {
-        principal: { ...principal, teams: teamsFrom(row.teams) },
-        guard,
-        condition: { sql: writerGuard, parameters: [guard.sessionId, guard.fingerprint, arrayLiteral(row.teams)] },
-      };
+      let writer = writers.get(row);
+      if (writer === undefined) {
+        writer = {
+          teams: teamsFrom(row.teams),
+          condition: { sql: writerGuard, parameters: [guard.sessionId, guard.fingerprint, arrayLiteral(row.teams)] },
+        };
+        writers.set(row, writer);
+      }
+      return { principal: { ...principal, teams: writer.teams }, guard, condition: writer.condition };
     },
   };
 }

@@ -70,13 +70,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerSecurityHeaders(app, services.config.BASE_URL);
   registerInputGate(app);
   // A recalled writer's request that failed before its write ran (a body that does not parse, say)
-  // is refused as any other request would be when the session is (src/edge/recalled-writes.ts).
+  // reads the session first, as any other request does before its body (src/edge/recalled-writes.ts):
+  // a refused caller gets the refusal; an outage during the lookup, its 503.
   app.setErrorHandler(async (error, request, reply) => {
     if (awaitsConfirmation(request)) {
       try {
         await confirmByLookup(request, (header) => services.authenticator.authenticate(header, services.now()));
-      } catch (refusal) {
-        return sendProblem(refusal, request, reply);
+      } catch (unconfirmed) {
+        return sendProblem(unconfirmed, request, reply);
       }
     }
     return sendProblem(error, request, reply);

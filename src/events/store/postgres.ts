@@ -137,22 +137,21 @@ const CONDITION_FAILED = 'IL002';
 
 /**
  * The append's stream ids argument (`placeholder`), passed through `infraledger_checked` (migration
- * 040) when writes ask for conditions: the conditions, each once (writes of one caller ask for the
- * same), are evaluated in the append's statement before anything is written. Their parameters are
- * numbered from `first`. Without conditions the text is the unchecked one, so both stay prepared.
+ * 040) when writes ask for conditions: the conditions, each once (the writes of one caller share
+ * one condition object), are evaluated in the append's statement before anything is written. Their
+ * parameters are numbered from `first`. Without conditions the text is the unchecked one.
  */
 function checkedArgument(
   placeholder: string,
   first: number,
   conditions: readonly (AppendCondition | undefined)[],
 ): { text: string; parameters: string[] } {
-  const distinct = new Map<string, AppendCondition>();
-  for (const condition of conditions)
-    if (condition) distinct.set(`${condition.sql(1)}\u0000${condition.parameters.join('\u0000')}`, condition);
+  const distinct = new Set<AppendCondition>();
+  for (const condition of conditions) if (condition) distinct.add(condition);
   if (distinct.size === 0) return { text: placeholder, parameters: [] };
   const parameters: string[] = [];
   const tests: string[] = [];
-  for (const condition of distinct.values()) {
+  for (const condition of distinct) {
     tests.push(`(${condition.sql(first + parameters.length)})`);
     parameters.push(...condition.parameters);
   }
