@@ -210,7 +210,16 @@ for (const target of databaseTargets()) {
         const incremental = await dumpTables(spine.pool, TABLES);
         const own = (await readAllCommitted(spine.store, { limit: 10_000 })).filter((e) => templatesProjection.handles.has(e.type)).length;
         const progress: [number, number | undefined][] = [];
-        const result = await rebuild({ onProgress: (replayed, total) => progress.push([replayed, total]) });
+        let result = await rebuild({ onProgress: (replayed, total) => progress.push([replayed, total]) });
+        // A rebuild replays what is readable when it starts. Under a parallel suite, a transaction of
+        // another database that ends as the bound is read holds the bound back for that moment
+        // (migration 039): the rebuild then ends short, as it should, and running it again (as an
+        // operator would) reaches the head.
+        for (let attempt = 0; result.position !== head && attempt < 50; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          progress.length = 0;
+          result = await rebuild({ onProgress: (replayed, total) => progress.push([replayed, total]) });
+        }
         expect(result).toMatchObject({ events: own, position: head });
         expect(progress.at(-1)).toEqual([own, own]);
         expect(await dumpTables(spine.pool, TABLES)).toEqual(incremental);
