@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyRequest } from 'fastify';
 import { samePrincipal, type RecalledWriter } from '../auth/authenticator.js';
+import { AppError } from '../errors.js';
 import { AppendConditionError, type AppendCondition } from '../events/store/port.js';
 import type { Principal } from '../model/principal.js';
 import { setPrincipal } from './authorize.js';
@@ -9,7 +10,9 @@ import { setPrincipal } from './authorize.js';
  * A REST write started for a recalled caller (Authenticator.recallWriter): the caller as this replica
  * last read their session, unconfirmed until an append carrying `condition` commits. The session is
  * then checked inside the write's own append statement instead of in a statement of its own before
- * it (docs/decisions/0003-speculative-session-check.md).
+ * it (docs/decisions/0003-speculative-session-check.md). A route that recalls its writer runs every
+ * command with `commandContext(request)` (as `runCommand` does), so every append carries the
+ * condition until one commits, and writes nothing outside the event log before confirmation.
  */
 interface RecalledWrite {
   readonly header: string;
@@ -76,7 +79,11 @@ export async function confirmedWrite<T>(
     outcome = { error };
   }
   if (!awaitsConfirmation(request)) return settled(outcome);
-  const same = await confirmByLookup(request, authenticate);
+  const same = await confirmByLookup(request, authenticate).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'UNAUTHENTICATED')
+      request.log.info({ reason: error.message }, 'recalled writer refused after the write ran: nothing was written, answer withheld');
+    throw error;
+  });
   const conditionFailed = 'error' in outcome && outcome.error instanceof AppendConditionError;
   if (same && !conditionFailed) return settled(outcome);
   request.log.debug(

@@ -32,7 +32,7 @@ const writer: RecalledWriter = {
 
 /** A request started from the recalled writer (only its identity and headers matter here). */
 const recalledRequest = (): FastifyRequest => {
-  const request = { id: 'req-1', headers: {}, log: { debug: () => undefined } } as unknown as FastifyRequest;
+  const request = { id: 'req-1', headers: {}, log: { debug: () => undefined, info: () => undefined } } as unknown as FastifyRequest;
   startRecalledWrite(request, 'Bearer t', writer);
   return request;
 };
