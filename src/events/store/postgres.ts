@@ -139,16 +139,16 @@ const CONDITION_FAILED = 'IL002';
  * The append's stream ids argument (`placeholder`), passed through `infraledger_checked` (migration
  * 040) when writes ask for conditions: the conditions, each once (the writes of one caller share
  * one condition object), are evaluated in the append's statement before anything is written. Their
- * parameters are numbered from `first`. Without conditions the text is the unchecked one.
+ * parameters are numbered from `first`. Undefined without conditions.
  */
 function checkedArgument(
   placeholder: string,
   first: number,
   conditions: readonly (AppendCondition | undefined)[],
-): { text: string; parameters: string[] } {
+): { text: string; parameters: string[] } | undefined {
   const distinct = new Set<AppendCondition>();
   for (const condition of conditions) if (condition) distinct.add(condition);
-  if (distinct.size === 0) return { text: placeholder, parameters: [] };
+  if (distinct.size === 0) return undefined;
   const parameters: string[] = [];
   const tests: string[] = [];
   for (const condition of distinct) {
@@ -156,6 +156,32 @@ function checkedArgument(
     parameters.push(...condition.parameters);
   }
   return { text: `infraledger_checked(${tests.join(' AND ')}, ${placeholder})`, parameters };
+}
+
+/** The append of one write (migrations 026, 028), its stream ids argument written as `streams`. */
+const appendAloneText = (streams: string): string =>
+  'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] ' +
+  `FROM infraledger_append(${streams}, $2, $3, $4, $5, $6, $7)`;
+/** The same for a group of writes (migration 028). */
+const appendGroupsText = (streams: string): string =>
+  'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] ' +
+  `FROM infraledger_append_groups($1, ${streams}, $3, $4, $5, $6, $7, $8)`;
+const APPEND_ALONE = appendAloneText('$1');
+const APPEND_GROUPS = appendGroupsText('$2');
+
+/**
+ * The text of one write's append checked by `condition`, built once per condition object (one per
+ * caller's session version): the same text object every time, so that the prepared-statement names
+ * look up a text whose hash is kept rather than a new one of a kilobyte or two per append.
+ */
+const checkedAloneTexts = new WeakMap<AppendCondition, string>();
+function appendAloneTextFor(condition: AppendCondition): string {
+  let text = checkedAloneTexts.get(condition);
+  if (text === undefined) {
+    text = appendAloneText(checkedArgument('$1', 8, [condition])?.text ?? '$1');
+    checkedAloneTexts.set(condition, text);
+  }
+  return text;
 }
 
 /** The PostgreSQL event store's pool, log and polling interval. */
@@ -286,21 +312,18 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       9,
       group.map((q) => q.condition),
     );
+    const text = checked === undefined ? APPEND_GROUPS : appendGroupsText(checked.text);
     let rows: GroupRow[];
     try {
-      ({ rows } = await pool.query<GroupRow>(
-        'SELECT grp, conflict_stream, conflict_actual::text, last_position::text, heads::text[] FROM infraledger_append_groups($1, ' +
-          `${checked.text}, $3, $4, $5, $6, $7, $8)`,
-        [
-          `{${streams.map((s) => s.group).join(',')}}`,
-          ...appendArguments(
-            streams.map((s) => s.write),
-            events.map((e) => e.stream),
-            events.map((e) => e.event),
-          ),
-          ...checked.parameters,
-        ],
-      ));
+      ({ rows } = await pool.query<GroupRow>(text, [
+        `{${streams.map((s) => s.group).join(',')}}`,
+        ...appendArguments(
+          streams.map((s) => s.write),
+          events.map((e) => e.stream),
+          events.map((e) => e.event),
+        ),
+        ...(checked?.parameters ?? []),
+      ]));
     } catch (error) {
       log?.debug({ err: error, writes: group.length }, 'a grouped append failed; appending its writes one by one');
       for (const q of group) await appendAlone(q).then(q.resolve, q.reject);
@@ -357,12 +380,11 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** One statement (migrations 026, 028): lock the streams, check revisions, insert. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[], condition?: AppendCondition): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
-    const checked = checkedArgument('$1', 8, [condition]);
-    const { rows } = await pool.query<AppendRow>(
-      'SELECT conflict_stream, conflict_actual::text, last_position::text, heads::text[] ' +
-        `FROM infraledger_append(${checked.text}, $2, $3, $4, $5, $6, $7)`,
-      [...appendArguments(writes, eventStream, all), ...checked.parameters],
-    );
+
+    const { rows } = await pool.query<AppendRow>(condition === undefined ? APPEND_ALONE : appendAloneTextFor(condition), [
+      ...appendArguments(writes, eventStream, all),
+      ...(condition?.parameters ?? []),
+    ]);
     return settle(writes, all, rows[0]);
   }
 
