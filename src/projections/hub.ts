@@ -4,7 +4,7 @@ import { isTransientDatabaseError } from '../storage/errors.js';
 import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
-import type { EventStore, PageReadAhead, RecordedEvent, Subscription } from '../events/store/port.js';
+import { UnconfirmedBatch, type BatchCheck, type EventStore, type PageReadAhead, type RecordedEvent, type Subscription } from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { FollowUps, type DueReads, type FollowingRead, type FollowUp } from './follow-ups.js';
 import { HeldWrites } from './held-writes.js';
@@ -105,6 +105,9 @@ const IDLE_FLUSH_MS = 25;
 /** The SQLSTATE a one-message batch raises when this process does not hold its projections as it thought. */
 const CHECK_FAILED = 'IL001';
 const isCheckFailed = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === CHECK_FAILED;
+/** The SQLSTATE a batch of own appends raises when it is not the log's page (BatchCheck, migration 041). */
+const UNCONFIRMED = 'IL003';
+const isUnconfirmed = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === UNCONFIRMED;
 
 /** The statement moving the checkpoints of the outcomes that moved (none when none did). */
 function checkpointsMoved(outcomes: readonly LaneOutcome[]): string[] {
@@ -282,7 +285,9 @@ export class ProjectionHub {
         this.subscription = this.deps.store.subscribe({
           after: from,
           batchSize: this.deps.batchSize,
-          onBatch: (events, readAhead) => this.serially(() => this.applyBatch(events, readAhead)),
+          onBatch: (events, readAhead, check) => this.serially(() => this.applyBatch(events, readAhead, check)),
+          // This process's appends come as batches at once, confirmed in the batch's transaction.
+          ownAppends: true,
         });
         await this.subscription.done;
       } catch (error) {
@@ -363,10 +368,12 @@ export class ProjectionHub {
       });
   }
 
-  private async applyBatch(events: readonly RecordedEvent[], readAhead?: PageReadAhead): Promise<void> {
+  private async applyBatch(events: readonly RecordedEvent[], readAhead?: PageReadAhead, check?: BatchCheck): Promise<void> {
     const last = events.at(-1);
     if (!last || this.stopping || this.resyncRequested) return;
     const plans = this.plan(events);
+    // A batch of own appends is confirmed only in a batch's transaction (one message, nothing else).
+    if (check) return this.applyUnread(plans, last.position, check, readAhead);
     if (plans.every((p) => p.events.length === 0)) {
       // Nothing to apply: the tables are already complete up to `last`. The checkpoints follow shortly.
       for (const { lane } of plans) lane.advance(last.position);
@@ -403,6 +410,34 @@ export class ProjectionHub {
     for (const lane of standby) lane.state = 'standby';
     if (standby.length > 0) throw new Standby();
     if (resync) throw new Resync();
+  }
+
+  /**
+   * A batch of this process's own appends, not read back (BatchCheck): applied in one message whose
+   * first statement after BEGIN confirms it is the log's page, or not at all. Anything short of that
+   * (not the page, a claim or a projector that failed, nothing to apply) throws UnconfirmedBatch, with
+   * nothing kept: the subscription reads the page back and delivers it as any other.
+   */
+  private async applyUnread(plans: readonly LanePlan[], last: bigint, check: BatchCheck, readAhead?: PageReadAhead): Promise<void> {
+    const busy = plans.filter((p) => p.events.length > 0);
+    if (busy.length === 0) throw new UnconfirmedBatch();
+    const complete = (projection: string): boolean =>
+      plans.some((p) => p.lane.state === 'running' && p.lane.projection.name === projection);
+    let outcomes: LaneOutcome[] | undefined;
+    try {
+      outcomes = await this.applyInOneMessage(busy, last, readAhead, complete, check);
+    } catch (error) {
+      if (error instanceof ProjectorFailed || isUnconfirmed(error)) throw new UnconfirmedBatch({ cause: error });
+      throw error;
+    }
+    if (!outcomes) throw new UnconfirmedBatch();
+    for (const outcome of outcomes) {
+      outcome.lane.persisted = outcome.reached;
+      if (outcome.reached !== undefined) outcome.lane.advance(outcome.reached);
+    }
+    const idle = plans.filter((p) => p.events.length === 0);
+    for (const { lane } of idle) lane.advance(last);
+    if (idle.length > 0) this.scheduleFlush();
   }
 
   /**
@@ -520,12 +555,15 @@ export class ProjectionHub {
     last: bigint,
     readAhead?: PageReadAhead,
     complete?: (projection: string) => boolean,
+    check?: BatchCheck,
   ): Promise<LaneOutcome[] | undefined> {
     const claim = claimStatement(plans, last);
     const tx = await this.deps.pool.connect();
     let broken = false;
     try {
-      const batch = new HeldWrites(tx, [BEGIN_MARKED, claim, BATCH_SETTINGS]);
+      // The check runs before the claim: the transaction has no id yet, so nothing of its own is in its snapshot's way.
+      const begin = check ? [BEGIN_MARKED, check.statement(), claim, BATCH_SETTINGS] : [BEGIN_MARKED, claim, BATCH_SETTINGS];
+      const batch = new HeldWrites(tx, begin);
       const decoded = new Map<RecordedEvent, DecodedEvent>();
       for (const plan of plans) await this.applyProjection(batch, plan, decoded);
       const due = complete && this.followUps.due(tx, last, complete);

@@ -63,10 +63,40 @@ export interface SubscribeOptions {
   /** Largest batch handed to `onBatch` at once. */
   readonly batchSize?: number;
   /**
-   * Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription.
-   * `readAhead`, when given, lets the consumer read the next page in a round trip of its own.
+   * Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription,
+   * except UnconfirmedBatch for a batch that came with a `check`. `readAhead`, when given, lets the
+   * consumer read the next page in a round trip of its own.
    */
-  readonly onBatch: (events: readonly RecordedEvent[], readAhead?: PageReadAhead) => Promise<void>;
+  readonly onBatch: (events: readonly RecordedEvent[], readAhead?: PageReadAhead, check?: BatchCheck) => Promise<void>;
+  /**
+   * Offer this process's own appends as batches before they are read back, each with the check that
+   * confirms it (BatchCheck). Only for a consumer that sends the check in the transaction of its
+   * writes; stores that cannot (EventStoreDB) ignore it.
+   */
+  readonly ownAppends?: boolean;
+}
+
+/**
+ * A batch built from this process's own appends without reading them back (`ownAppends`): the
+ * consumer sends `statement()` in the transaction of what it writes for the batch, before anything
+ * that depends on it commits. The statement fails (and so the transaction) unless the batch is
+ * exactly the page the log holds after the previous batch and every position up to its end is final.
+ * A consumer that cannot confirm the batch, for that reason or any other, throws UnconfirmedBatch
+ * having kept nothing of it: the subscription then reads the page back and delivers that instead.
+ *
+ * Such a batch's events hold the data and metadata as the store holds them (JSON, object keys in the
+ * store's order); `recordedAt` is this process's clock when the append returned, not the stored time.
+ */
+export interface BatchCheck {
+  statement(): string;
+}
+
+/** Thrown by a consumer that did not confirm a batch that came with a check (BatchCheck). */
+export class UnconfirmedBatch extends Error {
+  constructor(options?: ErrorOptions) {
+    super('the batch was not confirmed; read its page back', options);
+    this.name = 'UnconfirmedBatch';
+  }
 }
 
 /**

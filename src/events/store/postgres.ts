@@ -15,7 +15,8 @@ import {
   type RecordedEvent,
   type StreamWrite,
 } from './port.js';
-import { pollingSubscription, type ReadPage } from './subscription.js';
+import { parseAsStored } from './as-stored.js';
+import { ELSEWHERE, pollingSubscription, type ReadPage } from './subscription.js';
 
 /*
  * Gap-free `$all` without a serial section (migration 026, docs/decisions/0006-concurrent-append.md):
@@ -115,21 +116,65 @@ const READ_PAGE = `SELECT ${COLUMNS}, held FROM infraledger_read_page($1, $2)`;
 const readPageInline = (after: bigint | undefined, limit: number): string =>
   `SELECT ${COLUMNS}, held FROM infraledger_read_page(${String(after ?? 0n)}, ${String(Math.trunc(limit))})`;
 
+/** Events with their data and metadata as the JSON texts an append sends. */
+interface EncodedEvents {
+  readonly events: readonly NewEvent[];
+  readonly data: readonly string[];
+  readonly metadata: readonly string[];
+}
+
+const encode = (events: readonly NewEvent[]): EncodedEvents => ({
+  events,
+  data: events.map((e) => JSON.stringify(e.data)),
+  metadata: events.map((e) => JSON.stringify(e.metadata)),
+});
+
 /**
  * The arguments both append functions share (migrations 026, 028): the streams, their expected
  * revisions, each event's stream (1-based) and the events' columns. Arrays go as literals of our own:
  * node-postgres would run two patterns over every element, the events' JSON documents included.
  */
-function appendArguments(streams: readonly StreamWrite[], eventStream: readonly number[], events: readonly NewEvent[]): string[] {
+function appendArguments(streams: readonly StreamWrite[], eventStream: readonly number[], encoded: EncodedEvents): string[] {
   return [
     arrayLiteral(streams.map((w) => w.streamId)),
     arrayLiteral(streams.map((w) => String(w.expectedRevision))),
     `{${eventStream.join(',')}}`,
-    arrayLiteral(events.map((e) => e.eventId)),
-    arrayLiteral(events.map((e) => e.type)),
-    arrayLiteral(events.map((e) => JSON.stringify(e.data))),
-    arrayLiteral(events.map((e) => JSON.stringify(e.metadata))),
+    arrayLiteral(encoded.events.map((e) => e.eventId)),
+    arrayLiteral(encoded.events.map((e) => e.type)),
+    arrayLiteral(encoded.data),
+    arrayLiteral(encoded.metadata),
   ];
+}
+
+/**
+ * The events of one write that committed, as the log now holds them (port.ts, BatchCheck): an append
+ * gives a write's events consecutive positions ending at `last`, in the order sent, and each stream's
+ * events consecutive revisions ending at its head (migrations 026, 028). `from` is the write's first
+ * event in `encoded`.
+ */
+function recordedOf(writes: readonly StreamWrite[], heads: readonly string[], last: bigint, encoded: EncodedEvents, from: number): RecordedEvent[] {
+  const count = writes.reduce((n, w) => n + w.events.length, 0);
+  const recordedAt = new Date();
+  const recorded: RecordedEvent[] = [];
+  let position = last - BigInt(count) + 1n;
+  let index = from;
+  writes.forEach((write, i) => {
+    let revision = BigInt(heads[i] ?? '-1') - BigInt(write.events.length) + 1n;
+    for (const event of write.events) {
+      recorded.push({
+        eventId: event.eventId,
+        type: event.type,
+        data: parseAsStored(encoded.data[index] ?? '{}') as Record<string, unknown>,
+        metadata: parseAsStored(encoded.metadata[index] ?? '{}') as Record<string, unknown>,
+        streamId: write.streamId,
+        streamRevision: revision++,
+        position: position++,
+        recordedAt,
+      });
+      index++;
+    }
+  });
+  return recorded;
 }
 
 /** What `infraledger_checked` raises when an append's condition does not hold (migration 040). */
@@ -184,6 +229,10 @@ function appendAloneTextFor(condition: AppendCondition): string {
   return text;
 }
 
+/** The statement confirming a batch of own appends (port.ts BatchCheck; migration 041). */
+const confirmPageInline = (after: bigint | undefined, last: bigint, count: number): string =>
+  `SELECT infraledger_confirm_page(${String(after ?? 0n)}, ${String(last)}, ${String(Math.trunc(count))})`;
+
 /** The PostgreSQL event store's pool, log and polling interval. */
 export interface PostgresEventStoreOptions {
   readonly pool: SqlPool;
@@ -206,7 +255,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     stopListening ??= pool
       // This store's own notifications say what its appends said already.
       .listen(CHANNEL, (payload) => {
-        if (payload !== self) appended.emit('append');
+        if (payload !== self) appended.emit('append', ELSEWHERE);
       })
       .catch((error: unknown) => {
         log?.warn({ err: error }, 'LISTEN failed; subscriptions fall back to polling');
@@ -249,6 +298,16 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   let appending = false;
 
   /**
+   * The events this process's appends committed since the last wake-up, for subscriptions that take
+   * them before reading them back (`ownAppends`, port.ts BatchCheck); kept only while one listens.
+   */
+  const committedHere: RecordedEvent[] = [];
+  function keep(writes: readonly StreamWrite[], row: AppendRow | undefined, encoded: EncodedEvents, from: number): void {
+    if (appended.listenerCount('committed') === 0 || !row || row.conflict_stream != null || row.last_position == null || !row.heads) return;
+    committedHere.push(...recordedOf(writes, row.heads, BigInt(row.last_position), encoded, from));
+  }
+
+  /**
    * Group commit: a write goes at once when no append is on its way; otherwise it waits for that one,
    * and every write that waited goes together in one statement and one transaction
    * (`infraledger_append_groups`, migration 028), each still checked on its own. An idle service
@@ -272,6 +331,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         const [only] = group;
         if (group.length === 1 && only) await appendAlone(only).then(only.resolve, only.reject);
         else await appendGroup(group);
+        if (committedHere.length > 0) appended.emit('committed', committedHere.splice(0));
         appended.emit('append');
         notifyOthers();
       }
@@ -307,6 +367,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function appendGroup(group: readonly Queued[]): Promise<void> {
     const streams = group.flatMap((q, g) => q.writes.map((w) => ({ write: w, group: g + 1 })));
     const events = streams.flatMap(({ write }, s) => write.events.map((e) => ({ event: e, stream: s + 1 })));
+    const encoded = encode(events.map((e) => e.event));
     const checked = checkedArgument(
       '$2',
       9,
@@ -320,7 +381,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         ...appendArguments(
           streams.map((s) => s.write),
           events.map((e) => e.stream),
-          events.map((e) => e.event),
+          encoded,
         ),
         ...(checked?.parameters ?? []),
       ]));
@@ -328,6 +389,16 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       log?.debug({ err: error, writes: group.length }, 'a grouped append failed; appending its writes one by one');
       for (const q of group) await appendAlone(q).then(q.resolve, q.reject);
       return;
+    }
+    let from = 0;
+    for (const [g, q] of group.entries()) {
+      keep(
+        q.writes,
+        rows.find((r) => r.grp === g + 1),
+        encoded,
+        from,
+      );
+      from += q.writes.reduce((n, w) => n + w.events.length, 0);
     }
     await Promise.all(
       group.map(async (q, g) => {
@@ -380,11 +451,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** One statement (migrations 026, 028): lock the streams, check revisions, insert. Zero-event writes only assert. */
   async function appendOnce(writes: readonly StreamWrite[], all: readonly NewEvent[], condition?: AppendCondition): Promise<AppendResult> {
     const eventStream = writes.flatMap((w, i) => w.events.map(() => i + 1));
-
+    const encoded = encode(all);
     const { rows } = await pool.query<AppendRow>(condition === undefined ? APPEND_ALONE : appendAloneTextFor(condition), [
-      ...appendArguments(writes, eventStream, all),
+      ...appendArguments(writes, eventStream, encoded),
       ...(condition?.parameters ?? []),
     ]);
+    keep(writes, rows[0], encoded, 0);
     return settle(writes, all, rows[0]);
   }
 
@@ -486,6 +558,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         wakeUps: appended,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
         readAhead: { statement: readPageInline, page: (rows) => pageOf(rows as PageRow[]) },
+        confirmStatement: confirmPageInline,
         ...subscribeOptions,
       });
     },

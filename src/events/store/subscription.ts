@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type { PageReadAhead, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
+import { UnconfirmedBatch, type PageReadAhead, type ReadAllOptions, type RecordedEvent, type SubscribeOptions, type Subscription } from './port.js';
 
 /** A page of `$all`, and whether committed events wait beyond it for older transactions to end. */
 export interface ReadPage {
@@ -12,11 +12,20 @@ export interface ReadPage {
   readonly held: boolean;
 }
 
+/** What a store passes with 'append' when another process appended (it has no events to offer). */
+export const ELSEWHERE = 'elsewhere';
+
 /** A polling subscription's reader and wake-ups. */
 export interface PollingSubscriptionOptions extends SubscribeOptions {
   readonly readPage: (options: ReadAllOptions) => Promise<ReadPage>;
-  /** Emits 'append' whenever new events may be visible; polling covers any missed wake-up. */
+  /**
+   * Emits 'append' whenever new events may be visible (with ELSEWHERE when another process appended);
+   * polling covers any missed wake-up. Before its own 'append', a store that offers its own appends
+   * (`confirmStatement`) emits 'committed' with the events that append committed, as the log holds them.
+   */
   readonly wakeUps: EventEmitter;
+  /** The statement confirming a batch of own appends after `after` (BatchCheck): where given, `ownAppends` is honoured. */
+  readonly confirmStatement?: (after: bigint | undefined, last: bigint, count: number) => string;
   readonly pollIntervalMs: number;
   /** The page read as a statement a consumer can send itself (PageReadAhead), and its rows as a page. */
   readonly readAhead?: {
@@ -28,6 +37,9 @@ export interface PollingSubscriptionOptions extends SubscribeOptions {
 /** The first and the longest wait before looking again at events held back by an open transaction. */
 const HELD_RETRY_MIN_MS = 1;
 const HELD_RETRY_MAX_MS = 50;
+
+/** How many batches of own appends a subscription keeps at most; beyond, it reads them back. */
+const OWN_BATCHES_KEPT = 4;
 
 /**
  * Catch-up then live delivery built on a gap-free page read: read a batch after the last delivered
@@ -48,6 +60,33 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
     wake?.();
   };
   options.wakeUps.on('append', onAppend);
+
+  // This process's own appends, offered as batches before they are read back (port.ts BatchCheck).
+  // Only while `trusted`: the last page read was everything readable (short of full, nothing held
+  // back), no other process has appended since, and every own append since is here. Otherwise such a
+  // batch would most likely fail its check, a wasted round trip: the pages are read as before.
+  const confirmStatement = options.ownAppends ? options.confirmStatement : undefined;
+  let own: RecordedEvent[] = [];
+  let trusted = false;
+  const onCommitted = (events: readonly RecordedEvent[]): void => {
+    own.push(...events);
+    if (own.length > OWN_BATCHES_KEPT * batchSize) {
+      own = [];
+      trusted = false;
+    }
+  };
+  const onElsewhere = (from?: unknown): void => {
+    if (from === ELSEWHERE) trusted = false;
+  };
+  if (confirmStatement) {
+    options.wakeUps.on('committed', onCommitted);
+    options.wakeUps.on('append', onElsewhere);
+  }
+  /** A page read, or read ahead, is delivered: it says whether own appends can be trusted from here. */
+  const sawPage = ({ events, held }: ReadPage): void => {
+    if (held) trusted = false;
+    else if (events.length < batchSize) trusted = true;
+  };
 
   const waitForWakeUp = (ms: number, wakeable: boolean): Promise<void> =>
     new Promise<void>((resolve) => {
@@ -90,13 +129,49 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
     return ahead;
   };
 
+  /**
+   * Delivers the own appends after `after` as a batch with its check, when trusted. Undefined when
+   * there was none or the consumer did not confirm it (the page is then read back); otherwise the
+   * page the consumer read ahead, if it did.
+   */
+  const deliverOwn = async (): Promise<{ ahead?: ReadPage } | undefined> => {
+    if (!confirmStatement) return undefined;
+    const from = after;
+    if (from !== undefined && own.length > 0 && (own[0]?.position ?? 0n) <= from) own = own.filter((e) => e.position > from);
+    if (!trusted || own.length === 0) return undefined;
+    const events = own.slice(0, batchSize);
+    const last = (events.at(-1) as RecordedEvent).position;
+    const ahead = readAheadAfter(last);
+    try {
+      await options.onBatch(events, ahead?.offer, { statement: () => confirmStatement(from, last, events.length) });
+    } catch (error) {
+      if (!(error instanceof UnconfirmedBatch)) throw error;
+      trusted = false;
+      return undefined;
+    }
+    after = last;
+    own = own.slice(events.length);
+    return { ahead: ahead?.page };
+  };
+
   const loop = async (): Promise<void> => {
     let heldRetryMs = HELD_RETRY_MIN_MS;
     let next: Promise<ReadPage> | undefined;
     try {
       while (!stopped) {
-        const { events, held } = await (next ?? read(after));
+        if (!next) {
+          const delivered = await deliverOwn();
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+          if (stopped) break;
+          if (delivered) {
+            if (delivered.ahead) next = Promise.resolve(delivered.ahead);
+            continue;
+          }
+        }
+        const page = await (next ?? read(after));
+        const { events, held } = page;
         next = undefined;
+        sawPage(page);
         // stop() may have been called while reading (TypeScript cannot see that across the await).
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (stopped) break;
@@ -126,6 +201,8 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
       }
     } finally {
       options.wakeUps.off('append', onAppend);
+      options.wakeUps.off('committed', onCommitted);
+      options.wakeUps.off('append', onElsewhere);
     }
   };
 
