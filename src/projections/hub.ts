@@ -4,7 +4,14 @@ import { isTransientDatabaseError } from '../storage/errors.js';
 import { MARK_NOT_APPENDING } from '../storage/not-appending.js';
 import type { SqlClient, SqlPool, SqlResult } from '../storage/pool.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
-import { UnconfirmedBatch, type BatchCheck, type EventStore, type PageReadAhead, type RecordedEvent, type Subscription } from '../events/store/port.js';
+import {
+  UnconfirmedBatch,
+  type BatchCheck,
+  type EventStore,
+  type PageReadAhead,
+  type RecordedEvent,
+  type Subscription,
+} from '../events/store/port.js';
 import type { Logger } from '../log.js';
 import { FollowUps, type DueReads, type FollowingRead, type FollowUp } from './follow-ups.js';
 import { HeldWrites } from './held-writes.js';

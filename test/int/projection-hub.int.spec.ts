@@ -92,6 +92,24 @@ for (const target of databaseTargets()) {
 
     const everyTable = allProjections.flatMap((p) => p.tables);
 
+    /**
+     * Rebuilds every projection from the log. A rebuild replays what is readable when it starts: one
+     * that started while another test's transaction on the server held the bound back for an instant
+     * ends short, and is run again at once, as an operator would.
+     */
+    async function rebuildEach(): Promise<void> {
+      const newest = await spine.store.lastPosition();
+      for (const projection of allProjections) {
+        for (let attempt = 1; attempt <= 50; attempt++) {
+          const { position } = await rebuildProjection(
+            { pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50 },
+            projection,
+          );
+          if (newest === undefined || (position !== undefined && position >= newest)) break;
+        }
+      }
+    }
+
     describe('when the process dies in the middle of a shared batch', () => {
       it('restarts every projection from its checkpoint and ends with the tables of a rebuild of each', async () => {
         const head = await writeMixedHistory();
@@ -111,9 +129,7 @@ for (const target of databaseTargets()) {
         await allReached(restarted.projections, head);
         await restarted.stop();
         const afterRestart = await dumpTables(spine.pool, everyTable);
-        for (const projection of allProjections) {
-          await rebuildProjection({ pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50 }, projection);
-        }
+        await rebuildEach();
         expect(await dumpTables(spine.pool, everyTable)).toEqual(afterRestart);
         expect((afterRestart.templates ?? []).length).toBe(24);
         expect((afterRestart.integrations ?? []).length).toBe(integrationFixtures('x').length);
@@ -383,6 +399,103 @@ for (const target of databaseTargets()) {
         });
       });
     }
+
+    describe("when this process's own appends come before they are read back", () => {
+      /** A pool recording each batch's text and the SQLSTATE of every statement that failed. */
+      function watching(pool: SqlPool): { pool: SqlPool; batches: string[]; failures: string[] } {
+        const batches: string[] = [];
+        const failures: string[] = [];
+        return {
+          batches,
+          failures,
+          pool: interceptClients(pool, (text, send) => {
+            if (text.startsWith('BEGIN')) batches.push(text);
+            return send().catch((error: unknown) => {
+              failures.push(String((error as { code?: unknown }).code));
+              throw error;
+            });
+          }),
+        };
+      }
+
+      it('applies them in batches confirmed in their own transaction, ending with the tables of a rebuild', async () => {
+        const watched = watching(spine.pool);
+        const hub = hubOn(watched.pool, 50);
+        hub.start();
+        await allReached(hub.projections, await writeHistory(spine, 1));
+        // Writes made together, as a busy service makes them: appended alone and in groups. The hub
+        // offers its own appends only once a read found the log caught up; another test's transaction
+        // on the server may hold such a read back, and the hub then reads the pages: tried again.
+        const confirmedBatches = () =>
+          watched.batches.filter((text) =>
+            /^BEGIN; SELECT pg_advisory_xact_lock_shared\([^)]*\);\nSELECT infraledger_confirm_page\(/.test(text),
+          );
+        let attempts = 0;
+        while (attempts < 5 && confirmedBatches().length === 0) {
+          attempts++;
+          const written = await Promise.all(
+            integrationFixtures(`own-${randomUUID().slice(0, 6)}`).map(async (fields, i) => {
+              const id = randomUUID();
+              const result = await executeCommand(
+                spine.deps,
+                integrationAggregate,
+                id,
+                { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+                { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + i * 1000) },
+              );
+              return result.position ?? 0n;
+            }),
+          );
+          await allReached(
+            hub.projections,
+            written.reduce((a, b) => (a > b ? a : b)),
+          );
+        }
+        await hub.stop();
+        // The check comes first after BEGIN and the transaction's mark, before the claim.
+        expect(confirmedBatches().length).toBeGreaterThan(0);
+        const live = await dumpTables(spine.pool, everyTable);
+        await rebuildEach();
+        expect(await dumpTables(spine.pool, everyTable)).toEqual(live);
+        expect((live.integrations ?? []).length).toBe(attempts * integrationFixtures('x').length);
+      });
+
+      if (target.name === 'postgres')
+        it('given an older transaction that may still append below them, then their batch is refused, nothing kept, and the page read back once it ends', async () => {
+          const watched = watching(spine.pool);
+          const hub = hubOn(watched.pool, 50);
+          hub.start();
+          await allReached(hub.projections, await writeHistory(spine, 1));
+          // The hub offers its own appends only once a read found the log caught up: if another
+          // transaction on the server held that read back just then, it reads the pages instead. So
+          // the scenario is tried again, with a new older transaction, until a batch was refused.
+          for (let attempt = 0; attempt < 5 && !watched.failures.includes('IL003'); attempt++) {
+            const older = new pg.Client({ connectionString: spine.db.url });
+            await older.connect();
+            try {
+              await older.query('BEGIN');
+              await older.query('SELECT pg_current_xact_id()');
+              const head = await writeHistory(spine, 2, `behind${attempt}`);
+              // The batch of these appends fails its check (IL003) and rolls back: nothing of it is kept.
+              for (let waited = 0; waited < 400 && !watched.failures.includes('IL003'); waited++)
+                await new Promise((resolve) => setTimeout(resolve, 5));
+              const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE name LIKE $1', [
+                `behind${attempt}%`,
+              ]);
+              expect(rows[0]?.n).toBe(0);
+              await older.query('COMMIT');
+              await allReached(hub.projections, head);
+            } finally {
+              await older.end();
+            }
+          }
+          expect(watched.failures).toContain('IL003');
+          await hub.stop();
+          const live = await dumpTables(spine.pool, everyTable);
+          await rebuildEach();
+          expect(await dumpTables(spine.pool, everyTable)).toEqual(live);
+        });
+    });
 
     describe('when events concern only some projections', () => {
       it('moves every checkpoint with one message per batch, writing there only those it applies, the idle ones after', async () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ReadAllOptions, RecordedEvent, SubscribeOptions } from '../../src/events/store/port.js';
-import { pollingSubscription, type ReadPage } from '../../src/events/store/subscription.js';
+import { UnconfirmedBatch, type ReadAllOptions, type RecordedEvent, type SubscribeOptions } from '../../src/events/store/port.js';
+import { ELSEWHERE, pollingSubscription, type ReadPage } from '../../src/events/store/subscription.js';
 
 const event = (position: number): RecordedEvent => ({
   eventId: `e${position}`,
@@ -172,5 +172,138 @@ describe('a polling subscription offering its next read to the consumer', () => 
     while (batches < 2) await new Promise((resolve) => setTimeout(resolve, 1));
     await subscription.stop();
     expect(source.reads).toEqual([undefined, 1n]);
+  });
+});
+
+describe("a polling subscription offering this process's own appends (ownAppends)", () => {
+  /**
+   * A log whose appends this process makes (`appendHere`: 'committed' with the events, then 'append')
+   * or another process makes (`appendElsewhere`: only 'append' with ELSEWHERE), read in pages of 10.
+   * A confirmation names the range and count; `confirms` decides whether the consumer's check passes.
+   */
+  function ownLog() {
+    const events: RecordedEvent[] = [];
+    const reads: (bigint | undefined)[] = [];
+    const wakeUps = new EventEmitter();
+    const page = (after: bigint | undefined, limit: number): ReadPage => ({
+      events: events.filter((e) => after === undefined || e.position > after).slice(0, limit),
+      held: false,
+    });
+    const add = (n: number): RecordedEvent[] => Array.from({ length: n }, () => event(events.push(event(events.length)) - 1));
+    return {
+      reads,
+      appendHere(n: number) {
+        wakeUps.emit('committed', add(n));
+        wakeUps.emit('append');
+      },
+      appendElsewhere(n: number) {
+        add(n);
+        wakeUps.emit('append', ELSEWHERE);
+      },
+      /** Another process's append whose wake-up has not arrived yet. */
+      appendUnannounced: (n: number) => void add(n),
+      subscribe: (onBatch: SubscribeOptions['onBatch']) =>
+        pollingSubscription({
+          readPage: (options) => {
+            reads.push(options.after);
+            return Promise.resolve(page(options.after, options.limit));
+          },
+          wakeUps,
+          pollIntervalMs: 60_000,
+          batchSize: 10,
+          confirmStatement: (after, last, count) => `${String(after)},${String(last)},${count}`,
+          ownAppends: true,
+          onBatch,
+        }),
+      /** Whether a confirmation statement holds for this log: exactly `count` events in (after, last]. */
+      holds(statement: string): boolean {
+        const [after, last, count] = statement.split(',');
+        const inRange = events.filter(
+          (e) => (after === 'undefined' || e.position > BigInt(after ?? '0')) && e.position <= BigInt(last ?? '0'),
+        );
+        return inRange.length === Number(count);
+      },
+    };
+  }
+
+  const until = async (done: () => boolean): Promise<void> => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  it('delivers them with their check at once, without reading their page, once a read found the log caught up', async () => {
+    const source = ownLog();
+    const batches: { positions: bigint[]; check: string | undefined }[] = [];
+    const subscription = source.subscribe((events, _readAhead, check) => {
+      batches.push({ positions: events.map((e) => e.position), check: check?.statement() });
+      return Promise.resolve();
+    });
+    await until(() => source.reads.length === 1);
+    source.appendHere(2);
+    await until(() => batches.length === 1);
+    source.appendHere(3);
+    await until(() => batches.length === 2);
+    await subscription.stop();
+    expect(batches).toEqual([
+      { positions: [0n, 1n], check: 'undefined,1,2' },
+      { positions: [2n, 3n, 4n], check: '1,4,3' },
+    ]);
+    // Only the first read, which found the log empty: every later batch came from the appends.
+    expect(source.reads).toEqual([undefined]);
+  });
+
+  it('reads the page back and delivers it instead when the consumer does not confirm a batch', async () => {
+    const source = ownLog();
+    const batches: { positions: bigint[]; checked: boolean }[] = [];
+    const subscription = source.subscribe((events, _readAhead, check) => {
+      const statement = check?.statement();
+      // As the projection hub does when the check fails in its transaction: nothing kept.
+      if (statement !== undefined && !source.holds(statement)) return Promise.reject(new UnconfirmedBatch());
+      batches.push({ positions: events.map((e) => e.position), checked: statement !== undefined });
+      return Promise.resolve();
+    });
+    await until(() => source.reads.length === 1);
+    // Another process's event lands first, its wake-up not here yet: the own batch alone is not the page.
+    source.appendUnannounced(1);
+    source.appendHere(2);
+    await until(() => batches.length === 1);
+    // The page read back was everything: the next own append comes at once again.
+    source.appendHere(1);
+    await until(() => batches.length === 2);
+    await subscription.stop();
+    expect(batches).toEqual([
+      { positions: [0n, 1n, 2n], checked: false },
+      { positions: [3n], checked: true },
+    ]);
+    expect(source.reads).toEqual([undefined, undefined]);
+  });
+
+  it("reads the page after another process's wake-up rather than offer its own appends alone", async () => {
+    const source = ownLog();
+    const batches: { positions: bigint[]; checked: boolean }[] = [];
+    const subscription = source.subscribe((events, _readAhead, check) => {
+      batches.push({ positions: events.map((e) => e.position), checked: check !== undefined });
+      return Promise.resolve();
+    });
+    await until(() => source.reads.length === 1);
+    source.appendElsewhere(1);
+    source.appendHere(1);
+    await until(() => batches.length === 1);
+    source.appendHere(1);
+    await until(() => batches.length === 2);
+    await subscription.stop();
+    expect(batches).toEqual([
+      { positions: [0n, 1n], checked: false },
+      { positions: [2n], checked: true },
+    ]);
+  });
+
+  it('stops the subscription with any other error of the consumer, as for any batch', async () => {
+    const source = ownLog();
+    const subscription = source.subscribe((_events, _readAhead, check) =>
+      check ? Promise.reject(new Error('the database went away')) : Promise.resolve(),
+    );
+    await until(() => source.reads.length === 1);
+    source.appendHere(1);
+    await expect(subscription.done).rejects.toThrow('the database went away');
   });
 });

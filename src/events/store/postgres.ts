@@ -147,12 +147,47 @@ function appendArguments(streams: readonly StreamWrite[], eventStream: readonly 
 }
 
 /**
- * The events of one write that committed, as the log now holds them (port.ts, BatchCheck): an append
- * gives a write's events consecutive positions ending at `last`, in the order sent, and each stream's
- * events consecutive revisions ending at its head (migrations 026, 028). `from` is the write's first
- * event in `encoded`.
+ * An event of this process's append as the log now holds it (port.ts, BatchCheck): its data and
+ * metadata parsed from the texts the append sent when first asked for, as stored jsonb reads back
+ * (./as-stored.ts). Most events of a batch are never decoded (a name's reservation concerns no
+ * projection), so most are never parsed.
  */
-function recordedOf(writes: readonly StreamWrite[], heads: readonly string[], last: bigint, encoded: EncodedEvents, from: number): RecordedEvent[] {
+class CommittedEvent implements RecordedEvent {
+  private parsedData: Record<string, unknown> | undefined;
+  private parsedMetadata: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly eventId: string,
+    readonly type: string,
+    readonly streamId: string,
+    readonly streamRevision: bigint,
+    readonly position: bigint,
+    readonly recordedAt: Date,
+    private readonly dataText: string,
+    private readonly metadataText: string,
+  ) {}
+
+  get data(): Record<string, unknown> {
+    return (this.parsedData ??= parseAsStored(this.dataText) as Record<string, unknown>);
+  }
+
+  get metadata(): Record<string, unknown> {
+    return (this.parsedMetadata ??= parseAsStored(this.metadataText) as Record<string, unknown>);
+  }
+}
+
+/**
+ * The events of one write that committed: an append gives a write's events consecutive positions
+ * ending at `last`, in the order sent, and each stream's events consecutive revisions ending at its
+ * head (migrations 026, 028). `from` is the write's first event in `encoded`.
+ */
+function recordedOf(
+  writes: readonly StreamWrite[],
+  heads: readonly string[],
+  last: bigint,
+  encoded: EncodedEvents,
+  from: number,
+): RecordedEvent[] {
   const count = writes.reduce((n, w) => n + w.events.length, 0);
   const recordedAt = new Date();
   const recorded: RecordedEvent[] = [];
@@ -161,16 +196,9 @@ function recordedOf(writes: readonly StreamWrite[], heads: readonly string[], la
   writes.forEach((write, i) => {
     let revision = BigInt(heads[i] ?? '-1') - BigInt(write.events.length) + 1n;
     for (const event of write.events) {
-      recorded.push({
-        eventId: event.eventId,
-        type: event.type,
-        data: parseAsStored(encoded.data[index] ?? '{}') as Record<string, unknown>,
-        metadata: parseAsStored(encoded.metadata[index] ?? '{}') as Record<string, unknown>,
-        streamId: write.streamId,
-        streamRevision: revision++,
-        position: position++,
-        recordedAt,
-      });
+      const data = encoded.data[index] ?? '{}';
+      const metadata = encoded.metadata[index] ?? '{}';
+      recorded.push(new CommittedEvent(event.eventId, event.type, write.streamId, revision++, position++, recordedAt, data, metadata));
       index++;
     }
   });

@@ -1,5 +1,12 @@
 import type { EventEmitter } from 'node:events';
-import { UnconfirmedBatch, type PageReadAhead, type ReadAllOptions, type RecordedEvent, type SubscribeOptions, type Subscription } from './port.js';
+import {
+  UnconfirmedBatch,
+  type PageReadAhead,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port.js';
 
 /** A page of `$all`, and whether committed events wait beyond it for older transactions to end. */
 export interface ReadPage {
@@ -131,16 +138,18 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
 
   /**
    * Delivers the own appends after `after` as a batch with its check, when trusted. Undefined when
-   * there was none or the consumer did not confirm it (the page is then read back); otherwise the
-   * page the consumer read ahead, if it did.
+   * there was none or the consumer did not confirm it (the page is then read back); otherwise whether
+   * the consumer asked for the read ahead, and the page it read, if it answered.
    */
-  const deliverOwn = async (): Promise<{ ahead?: ReadPage } | undefined> => {
+  const deliverOwn = async (): Promise<{ asked: boolean; ahead?: ReadPage } | undefined> => {
     if (!confirmStatement) return undefined;
     const from = after;
     if (from !== undefined && own.length > 0 && (own[0]?.position ?? 0n) <= from) own = own.filter((e) => e.position > from);
     if (!trusted || own.length === 0) return undefined;
     const events = own.slice(0, batchSize);
     const last = (events.at(-1) as RecordedEvent).position;
+    // The wake-ups of these appends are answered by this batch; one arriving from now on is news.
+    if (events.length === own.length) pending = false;
     const ahead = readAheadAfter(last);
     try {
       await options.onBatch(events, ahead?.offer, { statement: () => confirmStatement(from, last, events.length) });
@@ -151,7 +160,7 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
     }
     after = last;
     own = own.slice(events.length);
-    return { ahead: ahead?.page };
+    return { asked: ahead?.asked ?? false, ahead: ahead?.page };
   };
 
   const loop = async (): Promise<void> => {
@@ -164,7 +173,10 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
           // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           if (stopped) break;
           if (delivered) {
+            // As after a page short of full: the batch was everything up to its end, so the next
+            // read waits for news, unless the read ahead was asked for and never answered.
             if (delivered.ahead) next = Promise.resolve(delivered.ahead);
+            else if (!delivered.asked && own.length === 0) await waitForWakeUp(options.pollIntervalMs, true);
             continue;
           }
         }
