@@ -186,6 +186,16 @@ function claimStatement(plans: readonly LanePlan[], last: bigint): string {
   );
 }
 
+/**
+ * Whether a projection's tables are complete up to a batch's end once it commits: every running
+ * projection of the batch, applied or with nothing to apply (a lane standing by is another process's
+ * to complete). Asked only when writers' reads wait, so a batch without any pays nothing for it.
+ */
+const completeAfter =
+  (plans: readonly LanePlan[]) =>
+  (projection: string): boolean =>
+    plans.some((p) => p.lane.state === 'running' && p.lane.projection.name === projection);
+
 /** What a batch transaction did to one lane. */
 interface LaneOutcome {
   readonly lane: Lane;
@@ -390,11 +400,7 @@ export class ProjectionHub {
     // Projections without events of the batch take no part in its transaction (no lock, no checkpoint
     // row written): their tables are complete up to `last` already, so they move as an idle batch does.
     const busy = plans.filter((p) => p.events.length > 0);
-    // The tables complete up to `last` once the batch commits: every running projection of the batch,
-    // applied or with nothing to apply (a lane standing by is another process's to complete). Asked
-    // only when writers' reads wait, so a batch without any pays nothing for it.
-    const complete = (projection: string): boolean =>
-      plans.some((p) => p.lane.state === 'running' && p.lane.projection.name === projection);
+    const complete = completeAfter(plans);
     let outcomes: LaneOutcome[];
     let standby: Lane[];
     let resync: boolean;
@@ -405,15 +411,7 @@ export class ProjectionHub {
       // One projector threw: find out which, event by event, keeping everything else of the batch.
       ({ outcomes, standby, resync } = await this.applyInTransaction(busy, last.position, true));
     }
-    // Only now is the batch visible to other connections: read-your-writes waiters trust these values.
-    for (const outcome of outcomes) {
-      outcome.lane.persisted = outcome.reached;
-      if (outcome.reached !== undefined) outcome.lane.advance(outcome.reached);
-      if (outcome.poison) this.markFailed(outcome.lane, outcome.poison);
-    }
-    const idle = plans.filter((p) => p.events.length === 0);
-    for (const { lane } of idle) lane.advance(last.position);
-    if (idle.length > 0) this.scheduleFlush();
+    this.committed(plans, outcomes, last.position);
     for (const lane of standby) lane.state = 'standby';
     if (standby.length > 0) throw new Standby();
     if (resync) throw new Resync();
@@ -428,19 +426,27 @@ export class ProjectionHub {
   private async applyUnread(plans: readonly LanePlan[], last: bigint, check: BatchCheck, readAhead?: PageReadAhead): Promise<void> {
     const busy = plans.filter((p) => p.events.length > 0);
     if (busy.length === 0) throw new UnconfirmedBatch();
-    const complete = (projection: string): boolean =>
-      plans.some((p) => p.lane.state === 'running' && p.lane.projection.name === projection);
     let outcomes: LaneOutcome[] | undefined;
     try {
-      outcomes = await this.applyInOneMessage(busy, last, readAhead, complete, check);
+      outcomes = await this.applyInOneMessage(busy, last, readAhead, completeAfter(plans), check);
     } catch (error) {
       if (error instanceof ProjectorFailed || isUnconfirmed(error)) throw new UnconfirmedBatch({ cause: error });
       throw error;
     }
     if (!outcomes) throw new UnconfirmedBatch();
+    this.committed(plans, outcomes, last);
+  }
+
+  /**
+   * A batch up to `last` committed with these outcomes: the lanes move (only now is the batch visible
+   * to other connections, and read-your-writes waiters trust these values), the projections without
+   * events in it too, their checkpoints written shortly after.
+   */
+  private committed(plans: readonly LanePlan[], outcomes: readonly LaneOutcome[], last: bigint): void {
     for (const outcome of outcomes) {
       outcome.lane.persisted = outcome.reached;
       if (outcome.reached !== undefined) outcome.lane.advance(outcome.reached);
+      if (outcome.poison) this.markFailed(outcome.lane, outcome.poison);
     }
     const idle = plans.filter((p) => p.events.length === 0);
     for (const { lane } of idle) lane.advance(last);
