@@ -67,24 +67,27 @@ for (const target of databaseTargets()) {
         idleFlushMs: 10,
       });
 
+    type IntegrationFields = ReturnType<typeof integrationFixtures>[number];
+
+    /** Creates an integration with `fields` at `at`: its id and the position its events reached. */
+    async function createIntegrationOf(fields: IntegrationFields, at = FIXED_START): Promise<{ id: string; position: bigint }> {
+      const id = randomUUID();
+      const { position } = await executeCommand(
+        spine.deps,
+        integrationAggregate,
+        id,
+        { type: 'Create', data: { ...fields, id, status: 'enabled' } },
+        { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(at) },
+      );
+      if (position === undefined) throw new Error('the create wrote nothing');
+      return { id, position };
+    }
+
     /** Templates and integrations (two projections plus the audit log), interleaved. */
     async function writeMixedHistory(): Promise<bigint> {
       let last = await writeHistory(spine, 12);
       for (const [i, fields] of integrationFixtures(`hub-${randomUUID().slice(0, 6)}`).entries()) {
-        const id = randomUUID();
-        const result = await executeCommand(
-          spine.deps,
-          integrationAggregate,
-          id,
-          { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-          {
-            actorId: null,
-            correlationId: randomUUID(),
-            causationId: null,
-            now: new Date(FIXED_START + i * 1000),
-          },
-        );
-        last = result.position ?? last;
+        last = (await createIntegrationOf(fields, FIXED_START + i * 1000)).position;
       }
       await writeHistory(spine, 12, 'second');
       return (await spine.store.headPosition()) ?? last;
@@ -139,18 +142,9 @@ for (const target of databaseTargets()) {
     describe('when commands run while the hub runs', () => {
       /** Creates an integration (the first fixture named after `name`): its id, fields and the position its events reached. */
       async function createIntegration(name: string, at = FIXED_START) {
-        const id = randomUUID();
         const [fields] = integrationFixtures(name);
         if (!fields) throw new Error('no integration fixture');
-        const { position } = await executeCommand(
-          spine.deps,
-          integrationAggregate,
-          id,
-          { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-          { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(at) },
-        );
-        if (position === undefined) throw new Error('the create wrote nothing');
-        return { id, fields, position };
+        return { ...(await createIntegrationOf(fields, at)), fields };
       }
 
       /** A hub on a recording pool, running its projections, and a waiter whose reads its batches may answer. */
@@ -434,17 +428,9 @@ for (const target of databaseTargets()) {
         while (attempts < 5 && confirmedBatches().length === 0) {
           attempts++;
           const written = await Promise.all(
-            integrationFixtures(`own-${randomUUID().slice(0, 6)}`).map(async (fields, i) => {
-              const id = randomUUID();
-              const result = await executeCommand(
-                spine.deps,
-                integrationAggregate,
-                id,
-                { type: 'Create', data: { ...fields, id, status: 'enabled' } },
-                { actorId: null, correlationId: randomUUID(), causationId: null, now: new Date(FIXED_START + i * 1000) },
-              );
-              return result.position ?? 0n;
-            }),
+            integrationFixtures(`own-${randomUUID().slice(0, 6)}`).map(
+              async (fields, i) => (await createIntegrationOf(fields, FIXED_START + i * 1000)).position,
+            ),
           );
           await allReached(
             hub.projections,

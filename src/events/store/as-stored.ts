@@ -33,7 +33,7 @@ function isInJsonbOrder(keys: readonly string[]): boolean {
 const ASCII = /^[\u0000-\u007f]*$/;
 
 /** jsonb's key order: byte length first, then the bytes (PostgreSQL's lengthCompareJsonbString). */
-export function compareJsonbKeys(a: string, b: string): number {
+function compareJsonbKeys(a: string, b: string): number {
   if (ASCII.test(a) && ASCII.test(b)) {
     if (a.length !== b.length) return a.length - b.length;
     return a < b ? -1 : a > b ? 1 : 0;
