@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/handler.js';
 import { integrationAggregate } from '../../src/commands/integration.js';
@@ -396,16 +397,20 @@ for (const target of databaseTargets()) {
 
     describe("when this process's own appends come before they are read back", () => {
       /** A pool recording each batch's text and the SQLSTATE of every statement that failed. */
-      function watching(pool: SqlPool): { pool: SqlPool; batches: string[]; failures: string[] } {
+      function watching(pool: SqlPool) {
         const batches: string[] = [];
         const failures: string[] = [];
+        let failed: (() => void) | undefined;
         return {
           batches,
           failures,
+          /** Resolves at the next failed statement (or at once when one failed already). */
+          aFailure: () => (failures.length > 0 ? Promise.resolve() : new Promise<void>((resolve) => (failed = resolve))),
           pool: interceptClients(pool, (text, send) => {
             if (text.startsWith('BEGIN')) batches.push(text);
             return send().catch((error: unknown) => {
               failures.push(String((error as { code?: unknown }).code));
+              failed?.();
               throw error;
             });
           }),
@@ -463,8 +468,9 @@ for (const target of databaseTargets()) {
               await older.query('SELECT pg_current_xact_id()');
               const head = await writeHistory(spine, 2, `behind${attempt}`);
               // The batch of these appends fails its check (IL003) and rolls back: nothing of it is kept.
-              for (let waited = 0; waited < 400 && !watched.failures.includes('IL003'); waited++)
-                await new Promise((resolve) => setTimeout(resolve, 5));
+              // A hub that reads the pages instead shows nothing until the older transaction ends:
+              // one deadline, then the next attempt.
+              await Promise.race([watched.aFailure(), delay(2000)]);
               const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE name LIKE $1', [
                 `behind${attempt}%`,
               ]);

@@ -246,15 +246,23 @@ describe("a polling subscription offering this process's own appends (ownAppends
     return { batches, subscription };
   }
 
+  /**
+   * Once the subscription's first read found the log caught up, runs each step (appends) and waits for
+   * the batch it brings, then stops the subscription.
+   */
+  async function batchesOf(source: ReturnType<typeof ownLog>, collected: ReturnType<typeof collect>, steps: (() => void)[]) {
+    await until(() => source.reads.length === 1);
+    for (const [i, step] of steps.entries()) {
+      step();
+      await until(() => collected.batches.length === i + 1);
+    }
+    await collected.subscription.stop();
+    return collected.batches;
+  }
+
   it('delivers them with their check at once, without reading their page, once a read found the log caught up', async () => {
     const source = ownLog();
-    const { batches, subscription } = collect(source);
-    await until(() => source.reads.length === 1);
-    source.appendHere(2);
-    await until(() => batches.length === 1);
-    source.appendHere(3);
-    await until(() => batches.length === 2);
-    await subscription.stop();
+    const batches = await batchesOf(source, collect(source), [() => source.appendHere(2), () => source.appendHere(3)]);
     expect(batches).toEqual([
       { positions: [0n, 1n], check: 'undefined,1,2' },
       { positions: [2n, 3n, 4n], check: '1,4,3' },
@@ -265,30 +273,32 @@ describe("a polling subscription offering this process's own appends (ownAppends
 
   it('reads the page back and delivers it instead when the consumer does not confirm a batch', async () => {
     const source = ownLog();
-    const { batches, subscription } = collect(source, (statement) => !source.holds(statement));
-    await until(() => source.reads.length === 1);
-    // Another process's event lands first, its wake-up not here yet: the own batch alone is not the page.
-    source.appendUnannounced(1);
-    source.appendHere(2);
-    await until(() => batches.length === 1);
-    // The page read back was everything: the next own append comes at once again.
-    source.appendHere(1);
-    await until(() => batches.length === 2);
-    await subscription.stop();
+    const batches = await batchesOf(
+      source,
+      collect(source, (statement) => !source.holds(statement)),
+      [
+        // Another process's event lands first, its wake-up not here yet: the own batch alone is not the page.
+        () => {
+          source.appendUnannounced(1);
+          source.appendHere(2);
+        },
+        // The page read back was everything: the next own append comes at once again.
+        () => source.appendHere(1),
+      ],
+    );
     expect(batches).toEqual([{ positions: [0n, 1n, 2n] }, { positions: [3n], check: '2,3,1' }]);
     expect(source.reads).toEqual([undefined, undefined]);
   });
 
   it("reads the page after another process's wake-up rather than offer its own appends alone", async () => {
     const source = ownLog();
-    const { batches, subscription } = collect(source);
-    await until(() => source.reads.length === 1);
-    source.appendElsewhere(1);
-    source.appendHere(1);
-    await until(() => batches.length === 1);
-    source.appendHere(1);
-    await until(() => batches.length === 2);
-    await subscription.stop();
+    const batches = await batchesOf(source, collect(source), [
+      () => {
+        source.appendElsewhere(1);
+        source.appendHere(1);
+      },
+      () => source.appendHere(1),
+    ]);
     expect(batches).toEqual([{ positions: [0n, 1n] }, { positions: [2n], check: '1,2,1' }]);
   });
 
