@@ -195,7 +195,7 @@ for (const target of databaseTargets()) {
           const batch = sent.filter((statement) => statement.startsWith('BEGIN')).at(-1) ?? '';
           expect(batch).toMatch(
             new RegExp(
-              `;\\s*COMMIT;\\s*SELECT [^;]+ FROM infraledger_read_page\\([^;]+;\\s*(DO \\$follow\\$ BEGIN EXECUTE 'PREPARE il_follow_[0-9a-f]+ AS [^;]+; EXCEPTION [^;]+; END \\$follow\\$;\\s*)?EXECUTE il_follow_[0-9a-f]+\\('${id}'\\)$`,
+              `;\\s*COMMIT;\\s*(SELECT [^;]+ FROM infraledger_read_page\\([^;]+;\\s*)?(DO \\$follow\\$ BEGIN EXECUTE 'PREPARE il_follow_[0-9a-f]+ AS [^;]+; EXCEPTION [^;]+; END \\$follow\\$;\\s*)?EXECUTE il_follow_[0-9a-f]+\\('${id}'\\)$`,
             ),
           );
         }

@@ -212,6 +212,14 @@ describe("a polling subscription offering this process's own appends (ownAppends
           pollIntervalMs: 60_000,
           batchSize: 10,
           confirmStatement: (after, last, count) => `${String(after)},${String(last)},${count}`,
+          // As the PostgreSQL store offers it: the next page's read, to send with the batch's statements.
+          readAhead: {
+            statement: (after, limit) => `${String(after)},${limit}`,
+            page: (rows) => {
+              const [after, limit] = String(rows[0]).split(',');
+              return page(after === 'undefined' ? undefined : BigInt(after ?? '0'), Number(limit));
+            },
+          },
           ownAppends: true,
           onBatch,
         }),
@@ -237,13 +245,16 @@ describe("a polling subscription offering this process's own appends (ownAppends
    */
   function collect(source: ReturnType<typeof ownLog>, refuses: (statement: string) => boolean = () => false) {
     const batches: { positions: bigint[]; check?: string }[] = [];
-    const subscription = source.subscribe((events, _readAhead, check) => {
+    /** Per batch delivered: whether it came with the next page's read offered (PageReadAhead). */
+    const offered: boolean[] = [];
+    const subscription = source.subscribe((events, readAhead, check) => {
       const statement = check?.statement();
       if (statement !== undefined && refuses(statement)) return Promise.reject(new UnconfirmedBatch());
       batches.push({ positions: events.map((e) => e.position), ...(statement !== undefined && { check: statement }) });
+      offered.push(readAhead !== undefined);
       return Promise.resolve();
     });
-    return { batches, subscription };
+    return { batches, offered, subscription };
   }
 
   /**
@@ -269,6 +280,21 @@ describe("a polling subscription offering this process's own appends (ownAppends
     ]);
     // Only the first read, which found the log empty: every later batch came from the appends.
     expect(source.reads).toEqual([undefined]);
+  });
+
+  it('offers no read ahead with a batch of its own appends (they are held already), only with a page read back', async () => {
+    const source = ownLog();
+    const collected = collect(source, (statement) => !source.holds(statement));
+    const batches = await batchesOf(source, collected, [
+      () => source.appendHere(1),
+      () => {
+        source.appendUnannounced(1);
+        source.appendHere(1);
+      },
+      () => source.appendHere(1),
+    ]);
+    expect(batches).toEqual([{ positions: [0n], check: 'undefined,0,1' }, { positions: [1n, 2n] }, { positions: [3n], check: '2,3,1' }]);
+    expect(collected.offered).toEqual([false, true, false]);
   });
 
   it('reads the page back and delivers it instead when the consumer does not confirm a batch', async () => {

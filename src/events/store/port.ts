@@ -65,7 +65,8 @@ export interface SubscribeOptions {
   /**
    * Awaited before the next batch is delivered (back-pressure). Throwing stops the subscription,
    * except UnconfirmedBatch for a batch that came with a `check`. `readAhead`, when given, lets the
-   * consumer read the next page in a round trip of its own.
+   * consumer read the next page in a round trip of its own. A batch with a `check` comes without one:
+   * the appends after it reach the subscription as this process's own too.
    */
   readonly onBatch: (events: readonly RecordedEvent[], readAhead?: PageReadAhead, check?: BatchCheck) => Promise<void>;
   /**

@@ -137,30 +137,32 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
   };
 
   /**
-   * Delivers the own appends after `after` as a batch with its check, when trusted. Undefined when
-   * there was none or the consumer did not confirm it (the page is then read back); otherwise whether
-   * the consumer asked for the read ahead, and the page it read, if it answered.
+   * Delivers the own appends after `after` as a batch with its check, when trusted: false when there
+   * was none or the consumer did not confirm it (the page is then read back).
    */
-  const deliverOwn = async (): Promise<{ asked: boolean; ahead?: ReadPage } | undefined> => {
-    if (!confirmStatement) return undefined;
+  const deliverOwn = async (): Promise<boolean> => {
+    if (!confirmStatement) return false;
     const from = after;
     if (from !== undefined && own.length > 0 && (own[0]?.position ?? 0n) <= from) own = own.filter((e) => e.position > from);
-    if (!trusted || own.length === 0) return undefined;
+    if (!trusted || own.length === 0) return false;
     const events = own.slice(0, batchSize);
     const last = (events.at(-1) as RecordedEvent).position;
     // The wake-ups of these appends are answered by this batch; one arriving from now on is news.
     if (events.length === own.length) pending = false;
-    const ahead = readAheadAfter(last);
+    // No read ahead is offered: what it would find is, while trusted, own appends committed during
+    // the batch, which arrive here anyway ('committed'); reading them back cost the log's rows in
+    // PostgreSQL and their parsing here, for events already held. Another process's append ends the
+    // trust by its wake-up (ELSEWHERE), and the page is read then.
     try {
-      await options.onBatch(events, ahead?.offer, { statement: () => confirmStatement(from, last, events.length) });
+      await options.onBatch(events, undefined, { statement: () => confirmStatement(from, last, events.length) });
     } catch (error) {
       if (!(error instanceof UnconfirmedBatch)) throw error;
       trusted = false;
-      return undefined;
+      return false;
     }
     after = last;
     own = own.slice(events.length);
-    return { asked: ahead?.asked ?? false, ahead: ahead?.page };
+    return true;
   };
 
   const loop = async (): Promise<void> => {
@@ -174,9 +176,8 @@ export function pollingSubscription(options: PollingSubscriptionOptions): Subscr
           if (stopped) break;
           if (delivered) {
             // As after a page short of full: the batch was everything up to its end, so the next
-            // read waits for news, unless the read ahead was asked for and never answered.
-            if (delivered.ahead) next = Promise.resolve(delivered.ahead);
-            else if (!delivered.asked && own.length === 0) await waitForWakeUp(options.pollIntervalMs, true);
+            // batch waits for news (a wake-up that came meanwhile ends the wait at once).
+            if (own.length === 0) await waitForWakeUp(options.pollIntervalMs, true);
             continue;
           }
         }
