@@ -17,7 +17,7 @@ export const BENCH_PARTS = [
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands-embedded] [lists] [rebuild] [creates] [peers] [graphql] [graphql-live] [--graphql-resources N] [--graphql-templates N] [--graphql-executors N]
-                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--graphql-query Q,…] [--base REF] [--creates-rounds N]
+                          [--graphql-duration S] [--graphql-warmup S] [--graphql-rounds N] [--graphql-query Q,…] [--base REF] [--creates-rounds N] [--creates-clients N]
   store                  event store appends (against Emmett and the previous append), projection replay, growth,
                          how long a fresh event waits to be readable while a rebuild runs
   commands               POST /api/templates at 8 clients: the service before issue 20 (--base, default its base
@@ -28,7 +28,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
                          template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes)
   creates                the peers part's creates alone, with each side's CPU per write (its process's and
-                         PostgreSQL's, from /proc) and --creates-rounds N rounds (default 3)
+                         PostgreSQL's, from /proc) and --creates-rounds N rounds (default 3), by --creates-clients N
+                         clients (default 8, the target's)
   peers                  creates (POST /api/templates, 8 clients) against Emmett with an inline projection, each on a fresh
                          database; one resource by id over GraphQL against PostGraphile 4.14 (installed into
                          bench/peers/postgraphile on first use) without and with a JWT, at 1 and 32 clients, on the graphql
@@ -54,6 +55,8 @@ export interface BenchOptions {
   readonly parts: ReadonlySet<BenchPart>;
   /** Rounds of the creates part. */
   readonly createsRounds: number;
+  /** Clients of the creates part (the peers part's creates always run with 8). */
+  readonly createsClients: number;
   /** The git revision the commands part compares against. */
   readonly base: string | undefined;
   readonly graphql: {
@@ -81,6 +84,7 @@ const flagsSchema = z.strictObject({
   'graphql-warmup': whole(0, 600).default(3),
   'graphql-rounds': whole(1, 20).default(2),
   'creates-rounds': whole(1, 50).default(3),
+  'creates-clients': whole(1, 64).default(8),
   'graphql-query': z
     .string()
     .regex(/^[a-z]+(,[a-z]+)*$/, 'must be query names separated by commas')
@@ -126,6 +130,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     parts: parts.size > 0 ? parts : new Set(BENCH_PARTS.filter((part) => part !== 'creates')),
     base: f.base,
     createsRounds: f['creates-rounds'],
+    createsClients: f['creates-clients'],
     graphql: {
       size: { resources: f['graphql-resources'], templates: defaults.templates, executors: f['graphql-executors'] ?? defaults.executors },
       warmupSeconds: f['graphql-warmup'],

@@ -343,9 +343,9 @@ const rebuildPart = (log: Logger): Promise<boolean> =>
   });
 
 /** The creates part: the peers part's creates against Emmett alone, with each side's CPU per write. */
-const createsPart = (rounds: number): Promise<boolean> =>
-  onPostgres('creates', '(POST /api/templates against Emmett, 8 clients), sides taking turns', async (adminUrl) => {
-    await benchCreates(adminUrl, say, rounds);
+const createsPart = (rounds: number, clients: number): Promise<boolean> =>
+  onPostgres('creates', `(POST /api/templates against Emmett, ${String(clients)} clients), sides taking turns`, async (adminUrl) => {
+    await benchCreates(adminUrl, say, rounds, clients);
   });
 
 /** The peers part: the service against PostGraphile on the GraphQL part's catalog (bench/peers/bench.ts). */
@@ -432,7 +432,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   if (options.parts.has('creates')) {
     say('');
-    ok = (await createsPart(options.createsRounds)) && ok;
+    ok = (await createsPart(options.createsRounds, options.createsClients)) && ok;
   }
   if (options.parts.has('peers')) {
     say('');

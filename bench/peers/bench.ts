@@ -168,8 +168,12 @@ export function formatRatio(r: PeerRatio): string {
   );
 }
 
-/** Creates measured per side: warm-up writes first, then rounds of this many writes by this many clients. */
-const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+/**
+ * Creates measured per side: warm-up writes first, then rounds of this many writes by this many
+ * clients. The target is at 8 clients; other counts (`--creates-clients`) show how each side's rate
+ * follows the clients' concurrency.
+ */
+export const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
 
 /** What one side's creates cost the machine, per write: its own process's CPU and PostgreSQL's. */
 export interface CreateCosts {
@@ -211,11 +215,16 @@ class CostMeter {
 }
 
 /**
- * Creates against Emmett: `POST /api/templates` by 8 clients to this checkout's service (a child
- * process, its admin token, read-your-writes, every rule) and to the Emmett side
- * (bench/peers/emmett-service.ts), each on a fresh database of its own on the same server.
+ * Creates against Emmett: `POST /api/templates` by `clients` clients (8 unless told) to this
+ * checkout's service (a child process, its admin token, read-your-writes, every rule) and to the
+ * Emmett side (bench/peers/emmett-service.ts), each on a fresh database of its own on the same server.
  */
-export async function benchCreates(adminUrl: string, say: (line: string) => void, rounds: number = CREATES.rounds): Promise<CreatesResult> {
+export async function benchCreates(
+  adminUrl: string,
+  say: (line: string) => void,
+  rounds: number = CREATES.rounds,
+  clients: number = CREATES.clients,
+): Promise<CreatesResult> {
   const load = os.loadavg();
   const ourEnv = await benchEnvironment(await freshDatabase(adminUrl, 'infraledger_bench_peers_ours'));
   const emmettEnv = { DATABASE_URL: await freshDatabase(adminUrl, 'infraledger_bench_peers_emmett') };
@@ -231,7 +240,7 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
     );
     started.push(emmett);
     const writer = (name: string, service: ServiceProcess, headers: Record<string, string>) => {
-      const post = keepAlivePost(service.baseUrl, CREATES.clients);
+      const post = keepAlivePost(service.baseUrl, clients);
       return async () => {
         const answer = await post('/api/templates', { 'content-type': 'application/json', ...headers }, templateBody(name));
         if (answer.status !== 201)
@@ -242,7 +251,7 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
       ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }), service: ours },
       emmett: { write: writer('emmett', emmett, {}), service: emmett },
     };
-    for (const { write } of Object.values(sides)) await writeMany(CREATES.warmupWrites, CREATES.clients, write);
+    for (const { write } of Object.values(sides)) await writeMany(CREATES.warmupWrites, clients, write);
     const runs = { ours: [] as { ms: number; latencies: number[] }[], emmett: [] as { ms: number; latencies: number[] }[] };
     const meters = { ours: new CostMeter(), emmett: new CostMeter() };
     for (let round = 0; round < rounds; round++) {
@@ -250,16 +259,16 @@ export async function benchCreates(adminUrl: string, say: (line: string) => void
       for (const name of order) {
         const { write, service } = sides[name];
         await meters[name].measure(service.child.pid, CREATES.writesPerRound, async () => {
-          runs[name].push(await writeMany(CREATES.writesPerRound, CREATES.clients, write));
+          runs[name].push(await writeMany(CREATES.writesPerRound, clients, write));
         });
       }
     }
     const rate = (run: { ms: number; latencies: number[] }): number => (run.latencies.length * 1000) / run.ms;
     const perRound = runs.ours.map((run, i) => rate(run) / rate(runs.emmett[i] ?? run));
     const ratio: PeerRatio = {
-      measure: 'creates (POST /api/templates, read-your-writes), 8 clients',
+      measure: `creates (POST /api/templates, read-your-writes), ${String(clients)} clients`,
       peer: 'Emmett 0.42 (DeciderCommandHandler, inline raw-SQL projection, row read back, no auth)',
-      connections: CREATES.clients,
+      connections: clients,
       ours: side(runs.ours).perSecond,
       theirs: side(runs.emmett).perSecond,
       median: percentile(
