@@ -173,7 +173,7 @@ export function formatRatio(r: PeerRatio): string {
  * clients. The target is at 8 clients; other counts (`--creates-clients`) show how each side's rate
  * follows the clients' concurrency.
  */
-export const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
+const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
 
 /** What one side's creates cost the machine, per write: its own process's CPU and PostgreSQL's. */
 export interface CreateCosts {
