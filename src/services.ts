@@ -162,7 +162,16 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
     // One reader of $all feeds every projection.
     const hub = new ProjectionHub(
       allProjections.map((projection) => timedProjection(projection, metrics)),
-      { pool, store, codec, log, batchSize: config.PROJECTION_BATCH_SIZE, retryDelayMs: options.pollIntervalMs ?? 1000 },
+      {
+        pool,
+        store,
+        codec,
+        log,
+        batchSize: config.PROJECTION_BATCH_SIZE,
+        retryDelayMs: options.pollIntervalMs ?? 1000,
+        // Projections' inserts run as statements prepared on each connection, as the follow-ups.
+        prepareWrites: config.DATABASE_PREPARED_STATEMENTS,
+      },
     );
     const runners = hub.projections;
     metrics.sampleProjections = async () => {

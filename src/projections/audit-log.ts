@@ -5,7 +5,7 @@ import type { EventDefinition } from '../events/define.js';
 import { referenceEvents } from '../events/reference.js';
 import { redactSecrets } from '../events/secret-fields.js';
 import { uniqueEvents } from '../events/unique.js';
-import type { BatchClient, Projection } from './projection.js';
+import { PLAN_ONCE, type BatchClient, type Projection } from './projection.js';
 import { existingRowIds } from './row-projection.js';
 import { actorUserId } from './metadata.js';
 import { historyStep, tracksFields, type FieldChange, type KnownFields } from './audit-history.js';
@@ -219,9 +219,10 @@ export function createAuditLogProjection(definitions: () => readonly EventDefini
       if (events.length === 0) return;
       const { rows, remembered, renamed } = await rowsOfBatch(tx, events, (type) => audited().get(type));
       // No answer is read: the batch's transaction may send these with its COMMIT.
-      if (rows.length > 0 && remembered.length > 0) await tx.write(INSERT_AND_REMEMBER, [JSON.stringify(rows), JSON.stringify(remembered)]);
-      else if (rows.length > 0) await tx.write(INSERT, [JSON.stringify(rows)]);
-      else if (remembered.length > 0) await tx.write(REMEMBER, [JSON.stringify(remembered)]);
+      if (rows.length > 0 && remembered.length > 0)
+        await tx.write(INSERT_AND_REMEMBER, [JSON.stringify(rows), JSON.stringify(remembered)], PLAN_ONCE);
+      else if (rows.length > 0) await tx.write(INSERT, [JSON.stringify(rows)], PLAN_ONCE);
+      else if (remembered.length > 0) await tx.write(REMEMBER, [JSON.stringify(remembered)], PLAN_ONCE);
       // After the insert, so that this batch's earlier entries of the entity are renamed too.
       if (renamed.length > 0) await tx.write(RENAME, [JSON.stringify(renamed)]);
     },

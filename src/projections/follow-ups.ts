@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { inlineParameters, quoteLiteral } from '../storage/literals.js';
 import type { SqlClient } from '../storage/pool.js';
+import { PreparedTexts } from './prepared-texts.js';
 
 /**
  * A read a writer wants answered as soon as its write is projected: a statement whose parameters are
@@ -36,19 +35,6 @@ export interface DueReads {
   readonly count: number;
 }
 
-/** Distinct read texts named for PREPARE; the service's are one per entity kind, so this bound is never reached. */
-const MAX_NAMES = 256;
-
-/**
- * PREPARE `name` unless the connection has it already. The statements ride after the batch's COMMIT,
- * where an error would make a committed batch look failed (the hub would then find its checkpoints
- * moved and load them again), so a statement prepared before is no error: a PL/pgSQL block, planned
- * each time it runs, which is once per connection and text.
- */
-const prepareOnce = (name: string, text: string): string =>
-  `DO $follow$ BEGIN EXECUTE ${quoteLiteral(`PREPARE ${name} AS ${text}`)}; ` +
-  'EXCEPTION WHEN duplicate_prepared_statement THEN NULL; END $follow$';
-
 /**
  * Read-your-writes in no round trip of its own (decisions/0007). A write's answer is its entity as the
  * read model shows it, read back once the projection hub has committed the batch that holds its
@@ -58,18 +44,13 @@ const prepareOnce = (name: string, text: string): string =>
  * it wakes the writer. A read no batch answered (a batch that took the explicit path, a projection
  * standing by) gives undefined, and the writer reads as before.
  *
- * Each text is prepared once per connection with SQL `PREPARE` (named `il_follow_` and a digest of
- * the text, apart from the protocol-level names of src/storage/prepared.ts) and run with `EXECUTE`,
- * its values written in as literals: planned once, where a text sent with its literals would be
- * planned on every batch (a lookup by id on a table with a dozen indexes costs more to plan than to
- * run). Which connection prepared what is kept by the client object the pool hands out; a wrapper
- * that hands out a new object per checkout only makes the text be prepared again, which
- * `prepareOnce` tolerates.
+ * Each text is prepared once per connection (./prepared-texts.ts, names `il_follow_…`) and run with
+ * `EXECUTE`: planned once, where a text sent with its literals would be planned on every batch (a
+ * lookup by id on a table with a dozen indexes costs more to plan than to run).
  */
 export class FollowUps {
   private readonly pending = new Set<Pending>();
-  private readonly names = new Map<string, string>();
-  private readonly prepared = new WeakMap<SqlClient, Set<string>>();
+  private readonly texts = new PreparedTexts('il_follow_');
 
   /** Registers `read` for the batch that brings every one of `projections` to `position`. */
   add(read: FollowingRead, position: bigint, projections: readonly string[]): FollowUp {
@@ -90,23 +71,17 @@ export class FollowUps {
   due(client: SqlClient, last: bigint, complete: (projection: string) => boolean): DueReads | undefined {
     const reads = [...this.pending].flatMap((entry) => {
       const answerable = entry.rows === undefined && entry.position <= last && entry.projections.every(complete);
-      const name = answerable ? this.nameOf(entry.read) : undefined;
-      return name === undefined ? [] : [{ entry, name }];
+      const run = answerable ? this.texts.run(client, entry.read.text, entry.read.parameters) : undefined;
+      return run === undefined ? [] : [{ entry, run }];
     });
     if (reads.length === 0) return undefined;
-    const known = this.prepared.get(client) ?? new Set<string>();
     const preparing = new Map<string, string>();
-    const executes = reads.map(({ entry, name }) => {
-      if (!known.has(name)) preparing.set(name, prepareOnce(name, entry.read.text));
-      const values = inlineParameters(entry.read.parameters.map((_, i) => `$${String(i + 1)}`).join(', '), entry.read.parameters);
-      return `EXECUTE ${name}${entry.read.parameters.length === 0 ? '' : `(${values})`}`;
-    });
+    for (const { run } of reads) if (run.prepare !== undefined) preparing.set(run.name, run.prepare);
     return {
-      statements: [...preparing.values(), ...executes],
-      count: executes.length,
+      statements: [...preparing.values(), ...reads.map(({ run }) => run.execute)],
+      count: reads.length,
       settle: (results) => {
-        for (const name of preparing.keys()) known.add(name);
-        this.prepared.set(client, known);
+        this.texts.settle(client, preparing.keys());
         reads.forEach(({ entry }, i) => (entry.rows = results[i] ?? []));
       },
     };
@@ -115,15 +90,5 @@ export class FollowUps {
   /** How many reads wait for a batch (tests). */
   get size(): number {
     return this.pending.size;
-  }
-
-  private nameOf(read: FollowingRead): string | undefined {
-    const named = this.names.get(read.text);
-    if (named !== undefined || this.names.size >= MAX_NAMES) return named;
-    // Named by the text itself: hubs that share a pool over time (a restart in one process) must never
-    // find a name prepared for another text, which `prepareOnce` would keep.
-    const name = `il_follow_${createHash('sha256').update(read.text).digest('hex').slice(0, 32)}`;
-    this.names.set(read.text, name);
-    return name;
   }
 }

@@ -15,6 +15,7 @@ import {
 import type { Logger } from '../log.js';
 import { FollowUps, type DueReads, type FollowingRead, type FollowUp } from './follow-ups.js';
 import { HeldWrites } from './held-writes.js';
+import { PreparedTexts } from './prepared-texts.js';
 import type { BatchClient, Projection } from './projection.js';
 import { applyEvents, PoisonEvent, projectionLockKey } from './apply.js';
 
@@ -47,6 +48,12 @@ export interface RunnerDeps {
    * IDLE_FLUSH_MS). Other replicas' waits and standbys' reads (X-Min-Position) see it only then.
    */
   readonly idleFlushMs?: number;
+  /**
+   * Whether projections' `planOnce` writes may run as statements prepared once per connection
+   * (./held-writes.ts; PostgreSQL only). False behind a pooler that keeps no prepared statements
+   * (`DATABASE_PREPARED_STATEMENTS`): their values are then written into their text. Default true.
+   */
+  readonly prepareWrites?: boolean;
 }
 
 /** The checkpoint moved under us (another replica, or a rebuild swapped tables): resubscribe from it. */
@@ -146,11 +153,13 @@ async function commitWith(
   const after = [...(read === undefined ? [] : [read]), ...(due?.statements ?? [])];
   try {
     const result = await tx.query([...held.statements, ...statements, 'COMMIT', ...after].join(';\n'));
+    held.settle();
     // The due reads are the message's last results (node-postgres answers a text of several statements with one result each).
     const results: readonly SqlResult<Record<string, unknown>>[] = Array.isArray(result) ? result : [result];
     if (due) due.settle(results.slice(-due.count).map((r) => r.rows));
     if (read !== undefined) readAhead?.accept(results.at(-1 - (due?.count ?? 0))?.rows ?? []);
   } catch (error) {
+    held.forget();
     if (held.writes > 0 && !isTransientDatabaseError(error) && !isCheckFailed(error))
       throw new ProjectorFailed('a projection’s write failed', { cause: error });
     throw error;
@@ -225,6 +234,8 @@ export class ProjectionHub {
   private resyncRequested = false;
   /** Writers' reads waiting for the batch that projects their write (./follow-ups.ts). */
   private readonly followUps = new FollowUps();
+  /** Projections' writes prepared once per connection (`planOnce`, ./held-writes.ts); PostgreSQL only, as the follow-ups. */
+  private readonly preparedWrites = new PreparedTexts('il_write_');
 
   constructor(
     projections: readonly Projection[],
@@ -255,6 +266,14 @@ export class ProjectionHub {
   follow(read: FollowingRead, position: bigint, projections: readonly string[]): FollowUp | undefined {
     if (this.deps.pool.dialect !== 'postgres') return undefined;
     return this.followUps.add(read, position, projections);
+  }
+
+  /**
+   * Where a batch's `planOnce` writes are prepared: PostgreSQL only, whose pool hands out one client
+   * object per connection (PGlite's checkouts would prepare again on every batch), unless told not to.
+   */
+  private writesPrepared(): PreparedTexts | undefined {
+    return this.deps.pool.dialect === 'postgres' && this.deps.prepareWrites !== false ? this.preparedWrites : undefined;
   }
 
   async stop(): Promise<void> {
@@ -483,7 +502,7 @@ export class ProjectionHub {
          SELECT c.name, c.position, c.status, c.error FROM projection_checkpoints c JOIN (VALUES ${keys}) AS k(name, key) ON c.name = k.name
           WHERE pg_try_advisory_xact_lock(k.key) FOR UPDATE OF c`,
       );
-      const batch = new HeldWrites(tx);
+      const batch = new HeldWrites(tx, [], this.writesPrepared());
       const result = await this.applyLocked(tx, batch, lastResult(begun).rows, plans, last, careful);
       await commitWith(tx, batch, result.statements);
       return result;
@@ -576,7 +595,7 @@ export class ProjectionHub {
     try {
       // The check runs before the claim: the transaction has no id yet, so nothing of its own is in its snapshot's way.
       const begin = check ? [BEGIN_MARKED, check.statement(), claim, BATCH_SETTINGS] : [BEGIN_MARKED, claim, BATCH_SETTINGS];
-      const batch = new HeldWrites(tx, begin);
+      const batch = new HeldWrites(tx, begin, this.writesPrepared());
       const decoded = new Map<RecordedEvent, DecodedEvent>();
       for (const plan of plans) await this.applyProjection(batch, plan, decoded);
       const due = complete && this.followUps.due(tx, last, complete);

@@ -10,8 +10,22 @@ import type { DecodedEvent } from '../events/codec.js';
  * and booleans only.
  */
 export interface BatchClient extends SqlClient {
-  write(text: string, params?: readonly unknown[]): Promise<void>;
+  write(text: string, params?: readonly unknown[], options?: WriteOptions): Promise<void>;
 }
+
+/** What a held write lets the hub do with it. */
+export interface WriteOptions {
+  /**
+   * The statement's plan cannot depend on what the tables hold: it inserts the rows it is given, a
+   * conflict decided by a unique index, and reads no table otherwise. The hub may then prepare it
+   * once per connection and keep its one generic plan (./held-writes.ts); a statement that reads a
+   * table (an UPDATE or DELETE by key, a join) must be planned for the table as it is now.
+   */
+  readonly planOnce?: boolean;
+}
+
+/** `write`'s options for an insert of given rows (WriteOptions.planOnce). */
+export const PLAN_ONCE: WriteOptions = { planOnce: true };
 
 /** A transaction as a BatchClient whose writes run at once (rebuilds, tests, the careful retry of a failed batch). */
 export const writingAtOnce = (tx: SqlClient): BatchClient => ({

@@ -3,7 +3,7 @@ import type { SqlClient } from '../storage/pool.js';
 import type { DecodedEvent } from '../events/codec.js';
 import { actorUserId } from './metadata.js';
 import { runPool } from '../run-pool.js';
-import { writingAtOnce, type BatchClient, type Projection, type ReplayTransaction, type ReplayTuning } from './projection.js';
+import { PLAN_ONCE, writingAtOnce, type BatchClient, type Projection, type ReplayTransaction, type ReplayTuning } from './projection.js';
 
 /** A column's PostgreSQL type, as json_to_recordset reads it into the table. */
 export type ColumnType = 'uuid' | 'text' | 'text[]' | 'jsonb' | 'boolean' | 'integer' | 'bigint' | 'timestamptz';
@@ -140,7 +140,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
   async function write(tx: BatchClient, changed: readonly Change<Row>[], fresh: boolean): Promise<void> {
     if (changed.length === 0) return;
     // Nothing here reads an answer: a batch's transaction may send these with its COMMIT.
-    await tx.write(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))]);
+    await tx.write(fresh ? insert : upsert, [JSON.stringify(changed.map((c) => c.after))], PLAN_ONCE);
     for (const link of spec.links) {
       const moved = fresh
         ? changed
@@ -165,6 +165,7 @@ export function rowProjection<Row extends { id: string; revision: number }>(spec
           `INSERT INTO ${link.table} (${link.ownerColumn}, ${link.targetColumn}, ordinal) SELECT * FROM unnest($1::uuid[], $2::uuid[], ` +
             `$3::int[])`,
           [arrayLiteral(owners), arrayLiteral(targets), `{${ordinals.join(',')}}`],
+          PLAN_ONCE,
         );
       }
     }

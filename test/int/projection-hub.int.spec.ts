@@ -195,7 +195,7 @@ for (const target of databaseTargets()) {
           const batch = sent.filter((statement) => statement.startsWith('BEGIN')).at(-1) ?? '';
           expect(batch).toMatch(
             new RegExp(
-              `;\\s*COMMIT;\\s*(SELECT [^;]+ FROM infraledger_read_page\\([^;]+;\\s*)?(DO \\$follow\\$ BEGIN EXECUTE 'PREPARE il_follow_[0-9a-f]+ AS [^;]+; EXCEPTION [^;]+; END \\$follow\\$;\\s*)?EXECUTE il_follow_[0-9a-f]+\\('${id}'\\)$`,
+              `;\\s*COMMIT;\\s*(SELECT [^;]+ FROM infraledger_read_page\\([^;]+;\\s*)?(DO \\$prepare\\$ BEGIN EXECUTE 'PREPARE il_follow_[0-9a-f]+ AS [^;]+; EXCEPTION [^;]+; END \\$prepare\\$;\\s*)?EXECUTE il_follow_[0-9a-f]+\\('${id}'\\)$`,
             ),
           );
         }
@@ -227,6 +227,57 @@ for (const target of databaseTargets()) {
           ).resolves.toEqual([{ id: next.id }]);
           await hub.stop();
         });
+
+      it("runs projections' inserts as statements prepared once per connection and, given a connection that lost them, prepares them again after one refused message, losing nothing (PostgreSQL; PGlite: written inline)", async () => {
+        let dropPrepared = false;
+        let dropped = 0;
+        let droppedAt = 0;
+        const sent: string[] = [];
+        const pool = interceptClients(spine.pool, async (text, send, client) => {
+          // As a connection reset would: the hub still believes the statements are there.
+          if (dropPrepared && text.startsWith('BEGIN') && text.includes('EXECUTE il_write_') && !text.includes('PREPARE il_write_')) {
+            dropPrepared = false;
+            const { rows } = await client.query<{ name: string }>(
+              "SELECT name FROM pg_prepared_statements WHERE name LIKE 'il\\_write\\_%'",
+            );
+            for (const { name } of rows) await client.query(`DEALLOCATE ${name}`);
+            dropped = rows.length;
+            droppedAt = sent.length;
+          }
+          sent.push(text);
+          return send();
+        });
+        const hub = hubOn(pool, 50);
+        hub.start();
+        await allReached(hub.projections, await writeHistory(spine, 1));
+        const waitFor = createPositionWaiter({ pool: spine.pool, runners: hub.projections, timeoutMs: 30_000 });
+        for (let i = 0; i < 6; i++) {
+          if (i === 3) dropPrepared = target.name === 'postgres';
+          const { id, position } = await createIntegration(`prepared-${i}`, FIXED_START + i * 1000);
+          await waitFor(['integrations', 'audit_log'], position);
+          const { rows } = await spine.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM integrations WHERE id = $1', [id]);
+          expect(rows[0]?.n).toBe(1);
+        }
+        expect(hub.projections.filter((lane) => lane.state === 'failed')).toEqual([]);
+        await hub.stop();
+        const batches = sent.filter((text) => text.startsWith('BEGIN'));
+        if (target.name === 'postgres') {
+          expect(dropped).toBeGreaterThan(0);
+          // Every batch writes through EXECUTE under a generic plan, some without preparing first.
+          for (const batch of batches.slice(-4))
+            expect(batch).toMatch(/force_generic_plan;\s*(DO \$prepare\$[\s\S]*?END \$prepare\$;\s*)*EXECUTE il_write_[0-9a-f]+\('/);
+          expect(batches.some((batch) => /force_generic_plan;\s*EXECUTE il_write_[0-9a-f]+\('/.test(batch))).toBe(true);
+          // Prepared once per connection, and once more where they were lost.
+          const prepares = batches.filter((text) => text.includes('PREPARE il_write_')).length;
+          expect(prepares).toBeLessThan(batches.length);
+          expect(sent.slice(droppedAt + 1).some((text) => text.startsWith('BEGIN') && text.includes('PREPARE il_write_'))).toBe(true);
+        } else {
+          expect(batches.some((text) => text.includes('il_write_'))).toBe(false);
+        }
+        const applied = await dumpTables(spine.pool, everyTable);
+        await rebuildEach();
+        expect(await dumpTables(spine.pool, everyTable)).toEqual(applied);
+      });
 
       it('waits only on the projections named: a stopped one does not hold the others back', async () => {
         const hub = hubOn(spine.pool, 50);

@@ -6,20 +6,27 @@ export type ClientStatement = (text: string, send: () => Promise<SqlResult<unkno
 /**
  * `pool`, but every statement sent on a connected client (a transaction's) goes through `statement`,
  * which may look around, hold the transaction open, count, or fail it instead of sending it.
- * Statements sent on the pool itself pass untouched.
+ * Statements sent on the pool itself pass untouched. Each connection keeps one wrapper, as
+ * node-postgres' pool hands out one client object per connection (the hub keeps what it prepared on
+ * a connection by that object).
  */
 export function interceptClients(pool: SqlPool, statement: ClientStatement): SqlPool {
+  const wrappers = new WeakMap<SqlClient, SqlClient>();
   return {
     ...pool,
     dialect: pool.dialect,
     query: (text, params) => pool.query(text, params),
     async connect() {
       const client = await pool.connect();
-      const wrapped: SqlClient = {
-        query: async <R>(text: string, params?: readonly unknown[]) =>
-          (await statement(text, () => client.query(text, params), client)) as SqlResult<R>,
-        release: (destroy) => client.release(destroy),
-      };
+      let wrapped = wrappers.get(client);
+      if (!wrapped) {
+        wrapped = {
+          query: async <R>(text: string, params?: readonly unknown[]) =>
+            (await statement(text, () => client.query(text, params), client)) as SqlResult<R>,
+          release: (destroy) => client.release(destroy),
+        };
+        wrappers.set(client, wrapped);
+      }
       return wrapped;
     },
   };

@@ -15,7 +15,7 @@ const allComplete = (): boolean => true;
 /** The name BY_ID is prepared under: its digest. */
 const NAME = `il_follow_${createHash('sha256').update(BY_ID).digest('hex').slice(0, 32)}`;
 /** The statement preparing BY_ID unless the connection has it. */
-const PREPARE = `DO $follow$ BEGIN EXECUTE 'PREPARE ${NAME} AS ${BY_ID}'; EXCEPTION WHEN duplicate_prepared_statement THEN NULL; END $follow$`;
+const PREPARE = `DO $prepare$ BEGIN EXECUTE 'PREPARE ${NAME} AS ${BY_ID}'; EXCEPTION WHEN duplicate_prepared_statement THEN NULL; END $prepare$`;
 
 describe('follow-up reads (the reads a write answer rides with in the batch that projects it)', () => {
   it('given a read registered at a position, when a batch reaches it, then the batch prepares its text, executes it, and hands the rows to take()', () => {
