@@ -32,6 +32,8 @@ export interface DueReads {
   readonly statements: readonly string[];
   /** Hands each read its rows (the batch's last `count` results, in order); marks the texts prepared on the connection. */
   settle(results: readonly ReadRows[]): void;
+  /** After the batch's message failed with `error` (PreparedTexts.failed): the reads stay unanswered. */
+  failed(error: unknown): void;
   readonly count: number;
 }
 
@@ -84,6 +86,7 @@ export class FollowUps {
         this.texts.settle(client, preparing.keys());
         reads.forEach(({ entry }, i) => (entry.rows = results[i] ?? []));
       },
+      failed: (error) => this.texts.failed(client, error),
     };
   }
 

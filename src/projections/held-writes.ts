@@ -18,8 +18,8 @@ export interface TakenWrites {
   readonly writes: number;
   /** After the message holding them ran without error: its PREPAREs are on the connection. */
   settle(): void;
-  /** After it failed: what the connection prepared is not known any more. */
-  forget(): void;
+  /** After it failed with `error` (PreparedTexts.failed). */
+  failed(error: unknown): void;
 }
 
 /**
@@ -69,7 +69,7 @@ export class HeldWrites implements BatchClient {
       try {
         await this.tx.query(taken.statements.join(';\n'));
       } catch (error) {
-        taken.forget();
+        taken.failed(error);
         throw error;
       }
       taken.settle();
@@ -79,7 +79,7 @@ export class HeldWrites implements BatchClient {
 
   /**
    * The statements held and not yet sent, for the caller to send (with its COMMIT), the transaction
-   * left planning as it began; the caller reports how the message went (`settle` or `forget`).
+   * left planning as it began; the caller reports how the message went (`settle` or `failed`).
    */
   take(): TakenWrites {
     this.plans(false);
@@ -94,7 +94,7 @@ export class HeldWrites implements BatchClient {
       statements,
       writes,
       settle: () => prepared?.settle(tx, preparing),
-      forget: () => prepared?.forget(tx),
+      failed: (error) => prepared?.failed(tx, error),
     };
   }
 

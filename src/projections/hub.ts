@@ -159,7 +159,8 @@ async function commitWith(
     if (due) due.settle(results.slice(-due.count).map((r) => r.rows));
     if (read !== undefined) readAhead?.accept(results.at(-1 - (due?.count ?? 0))?.rows ?? []);
   } catch (error) {
-    held.forget();
+    held.failed(error);
+    due?.failed(error);
     if (held.writes > 0 && !isTransientDatabaseError(error) && !isCheckFailed(error))
       throw new ProjectorFailed('a projection’s write failed', { cause: error });
     throw error;

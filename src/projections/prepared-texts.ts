@@ -10,6 +10,9 @@ export interface PreparedRun {
   readonly execute: string;
 }
 
+/** The SQLSTATE of an EXECUTE whose statement the connection does not have (invalid_sql_statement_name). */
+const MISSING_STATEMENT = '26000';
+
 /** Distinct texts named for PREPARE; the service's are a few per projection and entity kind, so this bound is never reached. */
 const MAX_NAMES = 256;
 
@@ -56,11 +59,13 @@ export class PreparedTexts {
   }
 
   /**
-   * Forgets what `client` prepared, after a message on it failed: if the connection lost its
-   * statements (a reset), the next message prepares them again rather than failing the same way.
+   * After a message on `client` failed with `error`: when a statement was missing (SQLSTATE 26000,
+   * the connection lost what it prepared, a reset), forgets what it prepared, so that the next
+   * message prepares again rather than failing the same way. Any other failure (a refused claim or
+   * check, a conflict) leaves the statements where they are, and known.
    */
-  forget(client: SqlClient): void {
-    this.prepared.delete(client);
+  failed(client: SqlClient, error: unknown): void {
+    if ((error as { code?: unknown } | null)?.code === MISSING_STATEMENT) this.prepared.delete(client);
   }
 
   private nameOf(text: string): string | undefined {

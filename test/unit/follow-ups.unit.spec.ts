@@ -63,6 +63,19 @@ describe('follow-up reads (the reads a write answer rides with in the batch that
     expect(handle.take()).toEqual([{ id: 'a' }]);
   });
 
+  it('given a batch failing on a missing statement (a reset connection), when the next batch comes on that connection, then the text is prepared again; after any other failure it is not', () => {
+    const followUps = new FollowUps();
+    const client = connection();
+    followUps.add(read('a'), 1n, ['templates']);
+    followUps.due(client, 1n, allComplete)?.settle([[]]);
+    followUps.add(read('b'), 2n, ['templates']);
+    followUps.due(client, 2n, allComplete)?.failed(Object.assign(new Error('the claim failed'), { code: 'IL001' }));
+    const kept = followUps.due(client, 2n, allComplete);
+    expect(kept?.statements).toEqual([`EXECUTE ${NAME}('b')`]);
+    kept?.failed(Object.assign(new Error(`prepared statement "${NAME}" does not exist`), { code: '26000' }));
+    expect(followUps.due(client, 2n, allComplete)?.statements).toEqual([PREPARE, `EXECUTE ${NAME}('b')`]);
+  });
+
   it('given a hub started again on the same pool, when it names its texts, then a name always means one text (a connection may have it from before)', () => {
     const before = new FollowUps();
     const after = new FollowUps();

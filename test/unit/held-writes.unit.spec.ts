@@ -5,20 +5,23 @@ import { PreparedTexts } from '../../src/projections/prepared-texts.js';
 import { PLAN_ONCE } from '../../src/projections/projection.js';
 import type { SqlClient, SqlResult } from '../../src/storage/pool.js';
 
-/** A connection that records each text sent and answers with no rows; `failing` makes the next send fail. */
+/** A connection that records each text sent and answers with no rows; `failing` makes the sends fail with that error. */
 function connection() {
   const sent: string[] = [];
-  const state = { failing: false };
+  const state: { failing?: Error } = {};
   const client: SqlClient = {
     query: <R>(text: string): Promise<SqlResult<R>> => {
       sent.push(text);
-      if (state.failing) return Promise.reject(new Error('the connection went away'));
+      if (state.failing) return Promise.reject(state.failing);
       return Promise.resolve({ rows: [] as R[], rowCount: 0 } as SqlResult<R>);
     },
     release: () => undefined,
   };
   return { client, sent, state };
 }
+
+/** PostgreSQL's answer to an EXECUTE of a statement the connection does not have. */
+const missingStatement = (): Error => Object.assign(new Error(`prepared statement "${NAME}" does not exist`), { code: '26000' });
 
 const INSERT = 'INSERT INTO templates (id, name) SELECT id, name FROM json_to_recordset($1::json) AS r(id uuid, name text)';
 const NAME = `il_write_${createHash('sha256').update(INSERT).digest('hex').slice(0, 32)}`;
@@ -61,21 +64,26 @@ describe('held writes of a batch (sent with its next read or its COMMIT)', () =>
     expect(elsewhere.take().statements).toContain(PREPARE);
   });
 
-  it('given a message that failed on a connection, when the next batch there writes the text, then it is prepared again (a reset connection lost it)', () => {
+  it('given a message that failed on a missing statement, when the next batch there writes the text, then it is prepared again (a reset connection lost it); any other failure keeps it known', () => {
     const prepared = new PreparedTexts('il_write_');
     const { client } = connection();
     const batch = new HeldWrites(client, [], prepared);
     void batch.write(INSERT, ['[]'], PLAN_ONCE);
     batch.take().settle();
-    const failed = new HeldWrites(client, [], prepared);
-    void failed.write(INSERT, ['[]'], PLAN_ONCE);
-    failed.take().forget();
+    const refused = new HeldWrites(client, [], prepared);
+    void refused.write(INSERT, ['[]'], PLAN_ONCE);
+    refused.take().failed(Object.assign(new Error('the claim failed'), { code: 'IL001' }));
+    const kept = new HeldWrites(client, [], prepared);
+    void kept.write(INSERT, ['[]'], PLAN_ONCE);
+    const sentAgain = kept.take();
+    expect(sentAgain.statements).toEqual([GENERIC, `EXECUTE ${NAME}('[]')`, CUSTOM]);
+    sentAgain.failed(missingStatement());
     const next = new HeldWrites(client, [], prepared);
     void next.write(INSERT, ['[]'], PLAN_ONCE);
     expect(next.take().statements).toContain(PREPARE);
   });
 
-  it('given a read after held writes, when it is sent, then the writes go first with custom plans restored, and a failed send forgets what was prepared', async () => {
+  it('given a read after held writes, when it is sent, then the writes go first with custom plans restored, and a send failing on a missing statement forgets what was prepared', async () => {
     const prepared = new PreparedTexts('il_write_');
     const { client, sent, state } = connection();
     const batch = new HeldWrites(client, [], prepared);
@@ -84,9 +92,9 @@ describe('held writes of a batch (sent with its next read or its COMMIT)', () =>
     expect(sent).toEqual([[GENERIC, PREPARE, `EXECUTE ${NAME}('[]')`, CUSTOM].join(';\n'), 'SELECT 1']);
     // That send ran: the text is prepared on this connection.
     void batch.write(INSERT, ['[]'], PLAN_ONCE);
-    state.failing = true;
-    await expect(batch.query('SELECT 1')).rejects.toThrow('the connection went away');
-    state.failing = false;
+    state.failing = missingStatement();
+    await expect(batch.query('SELECT 1')).rejects.toThrow('does not exist');
+    state.failing = undefined;
     void batch.write(INSERT, ['[]'], PLAN_ONCE);
     expect(batch.take().statements).toContain(PREPARE);
   });
