@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { openServices } from '../services.js';
 import { createPgPool } from '../storage/pool.js';
-import { progressBar, progressLine, type ProgressState } from './progress.js';
+import { progressBar, progressLine, wholeNumber, type ProgressState } from './progress.js';
 import { seedCatalog, type SeedProgress, type SeedSummary } from './seed/catalog.js';
 import { waitForProjections } from './seed/catch-up.js';
 import { parseSeedArgs, SEED_USAGE, SeedUsageError, type SeedOptions } from './seed/options.js';
@@ -13,7 +13,6 @@ import { SEEDED_KINDS } from './seed/writer.js';
  * `npm run seed -- --resources 100000`: fills a realistic catalog through the command path, for
  * benchmarks and demos. Configured like the service (embedded PGlite in DATA_DIR, or DATABASE_URL).
  */
-const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** Events per projection batch while seeding (the service's default is 500). */
 const SEED_PROJECTION_BATCH_SIZE = 2000;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -21,15 +20,15 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 function printSummary(summary: SeedSummary, catchUpMs: number): void {
   const plural = (kind: string): string => `${kind.replaceAll('_', ' ')}s`;
   console.log(`seeded "${summary.prefix}" in ${seconds(summary.elapsedMs)}:`);
-  for (const kind of SEEDED_KINDS) console.log(`  ${plural(kind).padEnd(22)} ${number.format(summary.counts[kind]).padStart(10)}`);
+  for (const kind of SEEDED_KINDS) console.log(`  ${plural(kind).padEnd(22)} ${wholeNumber(summary.counts[kind]).padStart(10)}`);
   const positions = [...summary.positions].sort(([, a], [, b]) => b - a);
-  console.log(`  resources by state/status: ${positions.map(([position, n]) => `${position} ${number.format(n)}`).join(' · ')}`);
+  console.log(`  resources by state/status: ${positions.map(([position, n]) => `${position} ${wholeNumber(n)}`).join(' · ')}`);
   console.log(
-    `  ${number.format(summary.commands)} commands, ${number.format(summary.events)} entity events (plus reservation and reference ` +
+    `  ${wholeNumber(summary.commands)} commands, ${wholeNumber(summary.events)} entity events (plus reservation and reference ` +
       `records)`,
   );
   console.log(
-    `  ${number.format(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ` +
+    `  ${wholeNumber(summary.commandsPerSecond)} commands/s; projections caught up ${seconds(catchUpMs)} after the last write (head ` +
       `${summary.head ?? '-'})`,
   );
 }
@@ -61,7 +60,7 @@ async function main(): Promise<number> {
   const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
   const target = config.embedded ? `embedded database in ${config.DATA_DIR}` : 'DATABASE_URL';
   console.log(
-    `seeding ${number.format(options.resources)} resources, ${options.templates} templates, ${options.executors} executors into the ` +
+    `seeding ${wholeNumber(options.resources)} resources, ${options.templates} templates, ${options.executors} executors into the ` +
       `${target} (prefix "${options.prefix}", concurrency ${options.concurrency})`,
   );
   // Appends commit in parallel: a connection per command in flight (plus the projections' and a
@@ -82,7 +81,7 @@ async function main(): Promise<number> {
       // A terminal gets one bar redrawn in place; logs a line every 3 s (rate and ETA of the phase).
       progressIntervalMs: tty ? 250 : 3000,
       onProgress: (p) => {
-        const words = `${(tty ? progressBar : progressLine)(phaseState(p))} · ${number.format(p.commandsPerSecond)} commands/s`;
+        const words = `${(tty ? progressBar : progressLine)(phaseState(p))} · ${wholeNumber(p.commandsPerSecond)} commands/s`;
         if (tty) process.stdout.write(`\r\u001b[2K${words}`);
         else console.log(words);
       },
@@ -92,7 +91,7 @@ async function main(): Promise<number> {
     const written = Date.now();
     console.log(`written; waiting for the projections to reach position ${summary.head ?? '-'}`);
     await waitForProjections(services, summary.head, (lag) =>
-      console.log(`projections catching up: ${lag.projection} is ${number.format(lag.behind)} behind`),
+      console.log(`projections catching up: ${lag.projection} is ${wholeNumber(lag.behind)} behind`),
     );
     printSummary(summary, Date.now() - written);
     return 0;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,55 @@ describe('npm start builds only what is stale (scripts/build.mjs --if-stale)', (
     expect(staleness(root, part)).toBe('sources changed');
     await buildPart(root, part, run);
     await rm(path.join(root, 'src/http/new.ts'));
+    expect(staleness(root, part)).toBe('sources changed');
+  });
+
+  /** Moves every input's modification time an hour back: older than any listing taken from now on. */
+  const ageInputs = (files: readonly string[]) => {
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const file of files) utimesSync(path.join(root, file), hourAgo, hourAgo);
+  };
+  const inputs = ['src/main.ts', 'src/http/app.ts', 'tsconfig.json'];
+  const listing = () => path.join(root, 'dist/.build/server.listing');
+
+  it('given a current build, a check records the inputs’ listing; while it holds, no input is read', async () => {
+    const { part, run } = fakePart(root, []);
+    await buildPart(root, part, run);
+    ageInputs(inputs);
+    expect(existsSync(listing())).toBe(false);
+    expect(staleness(root, part)).toBeUndefined();
+    expect(existsSync(listing())).toBe(true);
+    // A rewrite that keeps a file's size and modification time is not seen (make's and git's assumption):
+    // the listing answered without reading the file.
+    const { mtime } = statSync(path.join(root, 'src/main.ts'));
+    await writeFile(path.join(root, 'src/main.ts'), 'MAIN');
+    utimesSync(path.join(root, 'src/main.ts'), mtime, mtime);
+    expect(staleness(root, part)).toBeUndefined();
+  });
+
+  it('given a recorded listing, a touched but unchanged input is current (and listed again), a changed one stale', async () => {
+    const { part, run } = fakePart(root, []);
+    await buildPart(root, part, run);
+    ageInputs(inputs);
+    expect(staleness(root, part)).toBeUndefined();
+    const recorded = statSync(listing()).mtimeMs;
+    // Touched (a checkout rewrote it as it was): the digest decides, and the listing is taken again.
+    const older = new Date(Date.now() - 1_800_000);
+    utimesSync(path.join(root, 'src/http/app.ts'), older, older);
+    expect(staleness(root, part)).toBeUndefined();
+    expect(statSync(listing()).mtimeMs).toBeGreaterThanOrEqual(recorded);
+    await writeFile(path.join(root, 'src/http/app.ts'), 'app, changed');
+    utimesSync(path.join(root, 'src/http/app.ts'), older, older);
+    expect(staleness(root, part)).toBe('sources changed');
+  });
+
+  it('does not trust a listing taken within 2 s of an input’s change (a coarse clock may hide a second change)', async () => {
+    const { part, run } = fakePart(root, []);
+    await buildPart(root, part, run);
+    expect(staleness(root, part)).toBeUndefined();
+    const { mtime } = statSync(path.join(root, 'src/main.ts'));
+    await writeFile(path.join(root, 'src/main.ts'), 'MAIN');
+    utimesSync(path.join(root, 'src/main.ts'), mtime, mtime);
     expect(staleness(root, part)).toBe('sources changed');
   });
 

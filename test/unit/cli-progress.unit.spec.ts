@@ -1,11 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, duration, eta, progressBar, progressLine } from '../../src/cli/progress.js';
+import { createProgress, duration, eta, progressBar, progressLine, wholeNumber } from '../../src/cli/progress.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000_000) {
   let now = start;
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
+
+describe('a whole number', () => {
+  it('is written as en-US writes it, rounded, without Intl', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    const values = [
+      0,
+      -0,
+      7,
+      999,
+      1000,
+      1234.5,
+      12_345.49,
+      999_999.5,
+      1_000_000,
+      48_000_123,
+      2 ** 53,
+      -0.4,
+      -1234.6,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
+    for (const value of [...values, 0n, 999n, 1000n, 123_456_789_012_345_678_901n, -4567n])
+      expect(wholeNumber(value), String(value)).toBe(intl.format(value));
+  });
+});
 
 describe('a progress line', () => {
   it('says how far, the rate and the time left', () => {
