@@ -27,7 +27,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [store] [commands] [commands
   lists                  GET /api/templates with name__like on 10,000 and on 50,000 templates (trigram index)
   rebuild                npm run projections -- rebuild templates (the built CLI, start to exit) over 100,000
                          template events against its SQL floor (CREATE TABLE … AS SELECT and the same indexes),
-                         each run after a CHECKPOINT and with no autovacuum worker running
+                         the log vacuumed first, each run after a CHECKPOINT with no autovacuum worker running
   creates                the peers part's creates alone, with each side's CPU per write (its process's and
                          PostgreSQL's, from /proc) and --creates-rounds N rounds (default 3), by --creates-clients N
                          clients (default 8, the target's)
