@@ -22,20 +22,33 @@ const TEMPLATES = 50_000;
 const PAIRS = 3;
 
 /**
- * The floor of a rebuild of the templates read model, in SQL alone: the created events' fields cast
- * into a new table in one statement, then the same indexes as the real table (read from the catalog),
- * in one transaction. It applies no follow-up event and writes no link table: what no rebuild beats.
+ * Runs `work` on a connection of its own to `url`, closed after; `started` is taken before the
+ * connection opens, so a side's time includes it (as ours includes the CLI's).
  */
-async function floor(url: string): Promise<number> {
+async function onClient<T>(url: string, work: (client: pg.Client, started: number) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   const started = performance.now();
   await client.connect();
   try {
-    const { rows } = await client.query<{ indexdef: string }>(
-      "SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'templates' ORDER BY indexname",
-    );
-    await client.query('BEGIN');
-    await client.query(`CREATE TABLE floor_templates AS SELECT
+    return await work(client, started);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The floor of a rebuild of the templates read model, in SQL alone: the created events' fields cast
+ * into a new table in one statement, then the same indexes as the real table (read from the catalog),
+ * in one transaction. It applies no follow-up event and writes no link table: what no rebuild beats.
+ */
+function floor(url: string): Promise<number> {
+  return onClient(url, async (client, started) => {
+    try {
+      const { rows } = await client.query<{ indexdef: string }>(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'templates' ORDER BY indexname",
+      );
+      await client.query('BEGIN');
+      await client.query(`CREATE TABLE floor_templates AS SELECT
         (data->>'id')::uuid AS id, data->>'name' AS name, data->>'template' AS template,
         coalesce(data->>'description', '') AS description,
         coalesce(ARRAY(SELECT jsonb_array_elements_text(data->'labels')), '{}') AS labels,
@@ -46,19 +59,19 @@ async function floor(url: string): Promise<number> {
         (metadata->>'actorId')::uuid AS creator_id, stream_revision::int + 1 AS revision,
         recorded_at AS created_at, recorded_at AS updated_at, NULL::timestamptz AS deleted_at
       FROM events WHERE type = 'TemplateCreated'`);
-    for (const [index, { indexdef }] of rows.entries()) {
-      await client.query(
-        indexdef
-          .replace(/^CREATE (UNIQUE )?INDEX \S+/, `CREATE $1INDEX floor_templates_${String(index)}`)
-          .replace(' ON public.templates ', ' ON floor_templates '),
-      );
+      for (const [index, { indexdef }] of rows.entries()) {
+        await client.query(
+          indexdef
+            .replace(/^CREATE (UNIQUE )?INDEX \S+/, `CREATE $1INDEX floor_templates_${String(index)}`)
+            .replace(' ON public.templates ', ' ON floor_templates '),
+        );
+      }
+      await client.query('COMMIT');
+      return performance.now() - started;
+    } finally {
+      await client.query('DROP TABLE IF EXISTS floor_templates').catch(() => undefined);
     }
-    await client.query('COMMIT');
-    return performance.now() - started;
-  } finally {
-    await client.query('DROP TABLE IF EXISTS floor_templates').catch(() => undefined);
-    await client.end();
-  }
+  });
 }
 
 /** How long a timed run waits for the server's background work to end before it starts anyway. */
@@ -73,11 +86,8 @@ const QUIET_TIMEOUT_MS = 60_000;
  * run; then it waits until no autovacuum worker runs (at most QUIET_TIMEOUT_MS). Answers how long it
  * waited, and for what.
  */
-async function quiet(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  const started = performance.now();
-  await client.connect();
-  try {
+function quiet(url: string): Promise<string> {
+  return onClient(url, async (client, started) => {
     // CHECKPOINT needs a superuser or pg_checkpoint: a bench user without either times the runs without it.
     const checkpoint = await client.query('CHECKPOINT').then(
       () => 'checkpoint',
@@ -95,9 +105,7 @@ async function quiet(url: string): Promise<string> {
     }
     const waited = formatSeconds(performance.now() - started);
     return workers === 0 ? `${checkpoint} ${waited}` : `${checkpoint} and ${String(workers)} autovacuum worker(s) ${waited}`;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** `npm run projections -- rebuild templates` as an operator runs it (the built CLI), timed from start to exit. */
