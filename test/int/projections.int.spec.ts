@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withTransaction, type SqlPool } from '../../src/storage/pool.js';
 import { dropAbandonedRebuilds, rebuildProjection, type RebuildDeps } from '../../src/projections/rebuild.js';
@@ -9,6 +10,9 @@ import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 import { AWKWARD, dyingPool, rawMetadata, writeHistory } from '../support/template-history.js';
+
+/** How long a test's rebuild is run again while the readable bound stays short of the newest event. */
+const REBUILD_PATIENCE_MS = 30_000;
 
 const TABLES = templatesProjection.tables;
 /** Starts a runner and resolves once it has applied everything up to `position`. */
@@ -72,18 +76,30 @@ for (const target of databaseTargets()) {
      * when it starts; under a parallel suite, a transaction of another database that ends as the bound
      * is read holds the bound back for that moment (migration 039), and the rebuild then ends short,
      * as it should. So a rebuild that ended before the newest event is run again (`before` each time),
-     * as an operator would: by the time a short rebuild has swapped its tables, that moment has passed,
-     * so nothing is waited for in between. A refused rebuild is not run again.
+     * as an operator would, after a pause, for up to REBUILD_PATIENCE_MS; past that the test fails
+     * naming what in this database held the bound. A refused rebuild is not run again.
      */
     const rebuild = async (options: Partial<RebuildDeps> = {}, before = (): void => undefined) => {
       const newest = await spine.store.lastPosition();
-      for (let attempt = 1; ; attempt++) {
+      const deadline = Date.now() + REBUILD_PATIENCE_MS;
+      for (;;) {
         before();
         const result = await rebuildProjection(
           { pool: spine.pool, store: spine.store, codec: spine.codec, log: spine.log, batchSize: 50, ...options },
           templatesProjection,
         );
-        if (newest === undefined || (result.position !== undefined && result.position >= newest) || attempt >= 50) return result;
+        if (newest === undefined || (result.position !== undefined && result.position >= newest)) return result;
+        if (Date.now() > deadline) {
+          const { rows } = await spine.pool.query(
+            `SELECT pid, backend_type, state, backend_xid::text AS xid, left(query, 100) AS query
+               FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL`,
+          );
+          throw new Error(
+            `every rebuild for ${String(REBUILD_PATIENCE_MS)} ms ended at ${String(result.position)}, before ${String(newest)}; ` +
+              `transactions of this database holding an id: ${JSON.stringify(rows)}`,
+          );
+        }
+        await delay(25);
       }
     };
 
