@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Config } from './config.js';
 import { createDb, type Db } from './storage/kysely.js';
 import type { SqlPool } from './storage/pool.js';
+import { isConnectionFailure } from './storage/errors.js';
 import { readRoute, routedPool } from './storage/read-route.js';
 import { createReadReplicas, type ReadReplicas } from './read/replicas.js';
 import type { EventCodec } from './events/codec.js';
@@ -213,7 +214,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
         : undefined;
     if (readReplicas) closers.push(() => readReplicas.end());
     // With standbys, the query builder sends a read request's statements to its standby (src/storage/read-route.ts).
-    const db = createDb(readReplicas ? routedPool(pool) : pool, { onQuery: options.onQuery });
+    const db = createDb(readReplicas ? routedPool(pool, readReplicas) : pool, { onQuery: options.onQuery });
     // Sessions and tokens are always looked up on the primary (GraphQL authenticates inside the read
     // route): a session another replica of the service made a moment ago is found there at once.
     const primaryDb = readReplicas ? createDb(pool, { onQuery: options.onQuery }) : db;
@@ -232,12 +233,20 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       const route = readRoute.getStore();
       const standby = route && readReplicas?.replicaOf(route);
       const attributes = { 'infraledger.projections': projections.join(','), 'infraledger.position': String(position) };
-      if (standby)
-        return inSpan('wait for projections on a standby', () => standby.waitFor(projections, position, waitOptions), attributes);
-      return inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), attributes).then((rows) => {
-        readReplicas?.noteWrite(projections, position);
-        return rows;
-      });
+      const onPrimary = () =>
+        inSpan('wait for projections', () => waitForPosition(projections, position, waitOptions), attributes).then((rows) => {
+          readReplicas?.noteWrite(projections, position);
+          return rows;
+        });
+      if (!standby || !readReplicas?.usable(standby.pool)) return onPrimary();
+      // A standby out of reach: the primary's checkpoints answer instead, as for the read itself.
+      return inSpan('wait for projections on a standby', () => standby.waitFor(projections, position, waitOptions), attributes).catch(
+        (error: unknown) => {
+          if (!isConnectionFailure(error)) throw error;
+          readReplicas.unreachable(standby.pool, error);
+          return onPrimary();
+        },
+      );
     };
     if (config.embedded) await mkdir(config.DATA_DIR, { recursive: true });
     const tokens = createTokenService(await openSigningKey(config, log), config.BASE_URL, await openPreviousSigningKeys(config));

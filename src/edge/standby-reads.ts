@@ -2,6 +2,7 @@ import type { Logger } from '../log.js';
 import { allProjections } from '../projections/registry.js';
 import type { ReadReplica, ReadReplicas } from '../read/replicas.js';
 import type { Services } from '../services.js';
+import { isConnectionFailure } from '../storage/errors.js';
 import type { SqlPool } from '../storage/pool.js';
 import { readRoute } from '../storage/read-route.js';
 
@@ -10,7 +11,9 @@ const PROJECTIONS = allProjections.map((projection) => projection.name);
 /**
  * The standby a read goes to (READ_DATABASE_URL), taken in turn, once `shows` says it shows what
  * the read needs; undefined when there is none, or it is behind past READ_YOUR_WRITES_TIMEOUT_MS, or
- * it cannot be asked: the primary reads instead (logged, counted in infraledger_standby_reads_total).
+ * it cannot be reached: the primary reads instead (counted per read in
+ * infraledger_standby_reads_total; logged when a standby falls behind or out of reach, and when it is
+ * back: src/read/replicas.ts).
  */
 export async function standbyFor(
   services: Services,
@@ -21,17 +24,21 @@ export async function standbyFor(
   if (!replicas) return undefined;
   const replica = replicas.pick();
   const count = (outcome: 'served' | 'behind' | 'unreachable') => services.metrics.standbyReads.inc({ standby: replica.name, outcome });
+  if (!replicas.usable(replica.pool)) {
+    count('unreachable');
+    return undefined;
+  }
   let shown: boolean;
   try {
     shown = await shows(replicas, replica);
   } catch (error) {
     count('unreachable');
-    log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads instead');
+    if (isConnectionFailure(error)) replicas.unreachable(replica.pool, error);
+    else log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads instead');
     return undefined;
   }
   if (!shown) {
     count('behind');
-    log.warn({ standby: replica.name }, 'standby behind what the read needs past the bound: the primary reads instead');
     return undefined;
   }
   count('served');

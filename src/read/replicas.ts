@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log.js';
 import { createPositionWaiter, type PositionWaiter } from '../projections/waiter.js';
 import { createPgPool, type SqlPool } from '../storage/pool.js';
+import type { StandbyHealth } from '../storage/read-route.js';
 
 /**
  * Reads past one database server (docs/operations.md, read replicas): PostgreSQL hot standbys of the
@@ -24,12 +25,16 @@ export interface ReadReplica {
   readonly waitFor: PositionWaiter;
 }
 
-/** The standbys of a process and what its reads owe to its writes. */
-export interface ReadReplicas {
+/**
+ * The standbys of a process and what its reads owe to its writes. As StandbyHealth, it passes over
+ * a standby that cannot be reached: its reads go to the primary, and it is asked again after a
+ * second, then less and less often (up to every PASSED_OVER_MAX_MS) until it answers.
+ */
+export interface ReadReplicas extends StandbyHealth {
   readonly replicas: readonly ReadReplica[];
   /** The standby whose pool this is (the current read route's). */
   replicaOf(pool: SqlPool): ReadReplica | undefined;
-  /** The next standby, in turn. */
+  /** The next standby in turn that is not passed over; when every one is, the next in turn (not usable). */
   pick(): ReadReplica;
   /** A write this process acknowledged: its projections reached `position` on the primary. */
   noteWrite(projections: readonly string[], position: bigint): void;
@@ -73,7 +78,13 @@ interface Replica extends ReadReplica {
    * the whole bound).
    */
   stalledOn?: ReadonlyMap<string, bigint>;
+  /** Set while the standby is passed over after it could not be reached: since when, until when, for how long. */
+  passedOver?: { readonly since: number; readonly until: number; readonly forMs: number };
 }
+
+/** How long a standby that could not be reached is passed over: the first time, and at most (doubling between). */
+const PASSED_OVER_MIN_MS = 1000;
+const PASSED_OVER_MAX_MS = 30_000;
 
 /** Opens a pool per standby (connections are made on first use). */
 export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
@@ -96,11 +107,22 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
   const unseen = (replica: Replica, needed: Iterable<readonly [string, bigint]>): Map<string, bigint> =>
     new Map([...needed].filter(([name, position]) => (replica.seen.get(name) ?? -1n) < position));
 
+  /** The standby answered a statement: one passed over is taken back. */
+  const answered = (replica: Replica): void => {
+    if (replica.passedOver === undefined) return;
+    options.log.info(
+      { standby: replica.name, unreachableMs: Date.now() - replica.passedOver.since },
+      'standby answers again: its reads go to it again',
+    );
+    replica.passedOver = undefined;
+  };
+
   /** Reads the standby's checkpoints into `seen`, joining a read already in flight. */
   const refresh = (replica: Replica): Promise<void> => {
     replica.refreshing ??= replica.pool
       .query<{ name: string; position: string | null }>('SELECT name, position FROM projection_checkpoints')
       .then(({ rows }) => {
+        answered(replica);
         for (const row of rows) {
           const position = row.position === null ? -1n : BigInt(row.position);
           if ((replica.seen.get(row.name) ?? -1n) < position) replica.seen.set(row.name, position);
@@ -127,11 +149,19 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
         // Caught up with what stalled it: waited for as usual again.
         replica.stalledOn = undefined;
         deadline = Date.now() + options.timeoutMs;
+        options.log.info({ standby: replica.name }, 'standby caught up with what it was behind: reads wait for it again');
       }
       const owed = unseen(replica, needed);
       if (owed.size === 0) return true;
       if (Date.now() >= deadline) {
         // The first stall is kept: a standby that shows it has moved on, even if still behind the newest write.
+        // Said once, not for every read it passes to the primary (infraledger_standby_reads_total counts those).
+        if (replica.stalledOn === undefined) {
+          options.log.warn(
+            { standby: replica.name, behind: Object.fromEntries([...owed].map(([name, position]) => [name, String(position)])) },
+            'standby behind past the bound: reads it has not caught up for go to the primary until it shows these positions',
+          );
+        }
         replica.stalledOn ??= owed;
         return false;
       }
@@ -140,14 +170,47 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
     return true;
   };
 
+  /** Whether the standby is asked: not passed over, or its time passed over is up (the next statement tries it). */
+  const usable = (replica: Replica): boolean => replica.passedOver === undefined || Date.now() >= replica.passedOver.until;
+
   return {
     replicas,
     replicaOf: (pool) => byPool.get(pool),
     pick() {
-      const replica = replicas[turn % replicas.length];
+      const first = replicas[turn % replicas.length];
+      if (!first) throw new TypeError('no read replica configured');
+      for (let i = 0; i < replicas.length; i++) {
+        const replica = replicas[(turn + i) % replicas.length] as Replica;
+        if (!usable(replica)) continue;
+        turn = (turn + i + 1) % replicas.length;
+        return replica;
+      }
       turn = (turn + 1) % replicas.length;
-      if (!replica) throw new TypeError('no read replica configured');
-      return replica;
+      return first;
+    },
+    usable(pool) {
+      const replica = byPool.get(pool);
+      return replica !== undefined && usable(replica);
+    },
+    unreachable(pool, error) {
+      const replica = byPool.get(pool);
+      if (!replica) return;
+      const now = Date.now();
+      const before = replica.passedOver;
+      // A statement under way when it was passed over changes nothing: only a try after the wait doubles it.
+      if (before !== undefined && now < before.until) return;
+      const forMs = before ? Math.min(before.forMs * 2, PASSED_OVER_MAX_MS) : PASSED_OVER_MIN_MS;
+      replica.passedOver = { since: before?.since ?? now, until: now + forMs, forMs };
+      if (!before) {
+        options.log.warn(
+          { err: error, standby: replica.name, askedAgainInMs: forMs, atMostEveryMs: PASSED_OVER_MAX_MS },
+          'standby unreachable: its reads go to the primary; it is asked again after a while, less often each time, until it answers',
+        );
+      }
+    },
+    answered(pool) {
+      const replica = byPool.get(pool);
+      if (replica) answered(replica);
     },
     noteWrite(projections, position) {
       for (const name of projections) if ((written.get(name) ?? -1n) < position) written.set(name, position);

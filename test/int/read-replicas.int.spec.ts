@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningJwk } from '../../src/auth/tokens.js';
 import { migrate } from '../../src/storage/migrate.js';
@@ -20,6 +21,8 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
   let primaryOnly: HttpHarness;
   let withStandby: HttpHarness;
   const TIMEOUT_MS = 1500;
+  /** The log lines of the process reading from the standby. */
+  let standbyLogs = '';
 
   beforeAll(async () => {
     pair = await startStandbyPair();
@@ -39,7 +42,13 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
       READ_YOUR_WRITES_TIMEOUT_MS: String(TIMEOUT_MS),
     };
     primaryOnly = await openHttpApp(shared, { env });
-    withStandby = await openHttpApp(shared, { env: { ...env, READ_DATABASE_URL: pair.standbyUrl } });
+    const logDestination = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        standbyLogs += chunk.toString();
+        done();
+      },
+    });
+    withStandby = await openHttpApp(shared, { env: { ...env, READ_DATABASE_URL: pair.standbyUrl }, logDestination });
   }, 120_000);
 
   afterAll(async () => {
@@ -176,5 +185,53 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
     } finally {
       await pair.onStandby('SELECT pg_wal_replay_resume()');
     }
+  });
+  it('passes over a standby that stops: the primary answers every read, one warning says so, and the standby serves again once back', async () => {
+    const name = 'through-an-outage';
+    const { id } = await createTemplate(withStandby, name);
+    const graphql = graphqlOf(() => withStandby);
+    const outcomes = async () => {
+      const counted = new Map((await withStandby.services.metrics.standbyReads.get()).values.map((v) => [v.labels.outcome, v.value]));
+      return (outcome: string) => counted.get(outcome) ?? 0;
+    };
+    const said = (message: string) => standbyLogs.split('\n').filter((line) => line.includes(message)).length;
+    // Read once on the standby: it shows every write of this process, so the next read goes to it without asking.
+    const shown = await outcomes();
+    expect((await withStandby.inject({ method: 'GET', url: `/api/templates/${id}` })).statusCode).toBe(200);
+    expect((await outcomes())('served') - shown('served')).toBe(1);
+    const before = await outcomes();
+    await pair.stopStandby();
+    try {
+      for (let i = 0; i < 4; i++) {
+        const rest = await withStandby.inject({ method: 'GET', url: `/api/templates/${id}` });
+        expect(rest.statusCode, rest.body).toBe(200);
+        expect(await graphql('query One($id: UUID!) { template(id: $id) { name } }', { id })).toEqual({ data: { template: { name } } });
+        const listed = await withStandby.inject({ method: 'GET', url: '/api/templates' });
+        expect(listed.statusCode, listed.body).toBe(200);
+      }
+      // A write and the read that follows it, while the standby is out.
+      const during = await createTemplate(withStandby, 'written-while-out');
+      const read = await withStandby.inject({ method: 'GET', url: `/api/templates/${during.id}` });
+      expect(read.statusCode, read.body).toBe(200);
+      expect((await outcomes())('unreachable') - before('unreachable')).toBeGreaterThan(0);
+      expect(said('standby unreachable: its reads go to the primary')).toBe(1);
+    } finally {
+      await pair.startStandby();
+    }
+    // Asked again after a second, then less often: once it answers, it serves reads again.
+    await expect
+      .poll(
+        async () => {
+          expect((await withStandby.inject({ method: 'GET', url: `/api/templates/${id}` })).statusCode).toBe(200);
+          return said('standby answers again');
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(1);
+    const back = await outcomes();
+    expect((await withStandby.inject({ method: 'GET', url: `/api/templates/${id}` })).statusCode).toBe(200);
+    expect((await outcomes())('served') - back('served')).toBe(1);
+    expect(said('standby answers again')).toBe(1);
+    expect(said('standby unreachable: its reads go to the primary')).toBe(1);
   });
 });

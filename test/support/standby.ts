@@ -18,6 +18,9 @@ export interface StandbyPair {
   readonly standbyUrl: string;
   /** Runs a statement on the standby (pausing and resuming its replay, reading its state). */
   onStandby<R extends pg.QueryResultRow>(text: string): Promise<R[]>;
+  /** Stops the standby server (fast shutdown: its connections are ended), and starts it again. */
+  stopStandby(): Promise<void>;
+  startStandby(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,6 +106,12 @@ export async function startStandbyPair(): Promise<StandbyPair> {
       } finally {
         await client.end();
       }
+    },
+    async stopStandby() {
+      await asOwner(bin, 'pg_ctl', ['-D', standby, '-m', 'fast', '-w', 'stop']);
+    },
+    async startStandby() {
+      await asOwner(bin, 'pg_ctl', ['-D', standby, '-l', path.join(root, 'standby.log'), '-w', 'start']);
     },
     stop,
   };
