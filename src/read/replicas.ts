@@ -90,7 +90,14 @@ const PASSED_OVER_MAX_MS = 30_000;
 export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
   const pollMs = options.pollMs ?? 5;
   const replicas: Replica[] = options.urls.map((url) => {
-    const pool = createPgPool({ connectionString: url, log: options.log, prepareStatements: options.prepareStatements });
+    // A standby that gives no connection within the bound (stopped, unreachable, or dropping packets,
+    // which would hold a read until the operating system gives up) is passed over like one refusing.
+    const pool = createPgPool({
+      connectionString: url,
+      log: options.log,
+      prepareStatements: options.prepareStatements,
+      connectTimeoutMs: options.timeoutMs,
+    });
     return {
       name: nameOf(url),
       pool,

@@ -80,6 +80,11 @@ export interface PgPoolOptions {
   readonly log?: Logger;
   /** Prepare repeated statements (default true; see ./prepared.ts). */
   readonly prepareStatements?: boolean;
+  /**
+   * How long a statement waits for a connection (a new one's connect, or a free one) before it fails
+   * as a lost connection; default: no bound. Set for hot standbys, which a read may pass over.
+   */
+  readonly connectTimeoutMs?: number;
 }
 
 /** Back-off of a lost LISTEN connection's reconnects: from the first to the longest wait. */
@@ -96,6 +101,7 @@ export function createPgPool(options: PgPoolOptions): SqlPool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
+    ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     // A connection's kept plans are replanned when ANALYZE sees their tables change; where autovacuum
     // is off nothing would, so connections are renewed every few minutes and plan again.
     ...(prepare ? { maxLifetimeSeconds: PREPARED_CONNECTION_LIFETIME_SECONDS } : {}),

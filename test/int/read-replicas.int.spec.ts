@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningJwk } from '../../src/auth/tokens.js';
@@ -23,11 +24,13 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
   const TIMEOUT_MS = 1500;
   /** The log lines of the process reading from the standby. */
   let standbyLogs = '';
+  let shared: DatabaseTarget;
+  let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     pair = await startStandbyPair();
     // Both processes on the primary's one database (the service's replicas share theirs).
-    const shared: DatabaseTarget = {
+    shared = {
       name: 'postgres',
       async create() {
         const pool = createPgPool({ connectionString: pair.primaryUrl, max: 8 });
@@ -35,7 +38,7 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
         return { pool, url: pair.primaryUrl, close: () => pool.end() };
       },
     };
-    const env = {
+    env = {
       DATABASE_URL: pair.primaryUrl,
       SECRET_KEY: randomBytes(32).toString('base64'),
       TOKEN_SIGNING_KEY: JSON.stringify(await generateSigningJwk()),
@@ -233,5 +236,26 @@ describe('reads from a PostgreSQL hot standby (READ_DATABASE_URL)', () => {
     expect((await outcomes())('served') - back('served')).toBe(1);
     expect(said('standby answers again')).toBe(1);
     expect(said('standby unreachable: its reads go to the primary')).toBe(1);
+  });
+  it('passes over a standby whose address accepts connections and never answers, once the bound has passed', async () => {
+    // What a standby behind a dropped route looks like from here: the connection never gets an answer.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const h = await openHttpApp(shared, {
+      env: { ...env, READ_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`, READ_YOUR_WRITES_TIMEOUT_MS: '300' },
+    });
+    try {
+      const { id } = await createTemplate(h, 'past-a-silent-standby');
+      for (let i = 0; i < 3; i++) {
+        const read = await h.inject({ method: 'GET', url: `/api/templates/${id}` });
+        expect(read.statusCode, read.body).toBe(200);
+      }
+      const counted = (await h.services.metrics.standbyReads.get()).values;
+      expect(counted.find((v) => v.labels.outcome === 'unreachable')?.value).toBe(3);
+    } finally {
+      await h.close();
+      silent.close();
+    }
   });
 });
