@@ -216,15 +216,27 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenService; backst
    */
   const writers = new WeakMap<SessionRow, { readonly teams: Principal['teams']; readonly condition: AppendCondition }>();
 
+  /**
+   * The caller each looked-up row allows, made once per row: a remembered row answers every request
+   * of its session until the next lookup (`recall`), and the caller it allows depends on the row alone.
+   */
+  const principals = new WeakMap<SessionRow, Principal>();
+
   /** The caller a session row allows for a verified token; throws UNAUTHENTICATED naming why not. */
   function decide(row: SessionRow | undefined, verified: VerifiedToken): Principal {
     if (!row || row.user_id !== verified.userId) throw unauthenticated('token revoked: unknown session');
     if (row.ended_at !== null) throw unauthenticated('token revoked: the session has ended');
     // Deactivation also revokes sessions; saying "deactivated" is the more useful reason.
     if (row.deactivated) throw unauthenticated('user deactivated');
+    // Checked for every token: the revocation depends on when this token was issued, not on the row.
     if (issuedBeforeRevocation(verified.issuedAt, row.sessions_revoked_before))
       throw unauthenticated("token revoked: the user's sessions were revoked");
-    return principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
+    let principal = principals.get(row);
+    if (principal?.sessionId !== verified.sessionId) {
+      principal = principalFrom(row, row.method as AuthMethod, { sessionId: verified.sessionId });
+      principals.set(row, principal);
+    }
+    return principal;
   }
 
   async function viaServiceToken(token: string, now: Date): Promise<Principal> {
