@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import type { Config } from './config.js';
 import { createDb, type Db } from './storage/kysely.js';
 import type { SqlPool } from './storage/pool.js';
-import { isConnectionFailure } from './storage/errors.js';
 import { readRoute, routedPool } from './storage/read-route.js';
 import { createReadReplicas, type ReadReplicas } from './read/replicas.js';
 import type { EventCodec } from './events/codec.js';
@@ -242,8 +241,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       // A standby out of reach: the primary's checkpoints answer instead, as for the read itself.
       return inSpan('wait for projections on a standby', () => standby.waitFor(projections, position, waitOptions), attributes).catch(
         (error: unknown) => {
-          if (!isConnectionFailure(error)) throw error;
-          readReplicas.unreachable(standby.pool, error);
+          if (!readReplicas.failed(standby.pool, error)) throw error;
           return onPrimary();
         },
       );

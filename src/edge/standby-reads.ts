@@ -2,7 +2,6 @@ import type { Logger } from '../log.js';
 import { allProjections } from '../projections/registry.js';
 import type { ReadReplica, ReadReplicas } from '../read/replicas.js';
 import type { Services } from '../services.js';
-import { isConnectionFailure } from '../storage/errors.js';
 import type { SqlPool } from '../storage/pool.js';
 import { readRoute } from '../storage/read-route.js';
 
@@ -33,8 +32,9 @@ export async function standbyFor(
     shown = await shows(replicas, replica);
   } catch (error) {
     count('unreachable');
-    if (isConnectionFailure(error)) replicas.unreachable(replica.pool, error);
-    else log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads instead');
+    if (!replicas.failed(replica.pool, error)) {
+      log.warn({ err: error, standby: replica.name }, 'standby could not be asked: the primary reads instead');
+    }
     return undefined;
   }
   if (!shown) {

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log.js';
 import { createPositionWaiter, type PositionWaiter } from '../projections/waiter.js';
+import { isConnectionFailure } from '../storage/errors.js';
 import { createPgPool, type SqlPool } from '../storage/pool.js';
 import type { StandbyHealth } from '../storage/read-route.js';
 
@@ -199,13 +200,13 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
       const replica = byPool.get(pool);
       return replica !== undefined && usable(replica);
     },
-    unreachable(pool, error) {
+    failed(pool, error) {
       const replica = byPool.get(pool);
-      if (!replica) return;
+      if (!replica || !isConnectionFailure(error)) return false;
       const now = Date.now();
       const before = replica.passedOver;
       // A statement under way when it was passed over changes nothing: only a try after the wait doubles it.
-      if (before !== undefined && now < before.until) return;
+      if (before !== undefined && now < before.until) return true;
       const forMs = before ? Math.min(before.forMs * 2, PASSED_OVER_MAX_MS) : PASSED_OVER_MIN_MS;
       replica.passedOver = { since: before?.since ?? now, until: now + forMs, forMs };
       if (!before) {
@@ -214,6 +215,7 @@ export function createReadReplicas(options: ReadReplicaOptions): ReadReplicas {
           'standby unreachable: its reads go to the primary; it is asked again after a while, less often each time, until it answers',
         );
       }
+      return true;
     },
     answered(pool) {
       const replica = byPool.get(pool);

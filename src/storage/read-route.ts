@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isConnectionFailure } from './errors.js';
-import type { SqlClient, SqlPool, SqlResult } from './pool.js';
+import type { SqlClient, SqlPool } from './pool.js';
 
 /**
  * The pool the current request reads from: a hot standby while a read request runs inside
@@ -13,8 +12,11 @@ export const readRoute = new AsyncLocalStorage<SqlPool>();
 export interface StandbyHealth {
   /** Whether statements may go to the standby (not while it is passed over after a failure). */
   usable(standby: SqlPool): boolean;
-  /** A statement could not reach the standby: it is passed over for a while. */
-  unreachable(standby: SqlPool, error: unknown): void;
+  /**
+   * A statement on the standby failed: true when the standby could not be reached (a connection
+   * failure, ./errors.ts), which then passes it over for a while; false for any other error.
+   */
+  failed(standby: SqlPool, error: unknown): boolean;
   /** A statement on the standby was answered (one passed over is taken back). */
   answered(standby: SqlPool): void;
 }
@@ -23,19 +25,34 @@ export interface StandbyHealth {
 const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
 const TRANSACTION_END = /^\s*(commit|rollback|end|abort)\s*(;|$)/i;
 
-/**
- * Whether a statement that failed on a standby runs on the primary instead: the standby could not
- * be reached (then it is passed over for a while), or it cancelled the statement for a conflict
- * with the replay of the primary's changes (SQLSTATE class 40 on a standby, whose transactions are
- * all read-only). Either way the statement was a read that the primary answers as well.
- */
-function onPrimaryInstead(health: StandbyHealth, standby: SqlPool, error: unknown): boolean {
-  if (isConnectionFailure(error)) {
-    health.unreachable(standby, error);
-    return true;
-  }
+/** A standby cancelled the statement for a conflict with its replay of the primary's changes (SQLSTATE class 40 there). */
+const isRecoveryConflict = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('40');
+};
+
+/**
+ * Runs a statement on the standby. One that fails there because the standby could not be reached,
+ * or cancelled it for a conflict with its replay (a standby's transactions are all read-only), runs
+ * on the primary instead, which answers a read as well, unless `movable` says it cannot move.
+ */
+async function standbyFirst<T>(
+  health: StandbyHealth,
+  standby: SqlPool,
+  onStandby: () => Promise<T>,
+  onPrimary: () => Promise<T>,
+  movable: () => boolean = () => true,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await onStandby();
+  } catch (error) {
+    const unreachable = health.failed(standby, error);
+    if (!movable() || !(unreachable || isRecoveryConflict(error))) throw error;
+    return onPrimary();
+  }
+  health.answered(standby);
+  return result;
 }
 
 /**
@@ -52,38 +69,34 @@ export function routedPool(primary: SqlPool, health: StandbyHealth): SqlPool {
   };
   return {
     dialect: primary.dialect,
-    async query<R>(text: string, params?: readonly unknown[]) {
+    query<R>(text: string, params?: readonly unknown[]) {
       const pool = current();
       if (pool === primary) return primary.query<R>(text, params);
-      let result: SqlResult<R>;
-      try {
-        result = await pool.query<R>(text, params);
-      } catch (error) {
-        if (!onPrimaryInstead(health, pool, error)) throw error;
-        return primary.query<R>(text, params);
-      }
-      health.answered(pool);
-      return result;
+      return standbyFirst(
+        health,
+        pool,
+        () => pool.query<R>(text, params),
+        () => primary.query<R>(text, params),
+      );
     },
     // R names the rows the statement selects, as SqlPool's queryEach does.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-    async queryEach<R>(text: string, params: readonly unknown[], onRow: (row: R) => void) {
+    queryEach<R>(text: string, params: readonly unknown[], onRow: (row: R) => void) {
       const pool = current();
       if (pool === primary) return primary.queryEach<R>(text, params, onRow);
       let handed = 0;
-      let count: number;
-      try {
-        count = await pool.queryEach<R>(text, params, (row) => {
-          handed++;
-          onRow(row);
-        });
-      } catch (error) {
+      return standbyFirst(
+        health,
+        pool,
+        () =>
+          pool.queryEach<R>(text, params, (row) => {
+            handed++;
+            onRow(row);
+          }),
+        () => primary.queryEach<R>(text, params, onRow),
         // Rows already handed on cannot be taken back: only a statement that gave none runs again.
-        if (handed > 0 || !onPrimaryInstead(health, pool, error)) throw error;
-        return primary.queryEach<R>(text, params, onRow);
-      }
-      health.answered(pool);
-      return count;
+        () => handed === 0,
+      );
     },
     // The query builder connects for every statement: a standby's connection that fails its
     // statement hands it to the primary too, unless a transaction had begun on it.
@@ -94,8 +107,7 @@ export function routedPool(primary: SqlPool, health: StandbyHealth): SqlPool {
       try {
         client = await pool.connect();
       } catch (error) {
-        if (!isConnectionFailure(error)) throw error;
-        health.unreachable(pool, error);
+        if (!health.failed(pool, error)) throw error;
         return primary.connect();
       }
       health.answered(pool);
@@ -104,10 +116,13 @@ export function routedPool(primary: SqlPool, health: StandbyHealth): SqlPool {
         async query<R>(text: string, params?: readonly unknown[]) {
           if (TRANSACTION_START.test(text)) inTransaction = true;
           try {
-            return await client.query<R>(text, params);
-          } catch (error) {
-            if (inTransaction || !onPrimaryInstead(health, pool, error)) throw error;
-            return await primary.query<R>(text, params);
+            return await standbyFirst(
+              health,
+              pool,
+              () => client.query<R>(text, params),
+              () => primary.query<R>(text, params),
+              () => !inTransaction,
+            );
           } finally {
             if (TRANSACTION_END.test(text)) inTransaction = false;
           }

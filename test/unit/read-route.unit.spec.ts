@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { createReadReplicas, type ReadReplicas } from '../../src/read/replicas.js';
+import { isConnectionFailure } from '../../src/storage/errors.js';
 import type { SqlClient, SqlPool, SqlResult } from '../../src/storage/pool.js';
 import { readRoute, routedPool, type StandbyHealth } from '../../src/storage/read-route.js';
 
@@ -45,7 +46,11 @@ function recordingHealth() {
   const told: string[] = [];
   const health: StandbyHealth = {
     usable: () => true,
-    unreachable: (_standby, error) => told.push(`unreachable ${String((error as { code?: string }).code)}`),
+    failed(_standby, error) {
+      if (!isConnectionFailure(error)) return false;
+      told.push(`unreachable ${String((error as { code?: string }).code)}`);
+      return true;
+    },
     answered: () => told.push('answered'),
   };
   return { health, told };
@@ -103,7 +108,7 @@ describe('a standby that cannot be reached (clock simulated)', () => {
     await replicas?.end();
   });
 
-  it('is passed over for a second, then twice as long after each failed try, up to 30 s, and taken back once it answers; said once each way', () => {
+  it('is passed over (on a connection failure, not another error) for a second, then twice as long after each failed try, up to 30 s, and taken back once it answers; said once each way', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     const lines: string[] = [];
@@ -128,7 +133,9 @@ describe('a standby that cannot be reached (clock simulated)', () => {
     const { pool } = replicas.pick();
     const refused = failure('ECONNREFUSED');
     const waits: number[] = [];
-    replicas.unreachable(pool, refused);
+    expect(replicas.failed(pool, failure('42P01'))).toBe(false);
+    expect(replicas.usable(pool)).toBe(true);
+    expect(replicas.failed(pool, refused)).toBe(true);
     for (let i = 0; i < 7; i++) {
       let waited = 0;
       while (!replicas.usable(pool)) {
@@ -137,8 +144,8 @@ describe('a standby that cannot be reached (clock simulated)', () => {
       }
       waits.push(waited);
       // A statement under way when it was passed over changes nothing; the try after the wait does.
-      if (i === 0) replicas.unreachable(pool, refused);
-      replicas.unreachable(pool, refused);
+      if (i === 0) replicas.failed(pool, refused);
+      replicas.failed(pool, refused);
     }
     expect(waits).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
     expect(replicas.pick().pool).toBe(pool);
