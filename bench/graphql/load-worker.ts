@@ -1,6 +1,6 @@
 /**
  * Child process of runLoad: runs autocannon for one LoadSpec (an untimed warm-up, then the measured
- * run) and sends back every latency (a RawRun). Latencies are taken per response because autocannon's own
+ * run, announced as it begins) and sends back every latency (a RawRun). Latencies are taken per response because autocannon's own
  * histogram has 1 ms resolution, too coarse for single-row queries.
  */
 import autocannon, { type Result } from 'autocannon';
@@ -35,8 +35,9 @@ function attack(spec: LoadSpec, seconds: number, latencies?: number[]): Promise<
   });
 }
 
-async function measure(spec: LoadSpec): Promise<RawRun> {
+async function measure(spec: LoadSpec, say: (message: WorkerReply) => void): Promise<RawRun> {
   if (spec.warmupSeconds > 0) await attack(spec, spec.warmupSeconds);
+  say({ measuring: true });
   const latencies: number[] = [];
   const started = performance.now();
   const result = await attack(spec, spec.durationSeconds, latencies);
@@ -50,7 +51,7 @@ async function measure(spec: LoadSpec): Promise<RawRun> {
 
 process.once('message', (spec: LoadSpec) => {
   const reply = (message: WorkerReply): void => void process.send?.(message);
-  measure(spec).then(
+  measure(spec, reply).then(
     (run) => reply({ ok: true, run }),
     (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
   );

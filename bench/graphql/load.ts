@@ -31,8 +31,9 @@ export interface RawRun {
   readonly failures: number;
 }
 
-/** The message the load worker answers with. */
-export type WorkerReply = { readonly ok: true; readonly run: RawRun } | { readonly ok: false; readonly error: string };
+/** What the load worker says: that its measured run begins (after the warm-up), then how the run went. */
+export type WorkerReply =
+  { readonly measuring: true } | { readonly ok: true; readonly run: RawRun } | { readonly ok: false; readonly error: string };
 
 /** Several runs of one side taken as one: requests over the summed time, percentiles over every latency. */
 export function combine(runs: readonly RawRun[]): LoadResult {
@@ -51,9 +52,10 @@ const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 
 /**
  * Runs autocannon in a child process, so the load generator's JavaScript does not share the
- * server's event loop (it still shares the machine's cores: see the report's note).
+ * server's event loop (it still shares the machine's cores: see the report's note). `onMeasuring` is
+ * called as the measured run begins, after the warm-up: what a caller metering CPU reads first.
  */
-export function runLoad(spec: LoadSpec): Promise<RawRun> {
+export function runLoad(spec: LoadSpec, onMeasuring?: () => void): Promise<RawRun> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -63,6 +65,10 @@ export function runLoad(spec: LoadSpec): Promise<RawRun> {
       action();
     };
     child.on('message', (message: WorkerReply) => {
+      if ('measuring' in message) {
+        onMeasuring?.();
+        return;
+      }
       settle(() => (message.ok ? resolve(message.run) : reject(new Error(`load worker: ${message.error}`))));
       child.disconnect();
     });

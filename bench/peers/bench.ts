@@ -2,7 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/log.js';
 import { percentile } from '../stats.js';
-import { postgresCpuMicros, processCpuMicros } from '../cpu.js';
+import { postgresCpuBetween, postgresCpuByProcess, processCpuMicros } from '../cpu.js';
 import { ensureDatabase, sampleResourceIds, type CatalogSize } from '../graphql/catalog.js';
 import { ensureCatalog, post } from '../graphql/bench.js';
 import { combine, runLoad, type LoadSpec, type RawRun } from '../graphql/load.js';
@@ -95,14 +95,17 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
         url: `${service.baseUrl}/api/graphql`,
         document: OURS,
         headers: { authorization: `Bearer ${await adminToken(service.baseUrl, env)}` },
+        pid: service.child.pid,
       },
-      'PostGraphile without auth': { url: open.url, document: THEIRS, headers: {} },
+      'PostGraphile without auth': { url: open.url, document: THEIRS, headers: {}, pid: open.pid },
       'PostGraphile with JWT': {
         url: guarded.url,
         document: THEIRS,
         headers: { authorization: `Bearer ${await postGraphileToken(PEER_JWT_SECRET)}` },
+        pid: guarded.pid,
       },
     };
+    type SideName = keyof typeof sides;
     for (const [name, side] of Object.entries(sides)) await verify(side.url, side.document, ids, side.headers, name);
     const specOf = (side: (typeof sides)[keyof typeof sides], connections: number): LoadSpec => ({
       url: side.url,
@@ -119,6 +122,19 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
         await runLoad({ ...specOf(side, connections), warmupSeconds: 0, durationSeconds: SIDE_WARMUP_SECONDS });
     const ratios: PeerRatio[] = [];
     for (const connections of CONNECTIONS) {
+      // Each side's CPU per read at this concurrency, over its measured runs only (not the warm-ups).
+      const meters = Object.fromEntries(Object.entries(sides).map(([name, side]) => [name, new CostMeter(side.pid)])) as Record<
+        SideName,
+        CostMeter
+      >;
+      const timed = async (name: SideName): Promise<RawRun> => {
+        let start: CpuReading | undefined;
+        const run = await runLoad(specOf(sides[name], connections), () => {
+          start = meters[name].read();
+        });
+        meters[name].add(start, run.latencies.length);
+        return run;
+      };
       for (const peer of ['PostGraphile without auth', 'PostGraphile with JWT'] as const) {
         const load = os.loadavg();
         const ours: RawRun[] = [];
@@ -126,11 +142,11 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
         for (let round = 0; round < options.rounds; round++) {
           // The order swaps every round, so a burst of other work lands on both sides alike.
           if (round % 2 === 0) {
-            ours.push(await runLoad(specOf(sides.ours, connections)));
-            theirs.push(await runLoad(specOf(sides[peer], connections)));
+            ours.push(await timed('ours'));
+            theirs.push(await timed(peer));
           } else {
-            theirs.push(await runLoad(specOf(sides[peer], connections)));
-            ours.push(await runLoad(specOf(sides.ours, connections)));
+            theirs.push(await timed(peer));
+            ours.push(await timed('ours'));
           }
         }
         const perRound = ours.map((run, i) => combine([run]).requestsPerSecond / combine([theirs[i] ?? run]).requestsPerSecond);
@@ -152,6 +168,12 @@ export async function benchPeers(options: PeersOptions, log: Logger, say: (line:
         ratios.push(ratio);
         say(formatRatio(ratio));
       }
+      say(
+        formatReadCosts(
+          connections,
+          Object.entries(meters).map(([name, meter]) => [name, meter.perRequest()] as const),
+        ),
+      );
     }
     return ratios;
   } finally {
@@ -175,8 +197,8 @@ export function formatRatio(r: PeerRatio): string {
  */
 const CREATES = { clients: 8, rounds: 3, writesPerRound: 400, warmupWrites: 1000 } as const;
 
-/** What one side's creates cost the machine, per write: its own process's CPU and PostgreSQL's. */
-export interface CreateCosts {
+/** What one side's request cost the machine, per request: its own process's CPU and PostgreSQL's. */
+export interface CpuCosts {
   readonly serviceMicros: number | undefined;
   readonly postgresMicros: number | undefined;
 }
@@ -184,33 +206,51 @@ export interface CreateCosts {
 /** The creates ratio and each side's CPU per write (Linux only; undefined elsewhere). */
 export interface CreatesResult {
   readonly ratio: PeerRatio;
-  readonly costs: { readonly ours: CreateCosts; readonly emmett: CreateCosts };
+  readonly costs: { readonly ours: CpuCosts; readonly emmett: CpuCosts };
 }
 
-/** Sums CPU over a side's runs: what its process and PostgreSQL spent while it alone was writing. */
+/** CPU read at the start of a measured stretch: a side's process and PostgreSQL's. */
+interface CpuReading {
+  readonly service: number | undefined;
+  readonly postgres: ReadonlyMap<number, number> | undefined;
+}
+
+const readCpu = (pid: number | undefined): CpuReading => ({ service: processCpuMicros(pid), postgres: postgresCpuByProcess() });
+
+/** Sums CPU over a side's measured stretches: what its process and PostgreSQL spent while it alone was loaded. */
 class CostMeter {
   private service = 0;
   private postgres = 0;
-  private writes = 0;
+  private requests = 0;
   private known = true;
 
-  async measure(pid: number | undefined, writes: number, run: () => Promise<void>): Promise<void> {
-    const s0 = processCpuMicros(pid);
-    const p0 = postgresCpuMicros();
-    await run();
-    const s1 = processCpuMicros(pid);
-    const p1 = postgresCpuMicros();
-    if (s0 === undefined || p0 === undefined || s1 === undefined || p1 === undefined) this.known = false;
-    else {
-      this.service += s1 - s0;
-      this.postgres += p1 - p0;
-    }
-    this.writes += writes;
+  constructor(private readonly pid: number | undefined) {}
+
+  read(): CpuReading {
+    return readCpu(this.pid);
   }
 
-  perWrite(): CreateCosts {
-    if (!this.known || this.writes === 0) return { serviceMicros: undefined, postgresMicros: undefined };
-    return { serviceMicros: this.service / this.writes, postgresMicros: this.postgres / this.writes };
+  /** Adds what was spent since `start` (undefined: the stretch never began), for `requests` requests. */
+  add(start: CpuReading | undefined, requests: number): void {
+    const end = readCpu(this.pid);
+    if (start?.service === undefined || start.postgres === undefined || end.service === undefined || end.postgres === undefined) {
+      this.known = false;
+    } else {
+      this.service += end.service - start.service;
+      this.postgres += postgresCpuBetween(start.postgres, end.postgres);
+    }
+    this.requests += requests;
+  }
+
+  async measure(requests: number, run: () => Promise<void>): Promise<void> {
+    const start = this.read();
+    await run();
+    this.add(start, requests);
+  }
+
+  perRequest(): CpuCosts {
+    if (!this.known || this.requests === 0) return { serviceMicros: undefined, postgresMicros: undefined };
+    return { serviceMicros: this.service / this.requests, postgresMicros: this.postgres / this.requests };
   }
 }
 
@@ -248,17 +288,17 @@ export async function benchCreates(
       };
     };
     const sides = {
-      ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }), service: ours },
-      emmett: { write: writer('emmett', emmett, {}), service: emmett },
+      ours: { write: writer('ours', ours, { authorization: `Bearer ${await adminToken(ours.baseUrl, ourEnv)}` }) },
+      emmett: { write: writer('emmett', emmett, {}) },
     };
     for (const { write } of Object.values(sides)) await writeMany(CREATES.warmupWrites, clients, write);
     const runs = { ours: [] as { ms: number; latencies: number[] }[], emmett: [] as { ms: number; latencies: number[] }[] };
-    const meters = { ours: new CostMeter(), emmett: new CostMeter() };
+    const meters = { ours: new CostMeter(ours.child.pid), emmett: new CostMeter(emmett.child.pid) };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (['ours', 'emmett'] as const) : (['emmett', 'ours'] as const);
       for (const name of order) {
-        const { write, service } = sides[name];
-        await meters[name].measure(service.child.pid, CREATES.writesPerRound, async () => {
+        const { write } = sides[name];
+        await meters[name].measure(CREATES.writesPerRound, async () => {
           runs[name].push(await writeMany(CREATES.writesPerRound, clients, write));
         });
       }
@@ -278,7 +318,7 @@ export async function benchCreates(
       rounds: perRound,
       load,
     };
-    const costs = { ours: meters.ours.perWrite(), emmett: meters.emmett.perWrite() };
+    const costs = { ours: meters.ours.perRequest(), emmett: meters.emmett.perRequest() };
     say(formatRatio(ratio));
     say(formatCosts(costs));
     return { ratio, costs };
@@ -289,8 +329,18 @@ export async function benchCreates(
 
 const micros = (value: number | undefined): string => (value === undefined ? '—' : `${Math.round(value).toLocaleString('en-US')} µs`);
 
+const costsOf = (c: CpuCosts): string => `${micros(c.serviceMicros)} in its process, ${micros(c.postgresMicros)} in PostgreSQL`;
+
 /** CPU per write of both sides: the service's own process and PostgreSQL's processes while it wrote. */
 export function formatCosts(costs: CreatesResult['costs']): string {
-  const one = (c: CreateCosts): string => `${micros(c.serviceMicros)} in its process, ${micros(c.postgresMicros)} in PostgreSQL`;
-  return `[peers] CPU per create: ours ${one(costs.ours)}; Emmett ${one(costs.emmett)}`;
+  return `[peers] CPU per create: ours ${costsOf(costs.ours)}; Emmett ${costsOf(costs.emmett)}`;
+}
+
+/**
+ * CPU per single read of every side at one concurrency, over its measured runs: at 1 client a read's
+ * time is mostly waiting (the client, the service and PostgreSQL waking each other across the
+ * cores), at 32 the cores are full and CPU per read decides the rate.
+ */
+function formatReadCosts(connections: number, costs: readonly (readonly [string, CpuCosts])[]): string {
+  return `[peers] CPU per single read × ${String(connections)}: ${costs.map(([name, c]) => `${name} ${costsOf(c)}`).join('; ')}`;
 }

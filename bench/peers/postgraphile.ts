@@ -13,6 +13,8 @@ const HOME = fileURLToPath(new URL('./postgraphile/', import.meta.url));
 export interface PostGraphileSide {
   /** Its GraphQL endpoint. */
   readonly url: string;
+  /** Its process, whose CPU the bench reads. */
+  readonly pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function openPostGraphile(databaseUrl: string, jwtSecret?: string):
   if (message !== 'listening') throw new Error(`PostGraphile said ${String(message)}`);
   return {
     url: `http://127.0.0.1:${port}/graphql`,
+    pid: child.pid,
     async close() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
