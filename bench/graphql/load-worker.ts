@@ -1,7 +1,7 @@
 /**
  * Child process of runLoad: runs autocannon for one LoadSpec (an untimed warm-up, then the measured
- * run, announced as it begins) and sends back every latency (a RawRun). Latencies are taken per response because autocannon's own
- * histogram has 1 ms resolution, too coarse for single-row queries.
+ * run, announced as it begins) and sends back every latency (a RawRun). Latencies are taken per
+ * response because autocannon's own histogram has 1 ms resolution, too coarse for single-row queries.
  */
 import autocannon, { type Result } from 'autocannon';
 import { performance } from 'node:perf_hooks';
