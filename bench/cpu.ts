@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time from Linux's `/proc`, in microseconds: one process's (the service side's), and each
@@ -12,23 +12,21 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 const TICK_US = 10_000; // USER_HZ is 100 on every Linux this runs on
 
+/** Whether this kernel keeps schedstat (otherwise every reading is ticks, so two readings never mix the two). */
+const SCHEDSTAT = existsSync('/proc/self/schedstat');
+
 /** CPU time of one process, its threads summed (Node's GC and libuv threads work too), or undefined when /proc cannot tell. */
 export function processCpuMicros(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
+  if (!SCHEDSTAT) return tickMicros(pid);
   let threads: string[];
   try {
     threads = readdirSync(`/proc/${String(pid)}/task`);
   } catch {
     return undefined;
   }
-  let total = 0;
-  for (const thread of threads) {
-    const micros = schedstatMicros(`/proc/${String(pid)}/task/${thread}/schedstat`);
-    // A kernel without schedstat: the ticks of the whole process, once.
-    if (micros === undefined) return tickMicros(pid);
-    total += micros;
-  }
-  return total;
+  // A thread that ended since the directory was read counts nothing.
+  return threads.reduce((total, thread) => total + (schedstatMicros(`/proc/${String(pid)}/task/${thread}/schedstat`) ?? 0), 0);
 }
 
 /** CPU time of every process named `postgres`, by pid, or undefined when /proc cannot tell. */
@@ -43,7 +41,7 @@ export function postgresCpuByProcess(): ReadonlyMap<number, number> | undefined 
   for (const pid of pids) {
     if (statFields(Number(pid))?.[0] !== 'postgres') continue;
     // PostgreSQL's processes have one thread each.
-    const micros = schedstatMicros(`/proc/${pid}/schedstat`) ?? tickMicros(Number(pid));
+    const micros = SCHEDSTAT ? schedstatMicros(`/proc/${pid}/schedstat`) : tickMicros(Number(pid));
     if (micros !== undefined) cpu.set(Number(pid), micros);
   }
   return cpu;
