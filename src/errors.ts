@@ -94,6 +94,13 @@ export const ERROR_REGISTRY = {
     'The route exists but not for this method (GET and DELETE of `/api/mcp`: the MCP server is stateless, POST each message).',
     'rest',
   ),
+  HEADERS_TOO_LARGE: entry(
+    'VALIDATION',
+    431,
+    'The request line and headers (a long URL counts) are larger than the server accepts; the connection is closed after the answer.',
+    'rest',
+  ),
+  REQUEST_TIMEOUT: entry('VALIDATION', 408, 'The request was not received in time; the connection is closed after the answer.', 'rest'),
   UNSUPPORTED_MEDIA_TYPE: entry(
     'VALIDATION',
     415,
@@ -110,6 +117,12 @@ export const ERROR_REGISTRY = {
     'VALIDATION',
     400,
     "An `X-Min-Position` header or a subscription's `after` names a position beyond the newest event: send one the service returned.",
+  ),
+  SELF_APPROVAL: entry(
+    'FORBIDDEN',
+    403,
+    "An approver approves a request they made themselves: another approver must (separation of duties), unless the template's team " +
+      'allows self-approval (`allowSelfApproval`).',
   ),
   INVALID_REFERENCE: entry(
     'UNPROCESSABLE',

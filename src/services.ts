@@ -276,6 +276,7 @@ export async function openServices(config: Config, log: Logger, options: OpenOpt
       // Webhooks and notifications share the delivery settings and the private-address guard.
       const delivery = {
         pool,
+        db,
         store,
         codec,
         log,

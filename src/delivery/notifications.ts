@@ -3,6 +3,7 @@ import { loadAggregate } from '../commands/handler.js';
 import { integrationAggregate } from '../commands/integration.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import type { Db } from '../storage/kysely.js';
 import { actorUserId } from '../projections/metadata.js';
 import { sendToIncomingWebhook, sendToSlack, type ChatDeps, type ChatMessage, type SlackSettings } from './chat.js';
 import { startCursorLoop, type CursorLoopDeps, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
@@ -21,6 +22,8 @@ import { sendError } from './webhooks.js';
 /** What the notifiers need: the cursor loop's settings, and how to reach chat services. */
 export interface NotificationDeps extends CursorLoopDeps {
   readonly codec: EventCodec;
+  /** The read side, for the read rule recipients are held to. */
+  readonly db: Db;
   /** The fetch behind the private-address guard (with the operator's allowed ranges). */
   readonly fetch: GuardedFetch;
   /** The web UI's address, for links to the resource. */
@@ -111,7 +114,7 @@ export function startNotifications(deps: NotificationDeps): RunningDelivery {
     async send(integration, recorded) {
       const { decoded, notice } = decode(recorded);
       if (!notice) return null;
-      const context = await contextOf(pool, notice, actorUserId(decoded.metadata));
+      const context = await contextOf(pool, deps.db, notice, actorUserId(decoded.metadata));
       if (!context) return null; // the resource is gone from the read side: nobody to tell about it
       if (context.recipients.length === MAX_RECIPIENTS)
         log.warn({ resourceId: notice.resourceId, rule: notice.rule }, `notification limited to its first ${MAX_RECIPIENTS} recipients`);

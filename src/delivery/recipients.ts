@@ -3,6 +3,8 @@ import { resourcesProjection } from '../projections/resources.js';
 import { teamsProjection } from '../projections/teams.js';
 import { templatesProjection } from '../projections/templates.js';
 import { usersProjection } from '../projections/users.js';
+import { mayReadEntity } from '../read/entity-access.js';
+import type { Db } from '../storage/kysely.js';
 import type { SqlPool } from '../storage/pool.js';
 import type { Notice } from './notice.js';
 
@@ -12,7 +14,7 @@ import type { Notice } from './notice.js';
  *   `resource:admin`); a template no team owns → holders of `resource:write`, as approvals go;
  * - approved / rejected → the requester (the resource's creator);
  * - a run failed → the members and leads of the team that owns the resource, else its creator.
- * Only people (not service accounts), active, and at most MAX_RECIPIENTS of them.
+ * Only people (not service accounts), active, who may read the resource, and at most MAX_RECIPIENTS of them.
  */
 
 /** Someone to tell: chat clients find them by e-mail. */
@@ -61,23 +63,43 @@ const grantsHolding = (wanted: Permission): string[] =>
 const PERSON = `u.id::text AS id, coalesce(nullif(u.display_name, ''), u.identifier) AS name, u.email`;
 const ACTIVE_PEOPLE = `u.kind = 'human' AND NOT u.deactivated`;
 
-async function people(pool: SqlPool, where: string, params: readonly unknown[]): Promise<Person[]> {
-  const { rows } = await pool.query<Person>(
-    `SELECT ${PERSON} FROM users u WHERE ${ACTIVE_PEOPLE} AND (${where}) ORDER BY lower(u.identifier) LIMIT ${MAX_RECIPIENTS}`,
+/** A person with what their roles and grants give, to hold them to the read rule. */
+interface Candidate extends Person {
+  readonly roles: readonly string[];
+  readonly grants: readonly string[];
+}
+
+async function people(pool: SqlPool, where: string, params: readonly unknown[]): Promise<Candidate[]> {
+  const { rows } = await pool.query<Candidate>(
+    `SELECT ${PERSON}, u.roles, u.grants FROM users u WHERE ${ACTIVE_PEOPLE} AND (${where})
+      ORDER BY lower(u.identifier) LIMIT ${MAX_RECIPIENTS}`,
     params,
   );
   return rows;
 }
 
-const holders = (pool: SqlPool, wanted: Permission): Promise<Person[]> =>
+/**
+ * The candidates who may read the resource (the per-entity rule every path that shows an entity
+ * keeps: src/read/entity-access.ts): nobody hears of what they could not look at.
+ */
+async function readers(db: Db, candidates: readonly Candidate[], resourceId: string): Promise<Person[]> {
+  const kept: Person[] = [];
+  for (const { roles, grants, ...person } of candidates) {
+    const reader = { userId: person.id, permissions: effectivePermissions(roles, grants) };
+    if (await mayReadEntity(db, reader, 'resource', resourceId)) kept.push(person);
+  }
+  return kept;
+}
+
+const holders = (pool: SqlPool, wanted: Permission): Promise<Candidate[]> =>
   people(pool, 'u.roles && $1::text[] OR u.grants && $2::text[]', [rolesHolding(wanted), grantsHolding(wanted)]);
 
 const ENABLED_TEAM = `SELECT 1 FROM teams t WHERE t.id = $1 AND t.deleted_at IS NULL AND t.status = 'enabled'`;
 
-const leadsOf = (pool: SqlPool, teamId: string): Promise<Person[]> =>
+const leadsOf = (pool: SqlPool, teamId: string): Promise<Candidate[]> =>
   people(pool, `EXISTS (${ENABLED_TEAM}) AND u.id IN (SELECT user_id FROM team_leads WHERE team_id = $1)`, [teamId]);
 
-const membersOf = (pool: SqlPool, teamId: string): Promise<Person[]> =>
+const membersOf = (pool: SqlPool, teamId: string): Promise<Candidate[]> =>
   people(
     pool,
     `EXISTS (${ENABLED_TEAM}) AND (u.id IN (SELECT user_id FROM team_leads WHERE team_id = $1)
@@ -86,11 +108,15 @@ const membersOf = (pool: SqlPool, teamId: string): Promise<Person[]> =>
     [teamId],
   );
 
-async function person(pool: SqlPool, id: string | null): Promise<Person | null> {
+async function person(pool: SqlPool, id: string | null): Promise<Candidate | null> {
   if (id === null) return null;
-  const { rows } = await pool.query<Person>(`SELECT ${PERSON} FROM users u WHERE u.id = $1`, [id]);
+  const { rows } = await pool.query<Candidate>(`SELECT ${PERSON}, u.roles, u.grants FROM users u WHERE u.id = $1`, [id]);
   return rows[0] ?? null;
 }
+
+/** The person without what only the read rule needed. */
+const asPerson = (candidate: Candidate | null): Person | null =>
+  candidate && { id: candidate.id, name: candidate.name, email: candidate.email };
 
 interface ResourceRow {
   readonly name: string;
@@ -103,7 +129,7 @@ interface ResourceRow {
 }
 
 /** Who hears the notice and what its message names; undefined when the resource is gone. */
-export async function contextOf(pool: SqlPool, notice: Notice, actorId: string | null): Promise<NoticeContext | undefined> {
+export async function contextOf(pool: SqlPool, db: Db, notice: Notice, actorId: string | null): Promise<NoticeContext | undefined> {
   const { rows } = await pool.query<ResourceRow>(
     `SELECT r.name, r.creator_id::text AS creator_id, r.owner_id::text AS owner_id, o.name AS owner_name,
             t.name AS template_name, t.owner_id::text AS template_owner_id, tt.name AS template_owner_name
@@ -114,14 +140,15 @@ export async function contextOf(pool: SqlPool, notice: Notice, actorId: string |
   );
   const row = rows[0];
   if (!row) return undefined;
-  const requester = await person(pool, row.creator_id);
-  const actor = notice.rule === 'approved' || notice.rule === 'rejected' ? await person(pool, actorId) : null;
+  const requesting = await person(pool, row.creator_id);
+  const requester = asPerson(requesting);
+  const actor = notice.rule === 'approved' || notice.rule === 'rejected' ? asPerson(await person(pool, actorId)) : null;
   const resource = { id: notice.resourceId, name: row.name, templateName: row.template_name };
-  const context = (recipients: readonly Person[], audience: string): NoticeContext => ({
+  const context = async (candidates: readonly Candidate[], audience: string): Promise<NoticeContext> => ({
     resource,
     requester,
     actor,
-    recipients,
+    recipients: await readers(db, candidates, notice.resourceId),
     audience,
   });
   switch (notice.rule) {
@@ -133,13 +160,13 @@ export async function contextOf(pool: SqlPool, notice: Notice, actorId: string |
     }
     case 'approved':
     case 'rejected':
-      return context(requester ? [requester] : [], 'the requester');
+      return context(requesting ? [requesting] : [], 'the requester');
     case 'run_failed': {
       if (row.owner_id !== null) {
         const members = await membersOf(pool, row.owner_id);
         if (members.length > 0) return context(members, `team ${row.owner_name ?? row.owner_id}`);
       }
-      return context(requester ? [requester] : [], 'the requester');
+      return context(requesting ? [requesting] : [], 'the requester');
     }
   }
 }

@@ -10,11 +10,24 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** How far a receiver should let a delivery's timestamp be from its own clock (replay window). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** The signature of one delivery with one key. */
-export const signatureOf = (id: string, timestamp: number, body: string, key: string): string =>
-  createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+/** The prefix of a Standard Webhooks secret: what follows is the key's bytes in base64. */
+export const STANDARD_SECRET_PREFIX = 'whsec_';
 
-/** The three headers of a signed delivery, signed with every key given (newest first). */
+/**
+ * The HMAC key of a webhook secret: a `whsec_…` secret is the Standard Webhooks form, its key the
+ * bytes the base64 after the prefix encodes (what the `standardwebhooks` libraries take); any other
+ * secret (webhooks made before that form was read) signs with its text's bytes.
+ */
+export const signingKeyOf = (secret: string): Buffer =>
+  secret.startsWith(STANDARD_SECRET_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
+
+/** The signature of one delivery with one secret. */
+export const signatureOf = (id: string, timestamp: number, body: string, secret: string): string =>
+  createHmac('sha256', signingKeyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+
+/** The three headers of a signed delivery, signed with every secret given (newest first). */
 export function signatureHeaders(id: string, timestamp: number, body: string, keys: readonly string[]): Record<string, string> {
   return {
     'webhook-id': id,

@@ -2,8 +2,14 @@ import { PrivateAddressRefused, type GuardedFetch } from '../auth/sso/guarded-fe
 import { allEventDefinitions } from '../events/catalog.js';
 import type { EventCodec } from '../events/codec.js';
 import type { RecordedEvent } from '../events/store/port.js';
+import { executeCommand } from '../commands/handler.js';
+import { webhookAggregate } from '../commands/webhook.js';
 import { declarationOf } from '../model/catalog.js';
-import { WEBHOOK_KINDS } from '../model/webhook.js';
+import { effectivePermissions, type PermissionResource } from '../model/permissions.js';
+import type { Principal } from '../model/principal.js';
+import { missingToManage, WEBHOOK_KINDS } from '../model/webhook.js';
+import { mayReadEntity, readableRows } from '../read/entity-access.js';
+import type { Db } from '../storage/kysely.js';
 import { cloudEventOf } from './cloud-event.js';
 import { startCursorLoop, type CursorLoopDeps, type DeliveryChannel, type RunningDelivery } from './cursor-loop.js';
 import { signatureHeaders } from './signature.js';
@@ -12,12 +18,17 @@ import { signatureHeaders } from './signature.js';
  * Webhook delivery (docs/contract.md §9), one channel of the cursor loop (./cursor-loop.ts): each
  * enabled webhook is a target, given the events it asks for (event types, entity kinds, owners) as
  * signed CloudEvents, in log order, at least once. After WEBHOOK_MAX_ATTEMPTS at one event the
- * webhook is dead there until someone re-drives it: later events are never sent before it.
+ * webhook is dead there until someone re-drives it: later events are never sent before it. Each
+ * webhook acts as a user (its creator, or whoever took it over): an event of an entity that user may
+ * not read is not sent, and a webhook whose user was deactivated or may no longer manage it is
+ * paused (an event saying why) until someone who may takes it over.
  */
 
 /** What the deliverers need: the cursor loop's settings, and how to reach and sign for targets. */
 export interface WebhookDeliveryDeps extends CursorLoopDeps {
   readonly codec: EventCodec;
+  /** The read side, for the per-entity read rule of the user a webhook acts as. */
+  readonly db: Db;
   /** The fetch behind the private-address guard (with the operator's allowed ranges). */
   readonly fetch: GuardedFetch;
   /** CloudEvents `source`: the service's base URL. */
@@ -36,6 +47,33 @@ interface WebhookRow {
   readonly event_types: readonly string[];
   readonly entity_kinds: readonly string[];
   readonly owner_ids: readonly string[];
+}
+
+/** A webhook with the user its deliveries act as, as `targets` reads them. */
+interface ActingRow extends WebhookRow {
+  readonly acting_id: string | null;
+  readonly acting_name: string | null;
+  readonly roles: readonly string[] | null;
+  readonly grants: readonly string[] | null;
+  readonly deactivated: boolean | null;
+}
+
+/** A webhook being served: the user it acts as, whose rights decide what it is sent. */
+interface ActingWebhook extends WebhookRow {
+  readonly actingAs: Pick<Principal, 'userId' | 'permissions'>;
+}
+
+/**
+ * Why a webhook may not deliver as its user now (docs/contract.md §9), or undefined when it may:
+ * the user is deactivated, unknown, or no longer may manage it.
+ */
+export function pauseReason(row: ActingRow): string | undefined {
+  if (row.acting_id === null) return 'it acts as nobody (its creator is unknown): someone who may manage it must take it over';
+  if (row.roles === null || row.grants === null) return `the user it acts as (${row.acting_id}) is unknown`;
+  const who = `the user it acts as (${row.acting_name ?? row.acting_id})`;
+  if (row.deactivated === true) return `${who} was deactivated`;
+  const missing = missingToManage(effectivePermissions(row.roles, row.grants), row.entity_kinds);
+  return missing === undefined ? undefined : `${who} no longer holds ${missing}`;
 }
 
 /** A signing key rotated away keeps signing this long, so receivers can switch keys without losing a delivery. */
@@ -109,14 +147,60 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
     return row.owner_id != null && ownerIds.includes(row.owner_id);
   }
 
-  const channel: DeliveryChannel<WebhookRow> = {
+  /** Pauses a webhook whose user may no longer deliver it: an event of its own, so the audit log and the webhook say why. */
+  async function pause(webhook: WebhookRow, reason: string): Promise<void> {
+    const commands = { store, codec, newId: () => '' };
+    const context = { actorId: null, correlationId: `webhook-paused-${webhook.id}`, causationId: null, now: new Date() };
+    const changes = { pausedReason: reason };
+    await executeCommand(commands, webhookAggregate, webhook.id, { type: 'Update', data: { changes } }, context);
+    deps.log.warn({ webhookId: webhook.id, reason }, 'webhook paused: someone who may manage it must take it over');
+  }
+
+  /**
+   * Whether the user a webhook acts as may read the event's entity, as the read side shows it once
+   * it has applied the event (a deleted one: as it last stood); `later` while it has not yet.
+   */
+  async function readableBy(
+    actingAs: Pick<Principal, 'userId' | 'permissions'>,
+    kind: string,
+    id: string,
+    position: bigint,
+  ): Promise<boolean | 'later'> {
+    const table = declarationOf(kind)?.table;
+    if (table === undefined) return false;
+    if (readableRows(actingAs, kind as PermissionResource, table) !== undefined && !(await applied(table, position))) return 'later';
+    return mayReadEntity(deps.db, actingAs, kind, id);
+  }
+
+  /** Whether the projection `name` has applied the log up to `position`. */
+  async function applied(name: string, position: bigint): Promise<boolean> {
+    const { rows } = await pool.query<{ applied: string | null }>(
+      'SELECT position::text AS applied FROM projection_checkpoints WHERE name = $1',
+      [name],
+    );
+    const at = rows[0]?.applied;
+    return at != null && BigInt(at) >= position;
+  }
+
+  const channel: DeliveryChannel<ActingWebhook> = {
     name: 'webhook',
     exhausted: 'dead',
     async targets() {
-      const { rows } = await pool.query<WebhookRow>(
-        "SELECT id, revision, url, event_types, entity_kinds, owner_ids FROM webhooks WHERE deleted_at IS NULL AND status = 'enabled'",
+      const { rows } = await pool.query<ActingRow>(
+        `SELECT w.id, w.revision, w.url, w.event_types, w.entity_kinds, w.owner_ids,
+                coalesce(w.delivers_as_id, w.creator_id::text) AS acting_id,
+                coalesce(nullif(u.display_name, ''), u.identifier) AS acting_name, u.roles, u.grants, u.deactivated
+           FROM webhooks w LEFT JOIN users u ON u.id = coalesce(w.delivers_as_id::uuid, w.creator_id)
+          WHERE w.deleted_at IS NULL AND w.status = 'enabled' AND w.paused_reason IS NULL`,
       );
-      return rows;
+      const serving: ActingWebhook[] = [];
+      for (const row of rows) {
+        const reason = pauseReason(row);
+        if (reason !== undefined) await pause(row, reason);
+        else if (row.acting_id !== null && row.roles !== null && row.grants !== null)
+          serving.push({ ...row, actingAs: { userId: row.acting_id, permissions: effectivePermissions(row.roles, row.grants) } });
+      }
+      return serving;
     },
     async startPosition(webhook) {
       const [created] = await store.readStream(`webhook-${webhook.id}`);
@@ -127,7 +211,9 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
       if (!entity) return false;
       if (webhook.entity_kinds.length > 0 && !webhook.entity_kinds.includes(entity.kind)) return false;
       if (webhook.event_types.length > 0 && !webhook.event_types.includes(recorded.type)) return false;
-      return webhook.owner_ids.length === 0 || ownedByOneOf(webhook.owner_ids, entity.kind, entity.id, recorded.position);
+      const owned = webhook.owner_ids.length === 0 || (await ownedByOneOf(webhook.owner_ids, entity.kind, entity.id, recorded.position));
+      if (owned !== true) return owned;
+      return readableBy(webhook.actingAs, entity.kind, entity.id, recorded.position);
     },
     async send(webhook, recorded) {
       const keys = await signingKeys(webhook);

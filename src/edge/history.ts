@@ -55,11 +55,29 @@ export async function readableRowAsOf(
   point: AsOf,
 ): Promise<RowAsOf> {
   if (!(await mayReadNow(services, principal, entity, id))) throw notFound(`${labelOf(entity)} not found`);
+  if ('position' in point) await ensureNotAhead(services, point.position);
   const folded = await rowAsOf(services, entity, id, point);
   if (!folded) {
     throw new AppError('NOT_FOUND', `${labelOf(entity)} ${id} did not exist ${describe(point)}`, { details: { notThen: describe(point) } });
   }
   return folded;
+}
+
+/**
+ * A position beyond the log's head names no state yet: a 400, as `X-Min-Position` is (rather than
+ * today's state, which a later event could make a different answer for the same position).
+ */
+async function ensureNotAhead(services: Services, position: bigint): Promise<void> {
+  const head = (await services.store.lastPosition()) ?? 0n;
+  if (position <= head) return;
+  throw new AppError(
+    'POSITION_AHEAD',
+    `at ${position} is beyond the newest position of the event log (${head}); send a position the service returned`,
+    {
+      errors: [{ field: 'at', message: `must not be beyond the newest position, ${head}` }],
+      details: { head: String(head) },
+    },
+  );
 }
 
 /** Whether an error says the entity exists but did not at the point asked (not that it cannot be read). */

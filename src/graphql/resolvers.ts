@@ -5,7 +5,7 @@ import { allows } from '../model/permissions.js';
 import { serviceAccountToken } from '../auth/sign-in.js';
 import { applyFilters, applyPage, pageOrder, parseListQuery, type ListQuery } from '../read/list-query.js';
 import { ensureWholePositions } from '../read/list-specs/audit-log.js';
-import { auditLogScope, auditLogVisibility } from '../read/audit-log.js';
+import { auditLogScope } from '../read/audit-log.js';
 import { liveById } from '../read/live-by-id.js';
 import { listLoginOptions } from '../read/auth-providers.js';
 import { AppError } from '../errors.js';
@@ -104,7 +104,7 @@ function scoped(load: LoadContext, root: RootEntity, query: AnySelect): AnySelec
     const rows = readable ? query.where(readable) : query;
     return root.scope === 'awaitingDecision' ? rows.where(awaitingDecisionOf(load.principal, root.listSpec.table)) : rows;
   }
-  const scope = auditLogScope(auditLogVisibility(load.principal.permissions));
+  const scope = auditLogScope(load.principal);
   return scope ? query.where(scope) : query;
 }
 

@@ -4,11 +4,10 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
 import type { Principal } from '../model/principal.js';
 import { auditLogVisibility } from '../read/audit-log.js';
-import { callerLevel } from '../edge/entity-authority.js';
 import { readAtChange } from '../edge/standby-reads.js';
 import { declarationOf } from '../model/catalog.js';
-import { kindLevel, levelIncludes, PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/permissions.js';
-import { readableRows } from '../read/entity-access.js';
+import { PRIVATE_WHEN_OWNED, type PermissionResource } from '../model/permissions.js';
+import { mayReadEntity, readableRows } from '../read/entity-access.js';
 import type { Change, ChangeListener } from '../read/change-feed.js';
 import type { RunLogChunk } from '../read/run-logs.js';
 import type { Services } from '../services.js';
@@ -142,8 +141,9 @@ function acceptor(
 
 /**
  * Owned secrets and integrations are their team's (docs/contract.md §6): a change of one reaches a
- * subscriber only if they may read that entity now, checked against the read side as the change is
- * passed on (in order). Other kinds, and callers with the kind's write, pass without a query.
+ * subscriber only if they may read that entity (src/read/entity-access.ts `mayReadEntity`), as its
+ * row stands once the read side has applied the change: a deleted one by who could read it when it
+ * existed. Other kinds, and callers with the kind's write, pass without a query.
  */
 function readableChanges(services: Services, source: ChangeListener, caller: () => Principal): LiveSource<Change> {
   const mayRead = async (change: Change): Promise<boolean> => {
@@ -153,9 +153,9 @@ function readableChanges(services: Services, source: ChangeListener, caller: () 
     const table = declarationOf(resource)?.table;
     if (table === undefined || readableRows(principal, resource, table) === undefined) return true;
     const entityId = change.entityId;
-    const level = await readAtChange(services, change.position, () => callerLevel(services, principal, { resource, table }, entityId));
-    // Gone since (deleted): as visible as the kind's read makes what no team owns.
-    return level === undefined ? kindLevel(principal.permissions, resource) !== null : levelIncludes(level, 'read');
+    // The live feed reads the log itself: the entity's row may not show this change yet (or exist).
+    await services.waitFor([table], change.position);
+    return readAtChange(services, change.position, () => mayReadEntity(services.db, principal, resource, entityId));
   };
   return {
     async next() {

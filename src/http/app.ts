@@ -37,6 +37,7 @@ import { searchRoutes } from './routes/search.js';
 import { favoriteRoutes } from './routes/favorites.js';
 import { treeRoutes } from './routes/trees.js';
 import { webUi } from './web-ui.js';
+import { clientErrorHandler } from './client-errors.js';
 import { requestLoggerFactory } from './request-logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -58,15 +59,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy:
       services.config.TRUSTED_PROXIES !== undefined && services.config.TRUSTED_PROXIES.length > 0 ? services.config.TRUSTED_PROXIES : false,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: clientErrorHandler(logger),
   });
   // Tracing's plugin first, so it sees every route and hook registered after it.
   const tracing = activeTracing();
   if (tracing) await app.register(tracing.fastifyPlugin);
-  // Callback hooks on every request (here and below): an async one costs a promise and a turn each.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('X-Request-Id', request.id);
-    done(null, payload);
-  });
   registerSecurityHeaders(app, services.config.BASE_URL);
   registerInputGate(app);
   // A recalled writer's request that failed before its write ran (a body that does not parse, say)
@@ -117,7 +114,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       searchRoutes(api, services);
       favoriteRoutes(api, services);
       treeRoutes(api, services);
-      mcpRoutes(api);
+      mcpRoutes(api, services.config.BASE_URL);
       done();
     },
     { prefix: '/api' },

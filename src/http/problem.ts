@@ -16,7 +16,12 @@ const TITLE: Record<ErrorCategory, string> = {
   INTERNAL: 'Internal error',
   UNAVAILABLE: 'Service unavailable',
 };
-const STATUS_TITLE: Readonly<Record<number, string>> = { 413: 'Payload too large', 415: 'Unsupported media type' };
+const STATUS_TITLE: Readonly<Record<number, string>> = {
+  408: 'Request timeout',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  431: 'Request header fields too large',
+};
 
 /** The RFC 9457 members of a problem, and ours (`code`, `errors`, `requestId`). */
 interface ProblemMembers {

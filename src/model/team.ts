@@ -63,5 +63,13 @@ export const teamEntity = {
       default: [],
       filter: true,
     },
+    allowSelfApproval: {
+      kind: 'boolean',
+      description:
+        "Whether an approver may approve a request they made themselves, for this team's templates (docs/contract.md §6, " +
+        'separation of duties). Off by default; only holders of `team:write` change it, and a self-approval says so in its event.',
+      default: false,
+      addedIn: 2,
+    },
   },
 } as const satisfies EntityDeclaration;

@@ -1,23 +1,25 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { allows, ENTITY_RESOURCES, type Permission } from '../model/permissions.js';
+import type { Expression, SqlBool } from 'kysely';
+import { allows, type Permission } from '../model/permissions.js';
+import type { Principal } from '../model/principal.js';
+import { READABLE_KINDS, readableEntries } from './entity-access.js';
 
-/** Which entries a caller may read: all of them, or those of the listed entity types. */
+/** Which entries a caller may read by kind: all of them, or those of the listed entity types. */
 export type AuditLogVisibility = { readonly all: true } | { readonly all: false; readonly entityTypes: readonly string[] };
 
 /**
- * docs/contract.md §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries of the catalog
- * kinds they may read. Users, providers, tokens and sign-ins stay with the audit_log permission.
- * REST and GraphQL both scope the log with this.
+ * docs/contract.md §7: `audit_log:read` (super) reads the whole log; anyone else reads the entries
+ * of the kinds they may read (users, providers, tokens and sign-ins stay with the audit_log
+ * permission), and of those only the entries of entities they may read (`auditLogScope`). This is
+ * the kind-level part, which needs no statement.
  */
 export function auditLogVisibility(permissions: readonly Permission[]): AuditLogVisibility {
   if (allows(permissions, 'audit_log:read')) return { all: true };
-  return { all: false, entityTypes: [...ENTITY_RESOURCES, 'team' as const].filter((kind) => allows(permissions, `${kind}:read`)) };
+  return { all: false, entityTypes: READABLE_KINDS.filter((kind) => allows(permissions, `${kind}:read`)) };
 }
 
-/** The WHERE that keeps a caller to their entries; undefined when they may read them all. */
-export function auditLogScope(visibility: AuditLogVisibility): Expression<SqlBool> | undefined {
-  if (visibility.all) return undefined;
-  // `IN ()` is a syntax error; nothing readable means no entries.
-  if (visibility.entityTypes.length === 0) return sql<SqlBool>`false`;
-  return sql<SqlBool>`${sql.ref('audit_log.entity_type')} IN (${sql.join(visibility.entityTypes)})`;
-}
+/**
+ * The WHERE that keeps a caller to the entries of entities they may read (the per-entity rule:
+ * src/read/entity-access.ts `readableEntries`); undefined when they may read them all. REST (JSON
+ * and CSV), GraphQL and the MCP server's `history` all scope the log with this.
+ */
+export const auditLogScope = (principal: Principal): Expression<SqlBool> | undefined => readableEntries(principal);

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
+import { declarationOf } from '../model/catalog.js';
 import {
+  ENTITY_RESOURCES,
   kindLevel,
   levelIncludes,
   PRIVATE_WHEN_OWNED,
@@ -42,12 +44,15 @@ function grantedSql(userId: string, alias: string, level: PermissionLevel): RawB
       OR (g.subject_type = 'team' AND g.subject_id IN (SELECT team_id FROM ${membershipOf(userId)} AS gm))))`;
 }
 
+/** What the read rule needs of a caller: who they are and what their roles and grants give. */
+export type Reader = Pick<Principal, 'userId' | 'permissions'>;
+
 /**
  * Which rows of `resource` (read as `alias`) the caller may read, or undefined when they may read
  * every row (the kind's read reaches them all). Private-when-owned kinds: the kind's read reaches
  * only rows no team owns; owners' members, grantees and holders of the kind's write see the rest.
  */
-export function readableRows(principal: Principal, resource: PermissionResource, alias: string): RawBuilder<boolean> | undefined {
+export function readableRows(principal: Reader, resource: PermissionResource, alias: string): RawBuilder<boolean> | undefined {
   const byKind = kindLevel(principal.permissions, resource);
   if (levelIncludes(byKind, 'write') || (byKind === 'read' && !PRIVATE_WHEN_OWNED.has(resource))) return undefined;
   const owner = sql.ref(`${alias}.owner_id`);
@@ -135,4 +140,55 @@ export function awaitingDecisionOf(principal: Principal, alias: string): RawBuil
   if (levelIncludes(kindLevel(principal.permissions, 'template'), 'admin')) ways.push(sql<boolean>`${owner} IS NOT NULL`);
   if (levelIncludes(kindLevel(principal.permissions, 'resource'), 'write')) ways.push(sql<boolean>`${owner} IS NULL`);
   return sql<boolean>`(${pending} AND (${sql.join(ways, sql` OR `)}))`;
+}
+
+/**
+ * The kinds whose entries, changes and deliveries a reader may see: the catalog's and teams. Every
+ * path that shows an entity or its history outside the entity's own routes (the audit log, live
+ * changes, webhooks, notifications) asks `mayReadEntity` or `readableEntries`, both derived from
+ * `readableRows`, so none can forget the per-entity rule (docs/contract.md §7).
+ */
+export const READABLE_KINDS: readonly PermissionResource[] = [...ENTITY_RESOURCES, 'team'];
+
+/** The read table of a readable kind (teams own themselves: their row is their owner's). */
+const tableOfKind = (kind: PermissionResource): string | undefined => declarationOf(kind)?.table;
+
+/**
+ * Whether the caller may read the entity `id` of `kind` as its row last stood: a deleted one by who
+ * could read it when it existed (its row keeps its owner). Needs the kind's read, like every read
+ * route; an entity the read side does not know is unreadable (wait for the read side first).
+ */
+export async function mayReadEntity(db: Db, principal: Reader, kind: string, id: string): Promise<boolean> {
+  if (!(READABLE_KINDS as readonly string[]).includes(kind)) return false;
+  const resource = kind as PermissionResource;
+  if (!levelIncludes(kindLevel(principal.permissions, resource), 'read')) return false;
+  const rule = readableRows(principal, resource, 'e');
+  const table = tableOfKind(resource);
+  if (rule === undefined || table === undefined) return true;
+  const { rows } = await sql<{
+    readable: boolean;
+  }>`SELECT EXISTS (SELECT 1 FROM ${sql.table(table)} e WHERE e.id = ${id} AND ${rule}) AS readable`.execute(db);
+  return rows[0]?.readable === true;
+}
+
+/**
+ * The same rule over the rows of `audit_log`: the entries of the kinds the caller reads, and of a
+ * private-when-owned kind only those whose entity (deleted or not) the caller may read. Undefined
+ * when every entry is readable (`audit_log:read`).
+ */
+export function readableEntries(principal: Reader): RawBuilder<boolean> | undefined {
+  if (levelIncludes(kindLevel(principal.permissions, 'audit_log'), 'read')) return undefined;
+  const kinds = READABLE_KINDS.filter((kind) => levelIncludes(kindLevel(principal.permissions, kind), 'read'));
+  const entityType = sql.ref('audit_log.entity_type');
+  const open = kinds.filter((kind) => readableRows(principal, kind, 'e') === undefined);
+  const ways: RawBuilder<boolean>[] = open.length > 0 ? [sql<boolean>`${entityType} IN (${sql.join(open)})`] : [];
+  for (const kind of kinds) {
+    const rule = open.includes(kind) ? undefined : readableRows(principal, kind, 'e');
+    const table = tableOfKind(kind);
+    if (rule === undefined || table === undefined) continue;
+    // CASE keeps the cast to the kind's own entries (other entries' ids need not be uuids) and lets the row be found by its key.
+    ways.push(sql<boolean>`(${entityType} = ${kind} AND EXISTS (SELECT 1 FROM ${sql.table(table)} e
+      WHERE e.id = CASE WHEN ${entityType} = ${kind} THEN ${sql.ref('audit_log.entity_id')}::uuid END AND ${rule}))`);
+  }
+  return ways.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(ways, sql` OR `)})`;
 }

@@ -42,6 +42,7 @@ for (const target of databaseTargets()) {
               memberIds: [],
               leadIds: [],
               groupReferences: ['group:default/' + name],
+              allowSelfApproval: false,
               status: 'enabled',
             },
           },

@@ -7,6 +7,7 @@ import type { LifecycleCommand, LifecycleEntityState } from '../../commands/life
 import { AppError, notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/codec.js';
 import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../model/lifecycle.js';
+import type { EntityDeclaration } from '../../model/entity.js';
 import { allows, type PermissionResource } from '../../model/permissions.js';
 import type { Services } from '../../services.js';
 import { parseInput } from '../../validation.js';
@@ -68,6 +69,14 @@ export async function createOwner(
   // A named owner stays as the body schema reads it (a canonical id); only the default is added.
   return named === undefined ? { ownerId: owner } : {};
 }
+
+/** The declaration's permission resource and projection (every catalog kind is a permission resource). */
+export const targetOf = <A>(entity: EntityDeclaration, aggregate: A) => ({
+  resource: entity.kind as PermissionResource,
+  projection: entity.table,
+  owned: 'ownerId' in entity.fields,
+  aggregate,
+});
 
 /** The table the entity authority reads the owner and grants from. */
 const entityTableOf = (target: { resource: PermissionResource; projection: string }) => ({

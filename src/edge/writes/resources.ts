@@ -99,28 +99,55 @@ export function resourceWrites(services: Services): WriteOperations {
    * docs/contract.md §6, approvals by the owners: a request whose template a team owns is approved
    * by those with `admin` on the template (its team's leads, grantees, `template:admin`) or holders
    * of `resource:admin`; a template no team owns keeps the kind rule (`resource:write`). The right
-   * used is kept in the event.
+   * used is kept in the event. Separation of duties: nobody approves a request they made, whatever
+   * their role, unless the team owning the template allows it (`allowSelfApproval`), and then the
+   * event says so.
    */
   async function authorizeApprover(call: WriteCall, id: string, action: LifecycleAction): Promise<{ authority: string }> {
     const principal = authorize(call.request, 'resource:read');
-    if (allows(principal.permissions, 'resource:admin')) return { authority: 'resource:admin' };
     const { state } = await loadAggregate(deps, resourceAggregate, id);
-    if (state.status !== 'active') throw notFound('resource not found');
-    const template = await relationTo(services.db, principal.userId, 'templates', state.fields.templateId);
-    const authority = template && approverRight(principal.permissions, template);
-    if (authority !== undefined) return { authority };
-    if (template?.owned) {
-      throw new AppError(
-        'FORBIDDEN',
-        `only a lead of the team that owns its template, or a holder of resource:admin, may ${action} this request`,
-        {
-          details: { missingPermission: 'resource:admin' },
-        },
-      );
+    // The command answers a request that does not exist (404) to those who may decide any.
+    if (state.status !== 'active') {
+      if (allows(principal.permissions, 'resource:admin')) return { authority: 'resource:admin' };
+      throw notFound('resource not found');
     }
-    throw new AppError('FORBIDDEN', 'missing permission resource:write', {
-      details: { missingPermission: 'resource:write', hint: `approvers ${action} requests` },
-    });
+    const template = await relationTo(services.db, principal.userId, 'templates', state.fields.templateId);
+    const authority = allows(principal.permissions, 'resource:admin')
+      ? 'resource:admin'
+      : template && approverRight(principal.permissions, template);
+    if (authority === undefined) {
+      if (template?.owned) {
+        throw new AppError(
+          'FORBIDDEN',
+          `only a lead of the team that owns its template, or a holder of resource:admin, may ${action} this request`,
+          { details: { missingPermission: 'resource:admin' } },
+        );
+      }
+      throw new AppError('FORBIDDEN', 'missing permission resource:write', {
+        details: { missingPermission: 'resource:write', hint: `approvers ${action} requests` },
+      });
+    }
+    if (action !== 'approve' || state.fields.creatorId !== principal.userId) return { authority };
+    const team = template?.ownerId ? await selfApprovingTeam(template.ownerId) : undefined;
+    if (team === undefined) {
+      const where = template?.ownerName ? `team ${template.ownerName} does not allow self-approval` : 'no team owns its template';
+      throw new AppError('SELF_APPROVAL', `you requested this resource, so another approver must approve it (${where})`, {
+        details: { hint: "a team's allowSelfApproval, set by holders of team:write, lets its approvers approve their own requests" },
+      });
+    }
+    return { authority: `${authority}; own request, self-approval allowed by team ${team}` };
+  }
+
+  /** The name of the team `teamId` when it allows its approvers to approve their own requests. */
+  async function selfApprovingTeam(teamId: string): Promise<string | undefined> {
+    const row = await services.db
+      .selectFrom('teams')
+      .select('name')
+      .where('id', '=', teamId)
+      .where('allow_self_approval', '=', true)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.name;
   }
 
   /**

@@ -5,7 +5,7 @@ import { rowsAs } from '../../storage/dynamic.js';
 import { AppError } from '../../errors.js';
 import { diffText, type FieldChange } from '../../projections/audit-history.js';
 import { applyFilters, applyPage, contentRange, listWithTotal, parseListQuery, type ListQuery } from '../../read/list-query.js';
-import { auditLogScope, auditLogVisibility } from '../../read/audit-log.js';
+import { auditLogScope } from '../../read/audit-log.js';
 import { namesThen } from '../../read/names-then.js';
 import { auditLogListSpec, ensureWholePositions, type AuditLogTable, type AuditLogTables } from '../../read/list-specs/audit-log.js';
 import type { Services } from '../../services.js';
@@ -134,7 +134,7 @@ export function auditLogRoutes(app: FastifyInstance, services: Services): void {
     const query = parseListQuery(auditLogListSpec, input, csv ? { maxPageSize: exportMax, defaultPageSize: exportMax } : limits);
     ensureWholePositions(query);
     await awaitMinPosition(request, services, PROJECTIONS);
-    const scope = auditLogScope(auditLogVisibility(principal.permissions));
+    const scope = auditLogScope(principal);
     const db = services.db.withTables<AuditLogTables & { users: { id: string; display_name: string | null; identifier: string } }>();
     // An export reads the log as it stood when it began: entries appended meanwhile do not shift its pages.
     const ceiling = csv

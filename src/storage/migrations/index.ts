@@ -20,6 +20,7 @@ import { sql as readPageFunction } from './038-read-page-function.js';
 import { sql as readableBoundFunction } from './039-readable-bound-function.js';
 import { sql as checkedAppend } from './040-checked-append.js';
 import { sql as confirmPage } from './041-confirm-page.js';
+import { sql as dutiesAndActingWebhooks } from './042-duties-and-acting-webhooks.js';
 import { sql as sourceCodes } from './011-source-codes.js';
 import { sql as sourceCodeVersions } from './012-source-code-versions.js';
 import { sql as storages } from './013-storages.js';
@@ -81,4 +82,5 @@ export const migrations: readonly Migration[] = [
   { id: '039-readable-bound-function', sql: readableBoundFunction },
   { id: '040-checked-append', sql: checkedAppend },
   { id: '041-confirm-page', sql: confirmPage },
+  { id: '042-duties-and-acting-webhooks', sql: dutiesAndActingWebhooks },
 ];
