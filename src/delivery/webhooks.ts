@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PrivateAddressRefused, type GuardedFetch } from '../auth/sso/guarded-fetch.js';
 import { allEventDefinitions } from '../events/catalog.js';
 import type { EventCodec } from '../events/codec.js';
@@ -149,7 +150,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
 
   /** Pauses a webhook whose user may no longer deliver it: an event of its own, so the audit log and the webhook say why. */
   async function pause(webhook: WebhookRow, reason: string): Promise<void> {
-    const commands = { store, codec, newId: () => '' };
+    const commands = { store, codec, newId: randomUUID };
     const context = { actorId: null, correlationId: `webhook-paused-${webhook.id}`, causationId: null, now: new Date() };
     const changes = { pausedReason: reason };
     await executeCommand(commands, webhookAggregate, webhook.id, { type: 'Update', data: { changes } }, context);

@@ -23,6 +23,7 @@ import {
 import { isIntrospectionDocument, isPublicDocument } from './operation.js';
 import { mayBeUpstreamDocument, translateUpstreamDocument } from './upstream-documents.js';
 import { registerIntrospectionCache } from './introspection-cache.js';
+import { nestsVariables } from './nested-variables.js';
 import { buildResolvers, loadUserById, type GraphContext } from './resolvers.js';
 import { buildSubscriptions } from './subscriptions.js';
 import { DateTime, JSONScalar, UUID } from './scalars.js';
@@ -254,6 +255,8 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
         graphContext.operation = { schema, document, variables, operationName: operationNameOf(graphContext.request) };
       }
       await awaitMinPosition(graphContext.request, services, PROJECTIONS);
+      // A document Mercurius is told was modified is never compiled by graphql-jit (./nested-variables.ts).
+      return nestsVariables(document) ? { document } : undefined;
     });
     // Over WebSockets Mercurius parses (the socket guard checked the text first: checkDocument above)
     // but never validates: subscriptions get the same validation and limits as queries here, before
