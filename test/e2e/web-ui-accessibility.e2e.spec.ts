@@ -58,7 +58,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
   }
 
   /** One of everything, so every show and edit page has something to show. */
-  async function fillCatalog({ asAdmin, base: origin }: ServiceRest): Promise<void> {
+  async function fillCatalog({ asAdmin, asApprover, base: origin }: ServiceRest): Promise<void> {
     const create = async (plural: string, body: Record<string, unknown>): Promise<string> =>
       (ids[plural] = (await asAdmin<{ id: string }>('POST', `/api/${plural}`, body)).id);
     // A team owns the secret below, so its pages show an owner, its permissions and a grant.
@@ -118,7 +118,7 @@ describe('accessibility of every page of the web UI (axe-core in Debian Chromium
       lifecycleState: 'active',
     });
     const resource = await create('resources', { name: 'orders-site', templateId: template, sourceCodeVersionId: version });
-    await asAdmin('POST', `/api/resources/${resource}/actions/approve`, { reason: 'fits the budget' });
+    await asApprover('POST', `/api/resources/${resource}/actions/approve`, { reason: 'fits the budget' });
     await create('auth_providers', {
       name: 'GitHub sign-in',
       type: 'github',

@@ -18,7 +18,7 @@ describe('history, favorites and my requests in the web UI', () => {
   let serviceId = '';
 
   beforeAll(async () => {
-    ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin, base }) => {
+    ui = await openWebUi(ADMIN_PASSWORD, async ({ asAdmin, asApprover, base }) => {
       // A failed sign-in, for the audit log to say in words.
       const refused = await fetch(`${base}/api/auth/service_account/token`, {
         method: 'POST',
@@ -32,7 +32,7 @@ describe('history, favorites and my requests in the web UI', () => {
       const queue = await asAdmin<{ id: string }>('POST', '/api/templates', { name: 'Queue', template: 'queue', abstract: true });
       await asAdmin('POST', '/api/resources', { name: 'orders-queue', templateId: queue.id });
       queuedId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'billing-queue', templateId: queue.id })).id;
-      await asAdmin('POST', `/api/resources/${queuedId}/actions/approve`, {});
+      await asApprover('POST', `/api/resources/${queuedId}/actions/approve`, {});
       await asAdmin('POST', `/api/resources/${queuedId}/actions/execute`, {});
       rejectedId = (await asAdmin<{ id: string }>('POST', '/api/resources', { name: 'huge-queue', templateId: queue.id })).id;
       await asAdmin('POST', `/api/resources/${rejectedId}/actions/reject`, { reason: 'too big for a queue' });

@@ -196,15 +196,19 @@ for (const target of databaseTargets()) {
         expect(await storage('execute')).toMatchObject({ state: 'provision' });
         expect(await storage('start')).toMatchObject({ status: 'in_progress' });
         expect(await storage('succeed', { outputs: { bucket: 'gql-state' } })).toMatchObject({ state: 'provisioned', status: 'done' });
-        const resource = async (action: string, input?: Json) =>
+        // Nobody approves their own request (docs/contract.md §6): an infra account approves the admin's.
+        const approver = await harness.serviceAccount('gql-approver', ['infra']);
+        const resource = async (action: string, input?: Json, token?: string) =>
           (
             await data(
               'mutation ($id: UUID!, $action: ResourceAction!, $input: JSON) { resourceAction(id: $id, action: $action, input: $input) ' +
                 '{ state status outputs } }',
               { id: ids.Resource, action, input },
+              token,
             )
           ).resourceAction as Json;
-        for (const action of ['approve', 'execute', 'start']) await resource(action);
+        await resource('approve', undefined, approver);
+        for (const action of ['execute', 'start']) await resource(action);
         expect(await resource('fail', { error: 'quota exceeded' })).toMatchObject({ status: 'error' });
         const unknown = await errorOf('mutation ($id: UUID!) { resourceAction(id: $id, action: explode) { id } }', { id: ids.Resource });
         expect(unknown.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');

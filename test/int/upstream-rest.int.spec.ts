@@ -20,13 +20,17 @@ for (const target of databaseTargets()) {
       expect(created.statusCode, created.body).toBe(201);
       return created.json<{ id: string }>().id;
     };
+    /** An infra account approves: nobody approves their own request (docs/contract.md §6). */
+    let approver: string;
     const act = async (id: string, action: string, payload: Record<string, unknown> = {}) => {
-      const answered = await h.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload });
+      const headers = action === 'approve' ? { authorization: `Bearer ${approver}` } : {};
+      const answered = await h.inject({ method: 'POST', url: `/api/resources/${id}/actions/${action}`, payload, headers });
       expect(answered.statusCode, answered.body).toBe(200);
     };
 
     beforeAll(async () => {
       h = await openHttpApp(target);
+      approver = await h.serviceAccount('upstream-approver', ['infra']);
       ids.sourceCode = await post('source_codes', {
         sourceCodeUrl: 'https://git.example.test/infra.git',
         sourceCodeProvider: 'git_public',

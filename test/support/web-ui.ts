@@ -17,6 +17,11 @@ export interface ServiceRest {
   readonly call: <T>(token: string, method: string, url: string, body?: unknown) => Promise<T>;
   /** A REST call as the bootstrap `admin`. */
   readonly asAdmin: <T>(method: string, url: string, body?: unknown) => Promise<T>;
+  /**
+   * A REST call as `approver`, an `infra` service account made on first use: nobody approves their
+   * own request (docs/contract.md §6), so the admin's requests are approved by it.
+   */
+  readonly asApprover: <T>(method: string, url: string, body?: unknown) => Promise<T>;
 }
 
 /** That service with a browser on it, and what browser tests do there. */
@@ -67,7 +72,16 @@ export async function openWebUi(adminPassword: string, prepare?: (rest: ServiceR
     };
     const asAdmin = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
       call<T>(await tokenOf('admin', adminPassword), method, url, body);
-    const rest: ServiceRest = { service, base, tokenOf, call, asAdmin };
+    let approverToken: string | undefined;
+    const asApprover = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+      if (approverToken === undefined) {
+        const password = 'approver-password-for-e2e';
+        await asAdmin('POST', '/api/users', { kind: 'service_account', identifier: 'approver', password, roles: ['infra'] });
+        approverToken = await tokenOf('approver', password);
+      }
+      return call<T>(approverToken, method, url, body);
+    };
+    const rest: ServiceRest = { service, base, tokenOf, call, asAdmin, asApprover };
     await prepare?.(rest);
     session = await openBrowser();
     const page = session.page;

@@ -1,10 +1,13 @@
 import { Stack } from '@mui/material';
 import {
   AutocompleteArrayInput,
+  BooleanInput,
+  ChipField,
   Create,
   Datagrid,
   DateField,
   Edit,
+  FunctionField,
   List,
   ReferenceArrayField,
   ReferenceArrayInput,
@@ -13,7 +16,6 @@ import {
   ShowButton,
   SimpleForm,
   SingleFieldList,
-  ChipField,
   TextArrayInput,
   TextField,
   TextInput,
@@ -62,6 +64,11 @@ function TeamInputs() {
           "(group:default/payments) or a value of a provider's groups claim. Type one and press Enter."
         }
         fullWidth
+      />
+      <BooleanInput
+        source="allowSelfApproval"
+        label="Approvers may approve their own requests"
+        helperText="Off by default (separation of duties); only holders of team:write change it, and such an approval says so."
       />
       <CommonInputs owned={false} />
     </>
@@ -121,6 +128,9 @@ export function TeamShow() {
           </Item>
           <Item label="Groups from sign-in">
             <TextField source="groupReferences" emptyText="—" />
+          </Item>
+          <Item label="Self-approval">
+            <FunctionField render={(team: { allowSelfApproval?: boolean }) => (team.allowSelfApproval ? 'allowed' : 'not allowed')} />
           </Item>
           <Item label="Status">
             <StatusField />

@@ -45,7 +45,7 @@ function WebhookInputs({ editing }: { readonly editing: boolean }) {
         helperText={
           editing
             ? 'Leave ******** to keep it. A new secret signs beside the old one for 24 hours.'
-            : 'At least 32 characters (openssl rand -hex 32): the deliveries are signed with it.'
+            : 'whsec_ and the base64 of 24–64 random bytes (whsec_$(openssl rand -base64 32)), as Standard Webhooks libraries take it.'
         }
         fullWidth
       />
@@ -119,6 +119,32 @@ interface Delivery {
   readonly lastError: string | null;
   readonly delivered: number;
   readonly lastDeliveredAt: string | null;
+}
+
+/** Why a paused webhook sends nothing, and the take-over that lets it deliver again, as the caller. */
+function PausedPanel() {
+  const record = useRecordContext<{ id: string; pausedReason?: string | null }>();
+  if (!record?.pausedReason) return null;
+  return (
+    <Alert
+      severity="warning"
+      sx={{ mt: 2 }}
+      action={
+        <ConfirmedActionButton
+          label="Take over"
+          icon={<ReplayIcon />}
+          title="Deliver this webhook as you from now on?"
+          content="It sends what you may read, starting with the event it stopped at."
+          run={async () => {
+            await api(`/api/webhooks/${encodeURIComponent(record.id)}/actions/takeOver`, { method: 'POST' });
+          }}
+          done="Taken over"
+        />
+      }
+    >
+      Paused: {record.pausedReason}
+    </Alert>
+  );
 }
 
 /** How the delivery stands, and the re-drive of a dead webhook. */
@@ -199,6 +225,7 @@ export function WebhookShow() {
             <StatusField />
           </Item>
         </Stack>
+        <PausedPanel />
         <DeliveryPanel />
         <CommonShowFooter />
       </Stack>
