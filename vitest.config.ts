@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-// Three tiers picked by file suffix (STYLE.md): unit, int (real stores), e2e (built service over HTTP).
+// Three tiers picked by file suffix (CONTRIBUTING.md, "Tests"): unit, int (real stores), e2e (built service over HTTP).
 export default defineConfig({
   resolve: {
     // graphql ships CJS (main) and ESM (module); Node, and so Mercurius, loads the CJS build, while

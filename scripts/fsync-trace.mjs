@@ -7,6 +7,7 @@
  * (`apt-get install strace`). Prints one line per phase; exits 1 if an acknowledged write made no sync.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -43,6 +44,9 @@ const child = spawn(
       LOG_LEVEL: 'warn',
     },
     stdio: 'ignore',
+    // A process group of its own: strace does not pass a SIGTERM on to the service it traces (nor exit
+    // on it while tracing), so the group is signalled, the service with it.
+    detached: true,
   },
 );
 const base = `http://127.0.0.1:${port}`;
@@ -83,7 +87,19 @@ try {
   }
   process.exitCode = failed ? 1 : 0;
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group has already gone.
+    }
+  };
+  signalGroup('SIGTERM');
+  // The service shuts down gracefully within seconds; whatever is left after 10 s is killed.
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+  signalGroup('SIGKILL');
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -56,6 +56,7 @@ for (const target of databaseTargets()) {
     const as = (who: keyof typeof people | null) => (who === null ? {} : { headers: { authorization: `Bearer ${people[who].token}` } });
     const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who: keyof typeof people | null = null, payload?: Json) =>
       h.inject({ method, url, ...(payload === undefined ? {} : { payload }), ...as(who) });
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the body it expects
     const ok = <T = Json>(response: LightMyRequestResponse, status = 200): T => {
       expect(response.statusCode, response.body).toBe(status);
       return response.json<T>();

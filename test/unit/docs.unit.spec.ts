@@ -68,6 +68,20 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
+  it('names in docs/adding-a-field.md the latest migration, so "the next free number" stays true', () => {
+    const latest = readdirSync(path.join(ROOT, 'src', 'storage', 'migrations'))
+      .map((name) => /^(\d{3})-/.exec(name)?.[1])
+      .filter((number): number is string => number !== undefined)
+      .sort()
+      .at(-1);
+    const named = /\(`(\d{3})` at the time of writing/.exec(readFileSync(path.join(ROOT, 'docs', 'adding-a-field.md'), 'utf8'))?.[1];
+    expect(named).toBe(latest);
+  });
+
+  it('keeps the benchmarks page to the current figures: at most 300 lines, the journal under docs/benchmarks/', () => {
+    expect(readFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(300);
+  });
+
   it('keeps the README a newcomer’s page: at most 200 lines', () => {
     expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
   });
