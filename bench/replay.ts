@@ -6,9 +6,12 @@ import type { EventStore, StreamWrite } from '../src/events/store/port.js';
 import type { Logger } from '../src/log.js';
 import { rebuildProjection } from '../src/projections/rebuild.js';
 import { ProjectionRunner } from '../src/projections/runner.js';
-import { templatesProjection } from '../src/projections/templates.js';
 import { encode, friendlyNames, templateCreated, templateFollowUp, templateStream, type TemplateNames } from './fixtures.js';
 import { percentile, perSecond } from './stats.js';
+import { templateEntity } from '../src/model/template.js';
+import { projectionOf } from '../src/projections/declared.js';
+
+const templatesProjection = projectionOf(templateEntity);
 
 /** The store, pool and codec a replay runs against. */
 export interface ReplayDeps {

@@ -1,17 +1,7 @@
 import type { DomainEvent } from '../events/codec.js';
+import { DECLARED_ENTITIES } from '../model/catalog.js';
 import type { Aggregate } from './decider.js';
-import { catalogReferenceable, type CatalogState } from './catalog-entity.js';
-import { integrationAggregate } from './integration.js';
-import { secretAggregate } from './secret.js';
-import { sourceCodeVersionAggregate } from './source-code-version.js';
-import { sourceCodeAggregate } from './source-code.js';
-import { lifecycleReferenceable, type LifecycleEntityState } from './lifecycle-entity.js';
-import { executorAggregate } from './executor.js';
-import { resourceAggregate } from './resource.js';
-import { storageAggregate } from './storage.js';
-import { workspaceAggregate } from './workspace.js';
-import { templateAggregate } from './template.js';
-import { teamAggregate } from './team.js';
+import { aggregateOf, referenceableOf } from './declared.js';
 import { userAggregate, type UserState } from './user.js';
 
 /** Whether an entity in this state may be newly referenced. */
@@ -24,32 +14,12 @@ export interface ReferenceTarget {
   readonly referenceable: (state: unknown) => Referenceable;
 }
 
-/**
- * Every kind of entity a relation may point at. Kinds not listed here (executors until the entities
- * issue) have no entity yet, so a reference to one is always "does not exist".
- */
+/** Every kind of entity a relation may point at: a reference to any other kind is always "does not exist". */
 export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<string, ReferenceTarget>([
-  ...[
-    templateAggregate,
-    integrationAggregate,
-    secretAggregate,
-    workspaceAggregate,
-    sourceCodeAggregate,
-    sourceCodeVersionAggregate,
-    teamAggregate,
-  ].map((aggregate): [string, ReferenceTarget] => [
-    aggregate.kind,
-    {
-      aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>,
-      referenceable: (state) => catalogReferenceable(state as CatalogState<unknown>),
-    },
-  ]),
-  ...[storageAggregate, executorAggregate, resourceAggregate].map((aggregate): [string, ReferenceTarget] => [
-    aggregate.kind,
-    {
-      aggregate: aggregate as unknown as Aggregate<never, DomainEvent, unknown>,
-      referenceable: (state) => lifecycleReferenceable(state as LifecycleEntityState<unknown>),
-    },
+  // Every declared kind, by its kit (./declared.ts).
+  ...DECLARED_ENTITIES.map((entity): [string, ReferenceTarget] => [
+    entity.kind,
+    { aggregate: aggregateOf(entity), referenceable: referenceableOf(entity) },
   ]),
   // Teams list users as members and leads: a deactivated user cannot be newly listed.
   [

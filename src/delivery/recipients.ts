@@ -1,7 +1,7 @@
 import { effectivePermissions, allows, ROLES, type Permission } from '../model/permissions.js';
-import { resourcesProjection } from '../projections/resources.js';
-import { teamsProjection } from '../projections/teams.js';
-import { templatesProjection } from '../projections/templates.js';
+import { resourceEntity } from '../model/resource.js';
+import { teamEntity } from '../model/team.js';
+import { templateEntity } from '../model/template.js';
 import { usersProjection } from '../projections/users.js';
 import { mayReadEntity } from '../read/entity-access.js';
 import type { Db } from '../storage/kysely.js';
@@ -39,7 +39,7 @@ export interface NoticeContext {
 export const MAX_RECIPIENTS = 50;
 
 /** The projections whose tables the recipients are read from. */
-const SOURCES = [resourcesProjection.name, templatesProjection.name, teamsProjection.name, usersProjection.name];
+const SOURCES = [resourceEntity.table, templateEntity.table, teamEntity.table, usersProjection.name];
 
 /** Whether every table recipients are read from has applied the log up to `position` (else: ask again later). */
 export async function readSideReached(pool: SqlPool, position: bigint): Promise<boolean> {

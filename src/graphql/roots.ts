@@ -1,20 +1,13 @@
+import { DECLARED_ENTITIES } from '../model/catalog.js';
+import type { EntityDeclaration } from '../model/entity.js';
 import type { Permission } from '../model/permissions.js';
+import { resourceEntity } from '../model/resource.js';
+import { listSpecOf } from '../read/list-specs/common.js';
 import type { ListSpec } from '../read/list-query.js';
 import { auditLogListSpec } from '../read/list-specs/audit-log.js';
 import { authProviderListSpec } from '../read/list-specs/auth-providers.js';
-import { executorListSpec } from '../read/list-specs/executors.js';
-import { integrationListSpec } from '../read/list-specs/integrations.js';
-import { resourceListSpec } from '../read/list-specs/resources.js';
 import { runListSpec } from '../read/list-specs/runs.js';
-import { secretListSpec } from '../read/list-specs/secrets.js';
-import { sourceCodeVersionListSpec } from '../read/list-specs/source-code-versions.js';
-import { sourceCodeListSpec } from '../read/list-specs/source-codes.js';
-import { storageListSpec } from '../read/list-specs/storages.js';
-import { templateListSpec } from '../read/list-specs/templates.js';
 import { userListSpec } from '../read/list-specs/users.js';
-import { workspaceListSpec } from '../read/list-specs/workspaces.js';
-import { teamListSpec } from '../read/list-specs/teams.js';
-import { webhookListSpec } from '../read/list-specs/webhooks.js';
 import type { TypeName } from './model.js';
 
 /**
@@ -38,36 +31,32 @@ export interface RootEntity {
   readonly scope?: 'awaitingDecision';
 }
 
+/** A declared kind's name in GraphQL: `source_code` → `sourceCode`, `source_code_versions` → `sourceCodeVersions`. */
+const camel = (snake: string): string => snake.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+/** The root fields of a declared kind, from its declaration. */
+const declaredRoot = (entity: EntityDeclaration): RootEntity => ({
+  type: entity.name as TypeName,
+  single: camel(entity.kind),
+  plural: camel(entity.plural),
+  listSpec: listSpecOf(entity),
+  count: true,
+  noun: entity.plural.replaceAll('_', ' '),
+});
+
 /** The root fields of every entity: single, list and count queries. */
 export const ROOT_ENTITIES: readonly RootEntity[] = [
-  { type: 'Integration', single: 'integration', plural: 'integrations', listSpec: integrationListSpec, count: true, noun: 'integrations' },
-  { type: 'Storage', single: 'storage', plural: 'storages', listSpec: storageListSpec, count: true, noun: 'storages' },
-  { type: 'Secret', single: 'secret', plural: 'secrets', listSpec: secretListSpec, count: true, noun: 'secrets' },
-  { type: 'SourceCode', single: 'sourceCode', plural: 'sourceCodes', listSpec: sourceCodeListSpec, count: true, noun: 'source codes' },
-  {
-    type: 'SourceCodeVersion',
-    single: 'sourceCodeVersion',
-    plural: 'sourceCodeVersions',
-    listSpec: sourceCodeVersionListSpec,
-    count: true,
-    noun: 'source code versions',
-  },
-  { type: 'Template', single: 'template', plural: 'templates', listSpec: templateListSpec, count: true, noun: 'templates' },
-  { type: 'Executor', single: 'executor', plural: 'executors', listSpec: executorListSpec, count: true, noun: 'executors' },
-  { type: 'Resource', single: 'resource', plural: 'resources', listSpec: resourceListSpec, count: true, noun: 'resources' },
+  ...DECLARED_ENTITIES.map(declaredRoot),
   {
     type: 'Resource',
     plural: 'approvals',
-    listSpec: resourceListSpec,
+    listSpec: listSpecOf(resourceEntity),
     count: true,
     noun:
       'resource requests waiting for your approval (docs/contract.md §6: the leads of the team that owns the template, or ' +
       '`resource:admin`)',
     scope: 'awaitingDecision',
   },
-  { type: 'Workspace', single: 'workspace', plural: 'workspaces', listSpec: workspaceListSpec, count: true, noun: 'workspaces' },
-  { type: 'Team', single: 'team', plural: 'teams', listSpec: teamListSpec, count: true, noun: 'teams' },
-  { type: 'Webhook', single: 'webhook', plural: 'webhooks', listSpec: webhookListSpec, count: true, noun: 'webhooks' },
   { type: 'User', single: 'user', plural: 'users', listSpec: userListSpec, count: true, noun: 'users', permission: 'user:read' },
   {
     type: 'AuthProvider',

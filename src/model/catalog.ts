@@ -11,8 +11,12 @@ import { templateEntity } from './template.js';
 import { workspaceEntity } from './workspace.js';
 import { webhookEntity } from './webhook.js';
 
-/** Every declared entity: the nine catalog kinds, teams and webhooks. */
-export const DECLARED_ENTITIES: readonly EntityDeclaration[] = [
+/**
+ * Every declared entity: the nine catalog kinds, teams and webhooks. Every registry of the service
+ * (events, write models, projections, read tables, lists, REST routes, GraphQL types and mutations,
+ * OpenAPI, streams, referrers) is derived from this list (docs/adding-a-kind.md).
+ */
+const DECLARED = [
   templateEntity,
   integrationEntity,
   secretEntity,
@@ -24,7 +28,13 @@ export const DECLARED_ENTITIES: readonly EntityDeclaration[] = [
   resourceEntity,
   teamEntity,
   webhookEntity,
-];
+] as const;
+
+/** The kind of a declared entity (`template`, `workspace`, …, `team`, `webhook`). */
+export type DeclaredKind = (typeof DECLARED)[number]['kind'];
+
+/** The declared entities, as the registries walk them. */
+export const DECLARED_ENTITIES: readonly EntityDeclaration[] = DECLARED;
 
 const BY_KIND = new Map(DECLARED_ENTITIES.map((entity) => [entity.kind, entity]));
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/storage/kysely.js';
 import { contentRange, listPage, listWithTotal, parseListQuery, type ListInput } from '../../src/read/list-query.js';
-import { templateListSpec as spec } from '../../src/read/list-specs/templates.js';
+import { declaredListSpec } from '../../src/read/list-specs/common.js';
+import { templateEntity } from '../../src/model/template.js';
+
+const spec = declaredListSpec(templateEntity);
 import { databaseTargets, type TestDatabase } from '../support/databases.js';
 
 // Ids in ascending order, so the expected tie-break order is readable: T1 < T2 < … < DEAD.

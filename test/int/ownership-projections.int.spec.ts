@@ -5,10 +5,13 @@ import { executeCommand } from '../../src/commands/handler.js';
 import { teamAggregate } from '../../src/commands/team.js';
 import { entityGrantsProjection } from '../../src/projections/entity-grants.js';
 import { applyEvents } from '../../src/projections/runner.js';
-import { teamsProjection } from '../../src/projections/teams.js';
 import { withTransaction } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
+import { teamEntity } from '../../src/model/team.js';
+import { projectionOf } from '../../src/projections/declared.js';
+
+const teamsProjection = projectionOf(teamEntity);
 
 const context = () => ({ actorId: null, correlationId: randomUUID(), causationId: null, now: new Date('2024-01-01T00:00:00.000Z') });
 

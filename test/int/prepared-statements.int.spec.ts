@@ -8,7 +8,9 @@ import { createDb } from '../../src/storage/kysely.js';
 import { declaredReader } from '../../src/read/catalog.js';
 import { templateEntity } from '../../src/model/template.js';
 import { parseListQuery } from '../../src/read/list-query.js';
-import { templateListSpec } from '../../src/read/list-specs/templates.js';
+import { listSpecOf } from '../../src/read/list-specs/common.js';
+
+const templateListSpec = listSpecOf(templateEntity);
 
 const postgres = databaseTargets().find((target) => target.name === 'postgres');
 

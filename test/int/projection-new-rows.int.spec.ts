@@ -5,10 +5,13 @@ import { templateAggregate, type TemplateCommand } from '../../src/commands/temp
 import type { RecordedEvent } from '../../src/events/store/port.js';
 import { auditLogProjection } from '../../src/projections/audit-log.js';
 import { writingAtOnce, type Projection } from '../../src/projections/projection.js';
-import { templatesProjection } from '../../src/projections/templates.js';
 import { withTransaction, type SqlClient } from '../../src/storage/pool.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
+import { templateEntity } from '../../src/model/template.js';
+import { projectionOf } from '../../src/projections/declared.js';
+
+const templatesProjection = projectionOf(templateEntity);
 
 /*
  * A live batch reads only the rows (and audit entities) that can exist already: a row whose stream

@@ -3,12 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withTransaction, type SqlPool } from '../../src/storage/pool.js';
 import { dropAbandonedRebuilds, rebuildProjection, type RebuildDeps } from '../../src/projections/rebuild.js';
 import { applyEvents, PoisonEvent, ProjectionRunner, projectionLockKey } from '../../src/projections/runner.js';
-import { templatesProjection } from '../../src/projections/templates.js';
 import { createPositionWaiter } from '../../src/projections/waiter.js';
 import { withClientHook } from '../support/client-hook.js';
 import { databaseTargets } from '../support/databases.js';
 import { dumpTables, openSpine, type Spine, readAllCommitted } from '../support/spine.js';
 import { AWKWARD, dyingPool, rawMetadata, writeHistory } from '../support/template-history.js';
+import { templateEntity } from '../../src/model/template.js';
+import { projectionOf } from '../../src/projections/declared.js';
+
+const templatesProjection = projectionOf(templateEntity);
 
 /** How long a test's rebuild is run again while the readable bound stays short of the newest event. */
 const REBUILD_PATIENCE_MS = 30_000;

@@ -11,7 +11,10 @@ import {
   type ListQuery,
 } from '../../src/read/list-query.js';
 import { provenTotal } from '../../src/read/list-query/page.js';
-import { templateListSpec as spec } from '../../src/read/list-specs/templates.js';
+import { declaredListSpec } from '../../src/read/list-specs/common.js';
+import { templateEntity } from '../../src/model/template.js';
+
+const spec = declaredListSpec(templateEntity);
 import type { Database } from '../../src/storage/schema.js';
 
 // Compiles PostgreSQL without a connection, to look at the SQL and its parameters.

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogCommand } from '../../src/commands/catalog-entity.js';
-import { fold } from '../../src/commands/decider.js';
+import type { CatalogCommand, CatalogState } from '../../src/commands/catalog-entity.js';
+import { fold, type Aggregate } from '../../src/commands/decider.js';
+import { aggregateOf } from '../../src/commands/declared.js';
 import { secretAggregate } from '../../src/commands/secret.js';
-import { workspaceAggregate } from '../../src/commands/workspace.js';
 import type { DomainEvent } from '../../src/events/codec.js';
 import type { SecretFields } from '../../src/events/secret.js';
-import type { WorkspaceFields } from '../../src/events/workspace.js';
+import type { StoredFields } from '../../src/model/entity.js';
+import { workspaceEntity } from '../../src/model/workspace.js';
 import { deciderSpec } from '../support/decider-spec.js';
 
 const ID = '0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
@@ -107,6 +108,14 @@ describe('a secret', () => {
     });
   });
 });
+
+type WorkspaceFields = StoredFields<typeof workspaceEntity>;
+/** The write model its declaration alone gives (src/commands/declared.ts), typed for the specification. */
+const workspaceAggregate = aggregateOf(workspaceEntity) as unknown as Aggregate<
+  CatalogCommand<WorkspaceFields>,
+  DomainEvent,
+  CatalogState<WorkspaceFields>
+>;
 
 describe('a workspace', () => {
   const fields: WorkspaceFields = {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isCatalogProjection } from '../../src/projections/catalog-projection.js';
 import { allProjections } from '../../src/projections/registry.js';
 import { foldStatement, type SqlFoldSpec } from '../../src/projections/sql-fold.js';
-import { templatesProjection } from '../../src/projections/templates.js';
+import { templateEntity } from '../../src/model/template.js';
+import { projectionOf } from '../../src/projections/declared.js';
+
+const templatesProjection = projectionOf(templateEntity);
 
 const templates = (templatesProjection as { sqlFold?: SqlFoldSpec }).sqlFold as SqlFoldSpec;
 const versions = new Map([...templatesProjection.handles].map((type) => [type, 1]));

@@ -1,25 +1,19 @@
-import { executorAggregate } from '../../commands/executor.js';
 import { integrationAggregate } from '../../commands/integration.js';
-import { secretAggregate } from '../../commands/secret.js';
 import { sourceCodeAggregate } from '../../commands/source-code.js';
 import { sourceCodeVersionAggregate } from '../../commands/source-code-version.js';
-import { storageAggregate } from '../../commands/storage.js';
-import { templateAggregate } from '../../commands/template.js';
-import { workspaceAggregate } from '../../commands/workspace.js';
 import { teamAggregate } from '../../commands/team.js';
 import type { IntegrationFields } from '../../events/integration.js';
 import type { SourceCodeFields } from '../../events/source-code.js';
 import type { SourceCodeVersionFields } from '../../events/source-code-version.js';
-import { executorEntity } from '../../model/executor.js';
 import { integrationEntity } from '../../model/integration.js';
-import { secretEntity } from '../../model/secret.js';
 import { sourceCodeEntity } from '../../model/source-code.js';
 import { sourceCodeVersionEntity, sourceCodeVersionIdentifier } from '../../model/source-code-version.js';
-import { storageEntity } from '../../model/storage.js';
-import { templateEntity } from '../../model/template.js';
-import { workspaceEntity } from '../../model/workspace.js';
 import { teamEntity } from '../../model/team.js';
+import { aggregateOf } from '../../commands/declared.js';
+import { DECLARED_ENTITIES, type DeclaredKind } from '../../model/catalog.js';
+import type { EntityDeclaration } from '../../model/entity.js';
 import type { Services } from '../../services.js';
+import { resourceWrites } from './resources.js';
 import { entityInput } from '../entity-input.js';
 import { withIntegrationKinds } from '../integration-kind.js';
 import { catalogWrites, lifecycleWrites, targetOf } from './catalog.js';
@@ -90,31 +84,31 @@ function integrationWrites(services: Services): WriteOperations {
   });
 }
 
-/** The writes of the declared kinds besides resources (./resources.ts), by kind. */
-export function catalogEntityWrites(services: Services) {
-  const deps = commandDeps(services);
-  return {
-    template: catalogWrites(services, targetOf(templateEntity, templateAggregate), entityInput(templateEntity)),
-    integration: integrationWrites(services),
-    secret: catalogWrites(
-      services,
-      targetOf(secretEntity, secretAggregate),
-      withIntegrationKinds(deps, secretEntity, entityInput(secretEntity)),
-    ),
-    workspace: catalogWrites(
-      services,
-      targetOf(workspaceEntity, workspaceAggregate),
-      withIntegrationKinds(deps, workspaceEntity, entityInput(workspaceEntity)),
-    ),
-    source_code: sourceCodeWrites(services),
-    source_code_version: sourceCodeVersionWrites(services),
-    storage: lifecycleWrites(
-      services,
-      targetOf(storageEntity, storageAggregate),
-      withIntegrationKinds(deps, storageEntity, entityInput(storageEntity)),
-    ),
-    executor: lifecycleWrites(services, targetOf(executorEntity, executorAggregate), entityInput(executorEntity)),
-    team: teamWrites(services, targetOf(teamEntity, teamAggregate)),
-    webhook: webhookWrites(services),
-  } satisfies Record<string, WriteOperations>;
+/**
+ * The writes a declaration alone gives (docs/adding-a-kind.md): the kit's (catalog or lifecycle)
+ * create, update, actions and delete, the declared input with its integration-kind rules, behind the
+ * per-entity rule. A kind with writes of its own is in OWN_WRITES below.
+ */
+function declaredWrites(services: Services, entity: EntityDeclaration): WriteOperations {
+  const input = withIntegrationKinds(commandDeps(services), entity, entityInput(entity));
+  // The aggregate is the kind's (../../commands/declared.ts); its command type is the kit's over the declared fields.
+  const target = targetOf(entity, aggregateOf(entity) as never);
+  return entity.lifecycle ? lifecycleWrites(services, target, input as never) : catalogWrites(services, target, input as never);
+}
+
+/** The kinds whose writes add to what their declaration gives. */
+const OWN_WRITES: Readonly<Record<string, (services: Services) => WriteOperations>> = {
+  integration: integrationWrites,
+  source_code: sourceCodeWrites,
+  source_code_version: sourceCodeVersionWrites,
+  team: (services) => teamWrites(services, targetOf(teamEntity, teamAggregate)),
+  webhook: webhookWrites,
+  resource: resourceWrites,
+};
+
+/** The writes of every declared kind, by kind. */
+export function catalogEntityWrites(services: Services): Readonly<Record<DeclaredKind, WriteOperations>> {
+  return Object.fromEntries(
+    DECLARED_ENTITIES.map((entity) => [entity.kind, OWN_WRITES[entity.kind]?.(services) ?? declaredWrites(services, entity)]),
+  ) as Record<DeclaredKind, WriteOperations>;
 }

@@ -6,6 +6,7 @@ import { readableRows } from '../../read/entity-access.js';
 import { callerLevel } from '../../edge/entity-authority.js';
 import { contentRange, parseListQuery, type ListSpec } from '../../read/list-query.js';
 import { declaredReader, type catalogReader, type CatalogView } from '../../read/catalog.js';
+import { listSpecOf } from '../../read/list-specs/common.js';
 import type { EntityDeclaration } from '../../model/entity.js';
 import { notFound, validationError } from '../../errors.js';
 import { atInput, revisionInput } from '../../read/as-of.js';
@@ -36,7 +37,8 @@ export interface EntitySurface {
 }
 
 /** The read surface of a declared entity: its path, permission resource, projection and reader from the declaration. */
-export function declaredSurface(entity: EntityDeclaration, listSpec: ListSpec): EntitySurface {
+export function declaredSurface(entity: EntityDeclaration): EntitySurface {
+  const listSpec = listSpecOf(entity);
   return {
     plural: entity.plural,
     // Every catalog entity's kind is a permission resource (model/permissions.ts).

@@ -1,21 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { writesOf } from '../../edge/writes/registry.js';
 import { resourceEntity } from '../../model/resource.js';
-import { resourceListSpec } from '../../read/list-specs/resources.js';
 import type { Services } from '../../services.js';
-import { catalogRoutes, declaredSurface } from './catalog.js';
+import { declaredSurface } from './catalog.js';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition } from '../../edge/headers.js';
 import { awaitingDecisionOf } from '../../read/entity-access.js';
 import { contentRange, parseListQuery } from '../../read/list-query.js';
 
 /**
- * REST for resources (docs/contract.md §2, §6): reads from the declaration; writes are the shared
- * operations (src/edge/writes/resources.ts), where owners, approvers and runners are told apart.
+ * What resources add to their declared REST surface (docs/contract.md §2, §6; the writes are
+ * src/edge/writes/resources.ts, where owners, approvers and runners are told apart).
  */
-export function resourcesRoutes(app: FastifyInstance, services: Services): void {
-  const surface = declaredSurface(resourceEntity, resourceListSpec);
-  catalogRoutes(app, services, surface, writesOf(services).resource);
+export function approvalsRoutes(app: FastifyInstance, services: Services): void {
+  const surface = declaredSurface(resourceEntity);
+  const resourceListSpec = surface.listSpec;
 
   // docs/contract.md §6, approvals by the owners: the requests waiting for the caller's decision
   // (resources' filters, sorts and ranges apply), filtered in the statement.

@@ -2,15 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authorize } from '../../edge/authorize.js';
 import { awaitMinPosition } from '../../edge/headers.js';
-import { writesOf } from '../../edge/writes/registry.js';
 import { AppError, notFound } from '../../errors.js';
-import { sourceCodeVersionEntity } from '../../model/source-code-version.js';
 import { readableRows } from '../../read/entity-access.js';
-import { sourceCodeVersionListSpec } from '../../read/list-specs/source-code-versions.js';
 import { parentOutputs, startingVariables } from '../../read/version-variables.js';
 import type { Services } from '../../services.js';
 import { canonicalUuid, parseInput } from '../../validation.js';
-import { catalogRoutes, declaredSurface } from './catalog.js';
 
 /** Parents one variables request may name. */
 const MAX_PARENTS = 20;
@@ -33,13 +29,10 @@ const parentsQuery = z.object({
 });
 
 /**
- * REST for source code versions (docs/contract.md §2–§3): `/api/source_code_versions`. Reads from the declaration; writes are the shared
- * operations (src/edge/writes). `GET …/{id}/variables?parent_resources=` answers the version's variables as a request form starts
- * from them (src/read/version-variables.ts).
+ * What source code versions add to their declared REST surface: `GET …/{id}/variables?parent_resources=`
+ * answers the version's variables as a request form starts from them (src/read/version-variables.ts).
  */
-export function sourceCodeVersionsRoutes(app: FastifyInstance, services: Services): void {
-  catalogRoutes(app, services, declaredSurface(sourceCodeVersionEntity, sourceCodeVersionListSpec), writesOf(services).source_code_version);
-
+export function versionVariablesRoutes(app: FastifyInstance, services: Services): void {
   app.get('/source_code_versions/:id/variables', async (request) => {
     const principal = authorize(request, 'source_code_version:read');
     const { id } = parseInput(z.object({ id: canonicalUuid }), request.params, 'path');

@@ -55,6 +55,15 @@ export function declaredListSpec<T extends string>(entity: EntityDeclaration & {
   return { resource: entity.plural, table: entity.table, fields, links, search: [...search, 'description'], softDelete: true };
 }
 
+const LIST_SPECS = new Map<string, ListSpec>();
+
+/** The list of a declared kind (its `declaredListSpec`), made once per kind. */
+export function listSpecOf(entity: EntityDeclaration): ListSpec {
+  let spec = LIST_SPECS.get(entity.kind);
+  if (!spec) LIST_SPECS.set(entity.kind, (spec = declaredListSpec(entity)));
+  return spec;
+}
+
 /**
  * The list of a declared account (users, auth providers): its id, each shown field and state fact
  * with its filter and sort flags, the timestamps, `q` over the fields declared `search`; tombstoned
