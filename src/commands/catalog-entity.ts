@@ -6,9 +6,9 @@ import { immutableFields, referencesOf, repeatedIds, uniqueKeysOf, type EntityDe
 import type { Aggregate, Ref, UniqueKey } from './decider.js';
 
 /**
- * The shared shape of catalog entities that have a plain enabled/disabled status (integrations,
- * secrets, source codes and their versions, workspaces): create, update (some fields immutable),
- * enable, disable, delete — with uniqueness, references and domain checks declared per entity.
+ * The shared shape of declared kinds that have a plain enabled/disabled status (every kind without a
+ * `lifecycle`): create, update (some fields immutable), enable, disable, delete — with uniqueness,
+ * references and domain checks declared per entity.
  */
 export type EntityStatus = 'enabled' | 'disabled';
 

@@ -7,7 +7,7 @@ import { idFields, type EntityDeclaration, type IntegrationKindRule, type Stored
 
 /**
  * An entity that works through an integration needs one of the right kind (a cloud integration of
- * the same provider for storages and cloud secrets, a git one for workspaces and source codes): 422
+ * the same provider for storages and cloud secrets, a git one for repositories and source codes): 422
  * naming the field otherwise. Checking outside the command's append is safe because an
  * integration's type and provider never change; whether it exists and is enabled is the command
  * handler's check, so every relation reports those in the same words.

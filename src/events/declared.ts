@@ -4,7 +4,7 @@ import { catalogEvents, lifecycleEvents, type CatalogEventTypes, type LifecycleE
 
 /**
  * A declared kind's events, from its declaration alone (docs/adding-a-kind.md): the kit's names
- * after the entity's `name` (`WorkspaceCreated`, …), the stored fields, the write-only paths and the
+ * after the entity's `name` (`TemplateCreated`, …), the stored fields, the write-only paths and the
  * created event's versions. `events/catalog.ts` gives the codec these for every declared kind.
  */
 

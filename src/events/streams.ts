@@ -1,3 +1,5 @@
+import { DECLARED_ENTITIES, type DeclaredKind } from '../model/catalog.js';
+
 /**
  * Stream ids: `<kind>-<entity id>`. Each aggregate builds and parses its ids through its entry here,
  * never by concatenating or slicing strings at call sites.
@@ -25,18 +27,12 @@ export function streamName<const K extends string>(kind: K): StreamName<K> {
 
 /** Every aggregate's stream naming, by kind. */
 export const STREAMS = {
-  template: streamName('template'),
-  integration: streamName('integration'),
-  secret: streamName('secret'),
-  workspace: streamName('workspace'),
-  team: streamName('team'),
+  // Every declared kind's (src/model/catalog.ts).
+  ...(Object.fromEntries(DECLARED_ENTITIES.map((entity) => [entity.kind, streamName(entity.kind)])) as {
+    readonly [K in DeclaredKind]: StreamName<K>;
+  }),
   access: streamName('access'),
   favorites: streamName('favorites'),
-  source_code: streamName('source_code'),
-  source_code_version: streamName('source_code_version'),
-  storage: streamName('storage'),
-  executor: streamName('executor'),
-  resource: streamName('resource'),
   user: streamName('user'),
   session: streamName('session'),
   auth_provider: streamName('auth_provider'),

@@ -1,16 +1,6 @@
 import type { Permission } from '../model/permissions.js';
+import { DECLARED_ENTITIES, type DeclaredName } from '../model/catalog.js';
 import { columnOf, isNullable, ownFields, type EntityDeclaration } from '../model/entity.js';
-import { executorEntity } from '../model/executor.js';
-import { integrationEntity } from '../model/integration.js';
-import { resourceEntity } from '../model/resource.js';
-import { secretEntity } from '../model/secret.js';
-import { sourceCodeVersionEntity } from '../model/source-code-version.js';
-import { sourceCodeEntity } from '../model/source-code.js';
-import { storageEntity } from '../model/storage.js';
-import { templateEntity } from '../model/template.js';
-import { workspaceEntity } from '../model/workspace.js';
-import { teamEntity } from '../model/team.js';
-import { webhookEntity } from '../model/webhook.js';
 import { shownFields, type AccountDeclaration } from '../model/account.js';
 import { userEntity } from '../model/user.js';
 import { authProviderEntity } from '../model/auth-provider.js';
@@ -24,22 +14,7 @@ import { maskConfiguration } from '../projections/auth-providers.js';
  */
 
 /** Every GraphQL object type the read side offers. */
-export type TypeName =
-  | 'Integration'
-  | 'Storage'
-  | 'Secret'
-  | 'SourceCode'
-  | 'SourceCodeVersion'
-  | 'Template'
-  | 'Executor'
-  | 'Resource'
-  | 'Workspace'
-  | 'Team'
-  | 'Webhook'
-  | 'User'
-  | 'AuthProvider'
-  | 'AuditEntry'
-  | 'Run';
+export type TypeName = DeclaredName | 'User' | 'AuthProvider' | 'AuditEntry' | 'Run';
 
 /** A plain stored column. `restricted` values are shown only to callers allowed by the type's `restrictedTo`. */
 export interface ColumnField {
@@ -311,21 +286,21 @@ const resourcesCountField = (counted: string): FieldDef => ({
   compute: (row) => row.id,
 });
 
-/** Every object type, each field declared once (SDL, columns and loads derive from these). */
-export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
-  Integration: declaredType(integrationEntity),
-  Storage: declaredType(storageEntity),
-  Secret: declaredType(secretEntity),
-  SourceCode: declaredType(sourceCodeEntity, {
+/**
+ * What a declared kind's type adds to the fields its declaration gives: relations declared on the
+ * other side (a template's versions and resources, a resource's children), counts.
+ */
+const DECLARED_EXTRAS: Readonly<Partial<Record<DeclaredName, Readonly<Record<string, FieldDef>>>>> = {
+  SourceCode: {
     sourceCodeVersions: {
       kind: 'reverse',
       column: 'source_code_id',
       target: 'SourceCodeVersion',
       description: 'The versions taken from this repository.',
     },
-  }),
-  SourceCodeVersion: declaredType(sourceCodeVersionEntity, { resourcesCount: resourcesCountField('run this version') }),
-  Template: declaredType(templateEntity, {
+  },
+  SourceCodeVersion: { resourcesCount: resourcesCountField('run this version') },
+  Template: {
     children: toMany('template_parents', 'parent_id', 'template_id', 'Template', 'The templates that name it as a parent.'),
     resourcesCount: resourcesCountField('were requested from it'),
     resources: {
@@ -340,9 +315,8 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
       target: 'SourceCodeVersion',
       description: 'The code versions that implement it.',
     },
-  }),
-  Executor: declaredType(executorEntity),
-  Resource: declaredType(resourceEntity, {
+  },
+  Resource: {
     children: toMany(
       'resource_parents',
       'parent_id',
@@ -350,10 +324,17 @@ export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
       'Resource',
       'The resources that name it as a parent (destroyed before it).',
     ),
-  }),
-  Workspace: declaredType(workspaceEntity),
-  Team: declaredType(teamEntity),
-  Webhook: declaredType(webhookEntity),
+  },
+};
+
+/** Every declared kind's type (docs/adding-a-kind.md). */
+const DECLARED_TYPES = Object.fromEntries(
+  DECLARED_ENTITIES.map((entity) => [entity.name, declaredType(entity, DECLARED_EXTRAS[entity.name as DeclaredName])]),
+) as Record<DeclaredName, ObjectTypeDef>;
+
+/** Every object type, each field declared once (SDL, columns and loads derive from these). */
+export const OBJECT_TYPES: Readonly<Record<TypeName, ObjectTypeDef>> = {
+  ...DECLARED_TYPES,
   User: accountType(
     userEntity,
     { restrictedTo: 'user:read' },

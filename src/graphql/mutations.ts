@@ -1,15 +1,4 @@
 import { COMMON_WRITABLE, isNullable, type EntityDeclaration, type FieldDeclaration } from '../model/entity.js';
-import { executorEntity } from '../model/executor.js';
-import { integrationEntity } from '../model/integration.js';
-import { resourceEntity } from '../model/resource.js';
-import { secretEntity } from '../model/secret.js';
-import { sourceCodeVersionEntity } from '../model/source-code-version.js';
-import { sourceCodeEntity } from '../model/source-code.js';
-import { storageEntity } from '../model/storage.js';
-import { templateEntity } from '../model/template.js';
-import { workspaceEntity } from '../model/workspace.js';
-import { teamEntity } from '../model/team.js';
-import { WEBHOOK_ACTIONS, webhookEntity } from '../model/webhook.js';
 import { userEntity } from '../model/user.js';
 import { authProviderEntity } from '../model/auth-provider.js';
 import { isClientWritten, type AccountDeclaration } from '../model/account.js';
@@ -19,7 +8,7 @@ import type { Writes } from '../edge/writes/registry.js';
 import { USER_ACTIONS } from '../edge/writes/users.js';
 import type { WriteCall, WriteOperations } from '../edge/writes/write.js';
 import { GRAPHQL_TYPE_OF_KIND, type TypeName } from './model.js';
-import { declarationOf } from '../model/catalog.js';
+import { DECLARED_ENTITIES, declarationOf } from '../model/catalog.js';
 
 /**
  * The GraphQL mutations of every REST write (docs/contract.md §4): `create<Type>`, `update<Type>`
@@ -72,11 +61,12 @@ function declaredInputs(entity: EntityDeclaration): Pick<MutationEntity, 'create
   return { createInput: { ...create }, updateInput: update };
 }
 
-const declared = (type: TypeName, kind: MutationEntity['kind'], entity: EntityDeclaration, noun: string): MutationEntity => ({
-  type,
-  kind,
-  noun,
-  actions: entity.lifecycle ? LIFECYCLE_ACTS : CATALOG_ACTIONS,
+/** A declared kind's mutations, from its declaration. */
+const declared = (entity: EntityDeclaration): MutationEntity => ({
+  type: entity.name as TypeName,
+  kind: entity.kind as MutationEntity['kind'],
+  noun: entity.kind.replaceAll('_', ' '),
+  actions: entity.actions ?? (entity.lifecycle ? LIFECYCLE_ACTS : CATALOG_ACTIONS),
   deletable: true,
   ...declaredInputs(entity),
 });
@@ -113,17 +103,7 @@ function accountInputs(account: AccountDeclaration, added: Readonly<Record<strin
 
 /** Every kind with mutations, in schema order. */
 export const MUTATION_ENTITIES: readonly MutationEntity[] = [
-  declared('Integration', 'integration', integrationEntity, 'integration'),
-  declared('Storage', 'storage', storageEntity, 'storage'),
-  declared('Secret', 'secret', secretEntity, 'secret'),
-  declared('SourceCode', 'source_code', sourceCodeEntity, 'source code'),
-  declared('SourceCodeVersion', 'source_code_version', sourceCodeVersionEntity, 'source code version'),
-  declared('Template', 'template', templateEntity, 'template'),
-  declared('Executor', 'executor', executorEntity, 'executor'),
-  declared('Resource', 'resource', resourceEntity, 'resource'),
-  declared('Workspace', 'workspace', workspaceEntity, 'workspace'),
-  declared('Team', 'team', teamEntity, 'team'),
-  { ...declared('Webhook', 'webhook', webhookEntity, 'webhook'), actions: WEBHOOK_ACTIONS },
+  ...DECLARED_ENTITIES.map(declared),
   {
     type: 'User',
     kind: 'user',

@@ -30,8 +30,12 @@ const DECLARED = [
   webhookEntity,
 ] as const;
 
-/** The kind of a declared entity (`template`, `workspace`, …, `team`, `webhook`). */
+/** A declared entity's declaration, as its literal type. */
+export type DeclaredEntity = (typeof DECLARED)[number];
+/** The kind of a declared entity (`template`, …, `team`, `webhook`). */
 export type DeclaredKind = (typeof DECLARED)[number]['kind'];
+/** The name of a declared entity, its GraphQL type (`Template`, …, `Team`, `Webhook`). */
+export type DeclaredName = (typeof DECLARED)[number]['name'];
 
 /** The declared entities, as the registries walk them. */
 export const DECLARED_ENTITIES: readonly EntityDeclaration[] = DECLARED;

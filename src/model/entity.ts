@@ -166,6 +166,8 @@ export interface EntityDeclaration {
    */
   readonly lifecycle?: { readonly approvals: boolean; readonly outputs: boolean };
   readonly secrets?: SecretDeclaration;
+  /** The actions its writes take (`POST …/actions/{action}`, GraphQL `<Type>Action`), when not its kit's. */
+  readonly actions?: readonly string[];
 }
 
 /** `cloudResourceTypes` → `cloud_resource_types`. */

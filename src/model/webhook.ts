@@ -134,6 +134,7 @@ export const webhookEntity = {
     },
   },
   secrets: { paths: ['secret'], restoreMessage: '"********" keeps the stored secret, but none is stored: send the secret itself' },
+  actions: WEBHOOK_ACTIONS,
 } as const satisfies EntityDeclaration;
 
 /**

@@ -1,6 +1,7 @@
 import type { Referrer } from '../commands/references.js';
 import { AppError } from '../errors.js';
 import { sql } from 'kysely';
+import { DECLARED_ENTITIES } from '../model/catalog.js';
 import type { Db } from '../storage/kysely.js';
 
 /** A referrer as a client sees it in a 409: its kind, id, the field that points, and its name. */
@@ -11,19 +12,10 @@ export interface NamedReferrer {
   readonly name: string;
 }
 
-/** Where each referring kind's human name lives (more kinds arrive with the entities issue). */
-const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> = {
-  template: { table: 'templates', column: 'name' },
-  integration: { table: 'integrations', column: 'name' },
-  secret: { table: 'secrets', column: 'name' },
-  workspace: { table: 'workspaces', column: 'name' },
-  team: { table: 'teams', column: 'name' },
-  source_code: { table: 'source_codes', column: 'identifier' },
-  source_code_version: { table: 'source_code_versions', column: 'identifier' },
-  storage: { table: 'storages', column: 'name' },
-  executor: { table: 'executors', column: 'name' },
-  resource: { table: 'resources', column: 'name' },
-};
+/** Where each declared kind's human name lives: its `name`, else its `identifier` (source codes and their versions). */
+const NAME_COLUMNS: Partial<Record<string, { table: string; column: string }>> = Object.fromEntries(
+  DECLARED_ENTITIES.map((entity) => [entity.kind, { table: entity.table, column: 'name' in entity.fields ? 'name' : 'identifier' }]),
+);
 
 /**
  * The write model knows who refers to an entity by kind and id; people want names. Looks them up in

@@ -1,16 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { DeclaredEntity } from '../model/catalog.js';
 import type { EntityDeclaration, StoredValue } from '../model/entity.js';
-import type { executorEntity } from '../model/executor.js';
-import type { integrationEntity } from '../model/integration.js';
-import type { resourceEntity } from '../model/resource.js';
-import type { secretEntity } from '../model/secret.js';
-import type { sourceCodeVersionEntity } from '../model/source-code-version.js';
-import type { sourceCodeEntity } from '../model/source-code.js';
-import type { storageEntity } from '../model/storage.js';
-import type { templateEntity } from '../model/template.js';
-import type { workspaceEntity } from '../model/workspace.js';
-import type { teamEntity } from '../model/team.js';
-import type { webhookEntity } from '../model/webhook.js';
 import type { AccountDeclaration } from '../model/account.js';
 import type { userEntity } from '../model/user.js';
 import type { authProviderEntity } from '../model/auth-provider.js';
@@ -156,26 +146,18 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** Every declared kind's read table, by its name (src/model/catalog.ts). */
+type DeclaredTables = { [E in DeclaredEntity as E['table']]: DeclaredTable<E> };
+
 /** Every read table Kysely knows (the event store's own tables are the store adapter's). */
-export interface Database {
-  templates: DeclaredTable<typeof templateEntity>;
+export interface Database extends DeclaredTables {
   template_executors: LinkTable<'template_id', 'executor_id'>;
   template_parents: LinkTable<'template_id', 'parent_id'>;
-  integrations: DeclaredTable<typeof integrationEntity>;
-  secrets: DeclaredTable<typeof secretEntity>;
-  workspaces: DeclaredTable<typeof workspaceEntity>;
-  teams: DeclaredTable<typeof teamEntity>;
-  webhooks: DeclaredTable<typeof webhookEntity>;
   team_members: LinkTable<'team_id', 'user_id'>;
   team_leads: LinkTable<'team_id', 'user_id'>;
   entity_grants: EntityGrantsTable;
-  source_codes: DeclaredTable<typeof sourceCodeEntity>;
-  source_code_versions: DeclaredTable<typeof sourceCodeVersionEntity>;
-  storages: DeclaredTable<typeof storageEntity>;
-  executors: DeclaredTable<typeof executorEntity>;
   executor_integrations: LinkTable<'executor_id', 'integration_id'>;
   executor_secrets: LinkTable<'executor_id', 'secret_id'>;
-  resources: DeclaredTable<typeof resourceEntity>;
   resource_integrations: LinkTable<'resource_id', 'integration_id'>;
   resource_secrets: LinkTable<'resource_id', 'secret_id'>;
   resource_parents: LinkTable<'resource_id', 'parent_id'>;

@@ -1,18 +1,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { LIFECYCLE_ACTIONS } from '../../model/lifecycle.js';
+import { DECLARED_ENTITIES } from '../../model/catalog.js';
 import { createBodySchema, patchBodySchema, type EntityDeclaration } from '../../model/entity.js';
-import { executorEntity } from '../../model/executor.js';
-import { integrationEntity } from '../../model/integration.js';
 import { resourceEntity } from '../../model/resource.js';
-import { secretEntity } from '../../model/secret.js';
-import { sourceCodeVersionEntity } from '../../model/source-code-version.js';
-import { sourceCodeEntity } from '../../model/source-code.js';
-import { storageEntity } from '../../model/storage.js';
-import { templateEntity } from '../../model/template.js';
-import { workspaceEntity } from '../../model/workspace.js';
-import { teamEntity } from '../../model/team.js';
-import { WEBHOOK_ACTIONS, webhookEntity } from '../../model/webhook.js';
 import { decisionBody, failBody, succeedBody } from '../../edge/writes/catalog.js';
 import { header, jsonResponse, param, problems, ref, schemaOf, type Paths } from './components.js';
 import { declaredViewSchema } from './entity-schemas.js';
@@ -77,6 +68,7 @@ function declaredDoc(entity: EntityDeclaration, overrides: Partial<EntityDoc> = 
     create: withDeclaredVariants(schemaOf(createBodySchema(entity)), entity),
     patch: withDeclaredVariants(schemaOf(patchBodySchema(entity)), entity),
     ...(entity.lifecycle ? { actions: LIFECYCLE_ACTIONS, actionBody: lifecycleActionBody } : { actions: enableDisable }),
+    ...(entity.actions && { actions: entity.actions }),
     access: true,
     history: true,
     permissions: catalogPermissions(entity.kind),
@@ -85,30 +77,23 @@ function declaredDoc(entity: EntityDeclaration, overrides: Partial<EntityDoc> = 
   };
 }
 
-/** The nine catalog entities of docs/contract.md §2, each from its declaration. */
+/** What a declared kind's document says beyond its declaration. */
+const DOC_OVERRIDES: Readonly<Record<string, Partial<EntityDoc>>> = {
+  resource: {
+    create: schemaOf(createBodySchema(resourceEntity), 'Anyone with `resource:read` may request a resource and then owns it.'),
+    // Owners (the creator, even with only resource:read) may update, execute, destroy and delete.
+    permissions: {
+      read: '`resource:read`',
+      write:
+        '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or ' +
+        '`resource:admin`)',
+    },
+  },
+};
+
+/** Every declared kind's document (docs/contract.md §2), from its declaration. */
 export function catalogEntityDocs(): EntityDoc[] {
-  return [
-    declaredDoc(templateEntity),
-    declaredDoc(integrationEntity),
-    declaredDoc(secretEntity),
-    declaredDoc(workspaceEntity),
-    declaredDoc(teamEntity),
-    declaredDoc(webhookEntity, { actions: WEBHOOK_ACTIONS }),
-    declaredDoc(sourceCodeEntity),
-    declaredDoc(sourceCodeVersionEntity),
-    declaredDoc(storageEntity),
-    declaredDoc(executorEntity),
-    declaredDoc(resourceEntity, {
-      create: schemaOf(createBodySchema(resourceEntity), 'Anyone with `resource:read` may request a resource and then owns it.'),
-      // Owners (the creator, even with only resource:read) may update, execute, destroy and delete.
-      permissions: {
-        read: '`resource:read`',
-        write:
-          '`resource:write` or to be its creator (approvals need `resource:write`; start/succeed/fail a service account or ' +
-          '`resource:admin`)',
-      },
-    }),
-  ];
+  return DECLARED_ENTITIES.map((entity) => declaredDoc(entity, DOC_OVERRIDES[entity.kind]));
 }
 
 /** `GET /api/approvals`: the requests waiting for the caller's decision (docs/contract.md §6). */
