@@ -17,6 +17,7 @@ import {
   secretPathsOfAccount,
   type AccountDeclaration,
 } from '../../src/model/account.js';
+import type { FieldDeclaration } from '../../src/model/entity.js';
 import { userEntity } from '../../src/model/user.js';
 import { accountColumns, accountProjection } from '../../src/projections/account-projection.js';
 import { writingAtOnce } from '../../src/projections/projection.js';
@@ -77,8 +78,8 @@ function written(codec: typeof shipped, streamId: string, event: { type: string;
 
 /** The defaults of every field the real declaration has (fields added after this test was written included). */
 const DEFAULTS: Record<string, unknown> = Object.fromEntries(
-  Object.entries(userEntity.fields).flatMap(([name, field]) =>
-    'default' in field && field.default !== undefined ? [[name, field.default]] : [],
+  Object.entries(userEntity.fields as Readonly<Record<string, FieldDeclaration>>).flatMap(([name, field]) =>
+    field.default !== undefined ? [[name, field.default]] : [],
   ),
 );
 
