@@ -141,8 +141,8 @@ export function catalogAggregate<F extends Record<string, unknown>>(
     decide(command, state) {
       switch (command.type) {
         case 'Create': {
-          const { id, status: _status, ...fields } = command.data;
-          checkCreate(state, id, fields as unknown as F);
+          // The command's data is the fields with the id and status beside them: the checks read only the fields.
+          checkCreate(state, command.data.id, command.data);
           return [{ type: names.created, data: command.data }];
         }
         case 'Update':

@@ -19,27 +19,39 @@ import { templateAggregate } from './template.js';
  * listed in OWN_RULES; every other kind needs nothing here.
  */
 
-// The handler folds any aggregate generically; its own types stay inside its module.
-type AnyAggregate = Aggregate<never, DomainEvent, unknown>;
+/** An aggregate as the handler and the registries hold any kind's: its own types stay inside its module. */
+export type AnyAggregate = Aggregate<never, DomainEvent, unknown>;
+
+/**
+ * An aggregate, its command and state types forgotten. A cast because the decider's state is a
+ * parameter (`decide(command, state)`): no aggregate of one kind's state is one of `unknown` state.
+ */
+export const anyAggregate = <C, E extends DomainEvent, S>(aggregate: Aggregate<C, E, S>): AnyAggregate =>
+  aggregate as unknown as AnyAggregate;
 
 const OWN_RULES: ReadonlyMap<string, AnyAggregate> = new Map<string, AnyAggregate>(
-  [templateAggregate, secretAggregate, sourceCodeAggregate, sourceCodeVersionAggregate, executorAggregate, resourceAggregate].map(
-    (aggregate) => [aggregate.kind, aggregate as unknown as AnyAggregate],
-  ),
+  [
+    anyAggregate(templateAggregate),
+    anyAggregate(secretAggregate),
+    anyAggregate(sourceCodeAggregate),
+    anyAggregate(sourceCodeVersionAggregate),
+    anyAggregate(executorAggregate),
+    anyAggregate(resourceAggregate),
+  ].map((aggregate) => [aggregate.kind, aggregate]),
 );
 
 /** The aggregate a declaration alone gives. */
 function derivedAggregate(entity: EntityDeclaration): AnyAggregate {
   const rules = declaredRules<Record<string, unknown>>(entity);
-  const aggregate = entity.lifecycle
-    ? lifecycleAggregate({
-        ...rules,
-        events: lifecycleEventTypesOf(entity.name),
-        approvals: entity.lifecycle.approvals,
-        deployFields: deployFieldsOf(entity),
-      })
-    : catalogAggregate({ ...rules, events: catalogEventTypesOf(entity.name) });
-  return aggregate as unknown as AnyAggregate;
+  if (!entity.lifecycle) return anyAggregate(catalogAggregate({ ...rules, events: catalogEventTypesOf(entity.name) }));
+  return anyAggregate(
+    lifecycleAggregate({
+      ...rules,
+      events: lifecycleEventTypesOf(entity.name),
+      approvals: entity.lifecycle.approvals,
+      deployFields: deployFieldsOf(entity),
+    }),
+  );
 }
 
 const DERIVED = new Map<string, AnyAggregate>();

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../events/codec.js';
 import { DECLARED_ENTITIES } from '../model/catalog.js';
 import type { Aggregate } from './decider.js';
-import { aggregateOf, referenceableOf } from './declared.js';
+import { aggregateOf, anyAggregate, referenceableOf } from './declared.js';
 import { userAggregate, type UserState } from './user.js';
 
 /** Whether an entity in this state may be newly referenced. */
@@ -25,7 +25,7 @@ export const referenceTargets: ReadonlyMap<string, ReferenceTarget> = new Map<st
   [
     'user',
     {
-      aggregate: userAggregate as unknown as Aggregate<never, DomainEvent, unknown>,
+      aggregate: anyAggregate(userAggregate),
       referenceable: (state) => {
         const user = state as UserState;
         return user.status !== 'active' ? 'missing' : user.deactivated ? 'disabled' : 'ok';

@@ -67,7 +67,8 @@ export function lifecycleAggregate<F extends Record<string, unknown>>(
       switch (command.type) {
         case 'Create': {
           const { id, approvalFlow, lineage, ...fields } = command.data;
-          checkCreate(state, id, fields as unknown as F);
+          // The command's data is the fields with the create's facts beside them: the checks read only the fields.
+          checkCreate(state, id, command.data);
           if (lineage) checkCreateLineage((fields as { parentIds?: readonly string[] }).parentIds ?? [], lineage);
           return [{ type: names.created, data: { ...fields, id, ...initialPosition(rules(approvalFlow)) } }];
         }

@@ -1,6 +1,7 @@
 import type { GuardedFetch } from '../auth/sso/guarded-fetch.js';
 import { loadAggregate } from '../commands/handler.js';
 import { integrationAggregate } from '../commands/integration.js';
+import { integrationConfigurationSchemas } from '../model/integration.js';
 import type { DecodedEvent, EventCodec } from '../events/codec.js';
 import type { RecordedEvent } from '../events/store/port.js';
 import type { Db } from '../storage/kysely.js';
@@ -84,7 +85,8 @@ export function startNotifications(deps: NotificationDeps): RunningDelivery {
     let found: Settings | undefined;
     if (state.status === 'active') {
       const { configuration } = state.fields;
-      if (state.fields.integrationProvider === 'slack') found = { provider: 'slack', slack: configuration as unknown as SlackSettings };
+      if (state.fields.integrationProvider === 'slack')
+        found = { provider: 'slack', slack: integrationConfigurationSchemas.slack.parse(configuration) };
       if (state.fields.integrationProvider === 'incoming_webhook')
         found = { provider: 'incoming_webhook', url: String(configuration.webhookUrl) };
     }

@@ -70,7 +70,7 @@ export function createEventCodec(definitions: readonly EventDefinition[], keyrin
       const parsed = definition.schema.safeParse(decryptSecrets(data, definition.secretPaths, keyring));
       if (!parsed.success) throw new AppError('INTERNAL', `event ${recorded.eventId} (${recorded.type}) does not match its schema`);
       return {
-        event: { type: recorded.type, data: parsed.data } as unknown as E,
+        event: { type: recorded.type, data: parsed.data } as E,
         metadata: { ...metadata.data, schemaVersion: definition.version },
         eventId: recorded.eventId,
         streamId: recorded.streamId,

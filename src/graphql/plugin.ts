@@ -80,6 +80,9 @@ async function authenticate(services: Services, context: GraphContext, document:
 
 type HookContext = GraphContext & { reply: FastifyReply; operation?: Operation };
 
+/** The context Mercurius hands its hooks, as this plugin's `context` function built it (its type is Mercurius' own). */
+const hookContextOf = (context: unknown): HookContext => context as HookContext;
+
 /** The operation's name as the request gave it (POST body or GET query string), for running it again. */
 function operationNameOf(request: FastifyRequest): string | undefined {
   const source = (request.method === 'GET' ? request.query : request.body) as { operationName?: unknown } | undefined;
@@ -241,7 +244,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       return Promise.resolve();
     });
     scope.graphql.addHook('preExecution', async (schema, document, context, variables) => {
-      const graphContext = context as unknown as HookContext;
+      const graphContext = hookContextOf(context);
       noteOperation(graphContext.request, document, operationNameOf(graphContext.request));
       refuseInvalidVariables(schema, document, variables, operationNameOf(graphContext.request));
       // Mercurius passes undefined when the request has no variables, whatever its types say; a spread copes.
@@ -273,7 +276,7 @@ export async function registerGraphql(app: FastifyInstance, services: Services, 
       return Promise.resolve();
     });
     scope.graphql.addHook('onResolution', async (execution, context) => {
-      await settleRecalled(services, execution, context as unknown as HookContext);
+      await settleRecalled(services, execution, hookContextOf(context));
     });
   });
 }

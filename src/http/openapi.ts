@@ -142,7 +142,7 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
       route.config = { ...route.config, ...publicRoute };
     });
     // Static mode serves the document as is; the plugin's types only know OpenAPI 2 and 3.0 documents.
-    const staticDocument = document as unknown as OpenAPIV3.Document;
+    const staticDocument = document as OpenAPIV3.Document;
     await docs.register(fastifySwagger, { mode: 'static', specification: { document: staticDocument } });
     // Swagger UI's page has no inline script or style (its csp.json lists no hashes); its icons are data: URLs.
     // frame-ancestors 'none' (and X-Frame-Options for older browsers): the page cannot be framed.

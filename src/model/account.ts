@@ -136,6 +136,7 @@ export type AccountChanges<A extends AccountDeclaration> = Partial<Pick<AccountF
 export function accountChangesSchema<A extends AccountDeclaration>(account: A): z.ZodType<AccountChanges<A>> {
   const { shape } = createdObject(account);
   const changes = z.object(Object.fromEntries(account.updatable.map((name) => [name, shape[name] ?? z.never()]))).partial();
+  // Built from the same declaration its type is computed from; zod cannot type a shape made at run time.
   return changes as unknown as z.ZodType<AccountChanges<A>>;
 }
 

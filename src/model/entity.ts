@@ -357,6 +357,7 @@ export function createBodySchema<E extends EntityDeclaration>(entity: E): z.ZodT
 export function patchBodySchema<E extends EntityDeclaration>(entity: E): z.ZodType<Partial<WritableFields<E>>> {
   const shape: Record<string, z.ZodType> = { ...COMMON_WRITABLE };
   for (const [name, field] of Object.entries(entity.fields)) if (isWritable(field)) shape[name] = inputOf(field);
+  // Each key validates into the type WritableFields gives it (the same declaration builds both).
   return z.strictObject(shape).partial() as unknown as z.ZodType<Partial<WritableFields<E>>>;
 }
 

@@ -16,7 +16,7 @@ import type { Projection } from './projection.js';
  * by the stream revision the run last took (`revision`), so replaying events changes nothing.
  */
 
-interface Transitioned {
+interface Transitioned extends Readonly<Record<string, unknown>> {
   readonly action: LifecycleAction;
   readonly state: LifecycleState;
   readonly outputs?: Record<string, unknown>;
@@ -73,7 +73,8 @@ function runWritesOf(events: readonly DecodedEvent[]): RunWrites {
   const movesSoFar = new Map<string, number>();
   for (const decoded of events) {
     if (decoded.event.type !== resourceEventTypes.transitioned) continue;
-    const data = decoded.event.data as unknown as Transitioned;
+    // The codec validated it against the transitioned event's schema.
+    const data = decoded.event.data as Transitioned;
     const resourceId = STREAMS.resource.parse(decoded.streamId);
     const revision = Number(decoded.streamRevision);
     const at = decoded.metadata.occurredAt;

@@ -18,6 +18,7 @@ export type DynamicDb = Kysely<DynamicTables>;
 export type DynamicSelect<O = Record<string, unknown>> = SelectQueryBuilder<DynamicTables, string, O>;
 
 /** The database as statements over run-time tables see it. */
+// The same instance: only the compile-time table map differs (run-time tables are not in Database).
 export const dynamicDb = <DB>(db: Kysely<DB>): DynamicDb => db as unknown as DynamicDb;
 
 /**
@@ -33,4 +34,4 @@ export const dynamicCreator = (creator: unknown): QueryCreator<DynamicTables> =>
  * Rows a statement over run-time tables answered, given back the type the caller's select built
  * them to (Kysely typed them as `Record<string, unknown>`). The one place such rows are retyped.
  */
-export const rowsAs = <Row>(rows: readonly Record<string, unknown>[]): Row[] => rows as unknown as Row[];
+export const rowsAs = <Row>(rows: readonly Record<string, unknown>[]): Row[] => rows as Row[];

@@ -71,7 +71,7 @@ type QueryCallback = (error: Error | null | undefined, result: pg.QueryResult) =
 /** A query object for `text`, named `name` (pg's types leave the name out; pg reads it when it sends). */
 function namedQuery(name: string, text: string, values: unknown[], callback: QueryCallback): pg.Query {
   const statement = new pg.Query(text, values, callback as (error: Error | undefined, result: unknown) => void);
-  (statement as unknown as { name: string }).name = name;
+  Object.assign(statement, { name });
   return statement;
 }
 
@@ -103,5 +103,6 @@ export function prepareRepeatedStatements(client: pg.Client, namer: StatementNam
       query(namedQuery(name, text, values, (error, result) => (error ? reject(error) : resolve(result))));
     });
   };
+  // pg types `query` as a dozen overloads; the patch forwards every call shape unchanged (configs gain a name).
   client.query = patched as unknown as typeof client.query;
 }
