@@ -1,14 +1,6 @@
+import { CATALOG_ENTITIES } from './catalog-kinds.js';
 import type { EntityDeclaration } from './entity.js';
-import { executorEntity } from './executor.js';
-import { integrationEntity } from './integration.js';
-import { resourceEntity } from './resource.js';
-import { secretEntity } from './secret.js';
-import { sourceCodeVersionEntity } from './source-code-version.js';
-import { sourceCodeEntity } from './source-code.js';
-import { storageEntity } from './storage.js';
 import { teamEntity } from './team.js';
-import { templateEntity } from './template.js';
-import { workspaceEntity } from './workspace.js';
 import { webhookEntity } from './webhook.js';
 
 /**
@@ -16,19 +8,7 @@ import { webhookEntity } from './webhook.js';
  * (events, write models, projections, read tables, lists, REST routes, GraphQL types and mutations,
  * OpenAPI, streams, referrers) is derived from this list (docs/adding-a-kind.md).
  */
-const DECLARED = [
-  templateEntity,
-  integrationEntity,
-  secretEntity,
-  workspaceEntity,
-  sourceCodeEntity,
-  sourceCodeVersionEntity,
-  storageEntity,
-  executorEntity,
-  resourceEntity,
-  teamEntity,
-  webhookEntity,
-] as const;
+const DECLARED = [...CATALOG_ENTITIES, teamEntity, webhookEntity] as const;
 
 /** A declared entity's declaration, as its literal type. */
 export type DeclaredEntity = (typeof DECLARED)[number];

@@ -1,17 +1,8 @@
+import { CATALOG_KINDS, type CatalogKind } from './catalog-kinds.js';
 import { AppError } from '../errors.js';
 
-/** The nine catalog entity kinds of the seed, as permission resources. */
-export const ENTITY_RESOURCES = [
-  'executor',
-  'integration',
-  'resource',
-  'secret',
-  'source_code',
-  'source_code_version',
-  'storage',
-  'template',
-  'workspace',
-] as const;
+/** The catalog's kinds (./catalog-kinds.ts), as permission resources. */
+export const ENTITY_RESOURCES: readonly CatalogKind[] = CATALOG_KINDS;
 
 /**
  * Kinds whose owned entities are private to their owners (docs/contract.md §6): an owned secret or

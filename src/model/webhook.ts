@@ -1,22 +1,12 @@
 import { z } from 'zod';
 import { canonicalUuid } from '../validation.js';
 import type { EntityDeclaration } from './entity.js';
+import { CATALOG_KINDS, type CatalogKind } from './catalog-kinds.js';
 import { allows, type Permission, type PermissionResource } from './permissions.js';
 import { httpUrl, ownerIdField, uniqueNameField } from './inputs.js';
 
 /** The entity kinds a webhook may ask for: the catalog's and teams (their streams are `<kind>-<id>`). */
-export const WEBHOOK_KINDS = [
-  'template',
-  'integration',
-  'secret',
-  'workspace',
-  'source_code',
-  'source_code_version',
-  'storage',
-  'executor',
-  'resource',
-  'team',
-] as const;
+export const WEBHOOK_KINDS: readonly (CatalogKind | 'team')[] = [...CATALOG_KINDS, 'team'];
 
 /**
  * What can be done to a webhook besides editing: the catalog's two, sending a dead one on again, and
