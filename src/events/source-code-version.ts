@@ -1,31 +1,13 @@
 import type { z } from 'zod';
-import { createdEventVersioning, secretPathsOf, storedFieldsSchema } from '../model/entity.js';
+import { storedFieldsSchema } from '../model/entity.js';
 import { sourceCodeVersionEntity } from '../model/source-code-version.js';
-import type { EventOf } from './define.js';
-import { catalogEvents, type CatalogEventTypes } from './kits.js';
+import { catalogEventTypesOf } from './declared.js';
 
 /** The fields a SourceCodeVersion event carries, as stored (already validated at the edge): from its declaration. */
 export const sourceCodeVersionFields = storedFieldsSchema(sourceCodeVersionEntity);
 
-/** The fields a sourceCodeVersion keeps. */
+/** The fields a source code version keeps. */
 export type SourceCodeVersionFields = z.infer<typeof sourceCodeVersionFields>;
 
-/** The SourceCodeVersion event types, spelled out. */
-export const sourceCodeVersionEventTypes = {
-  created: 'SourceCodeVersionCreated',
-  updated: 'SourceCodeVersionUpdated',
-  enabled: 'SourceCodeVersionEnabled',
-  disabled: 'SourceCodeVersionDisabled',
-  deleted: 'SourceCodeVersionDeleted',
-} as const satisfies CatalogEventTypes<'SourceCodeVersion'>;
-
-/** The sourceCodeVersion event definitions: write-only paths and versions from the declaration. */
-export const sourceCodeVersionEvents = catalogEvents(
-  sourceCodeVersionEventTypes,
-  sourceCodeVersionFields,
-  secretPathsOf(sourceCodeVersionEntity),
-  createdEventVersioning(sourceCodeVersionEntity),
-);
-
-/** Every SourceCodeVersion event, typed by its literal name. */
-export type SourceCodeVersionEvent = EventOf<(typeof sourceCodeVersionEvents)[number]>;
+/** The SourceCodeVersion event types (the codec's definitions are the declaration's: ./declared.ts). */
+export const sourceCodeVersionEventTypes = catalogEventTypesOf('SourceCodeVersion');
