@@ -68,7 +68,7 @@ interface ActingWebhook extends WebhookRow {
  * Why a webhook may not deliver as its user now (docs/contract.md §9), or undefined when it may:
  * the user is deactivated, unknown, or no longer may manage it.
  */
-export function pauseReason(row: ActingRow): string | undefined {
+function pauseReason(row: ActingRow): string | undefined {
   if (row.acting_id === null) return 'it acts as nobody (its creator is unknown): someone who may manage it must take it over';
   if (row.roles === null || row.grants === null) return `the user it acts as (${row.acting_id}) is unknown`;
   const who = `the user it acts as (${row.acting_name ?? row.acting_id})`;
