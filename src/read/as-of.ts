@@ -3,8 +3,8 @@ import type { EventCodec } from '../events/codec.js';
 import type { EventStore } from '../events/store/port.js';
 import { streamName } from '../events/streams.js';
 import type { EntityDeclaration } from '../model/entity.js';
-import { isCatalogProjection, type CatalogProjection, type CatalogRow } from '../projections/catalog-projection.js';
-import { allProjections } from '../projections/registry.js';
+import type { CatalogRow } from '../projections/catalog-projection.js';
+import { projectionOf } from '../projections/declared.js';
 
 /**
  * An entity as it was (docs/contract.md §2, "History you can query"): its events folded up to a
@@ -31,17 +31,6 @@ export interface RowAsOf {
 export interface AsOfDeps {
   readonly store: EventStore;
   readonly codec: EventCodec;
-}
-
-const FOLDERS = new Map<string, CatalogProjection>(
-  allProjections.filter(isCatalogProjection).map((projection) => [projection.name, projection]),
-);
-
-/** The projection that folds an entity's row (every declared catalog entity has one). */
-function folderOf(entity: EntityDeclaration): CatalogProjection {
-  const folder = FOLDERS.get(entity.table);
-  if (!folder) throw new Error(`no catalog projection for ${entity.table}`);
-  return folder;
 }
 
 const POSITION = /^\d{1,19}$/;
@@ -71,7 +60,8 @@ export const revisionInput = z.coerce
  * then: a deleted entity has no fields to show), or never had the revision asked.
  */
 export async function rowAsOf(deps: AsOfDeps, entity: EntityDeclaration, id: string, asOf: AsOf): Promise<RowAsOf | undefined> {
-  const folder = folderOf(entity);
+  // The very projection that builds the kind's row folds it here (every declared kind has one).
+  const folder = projectionOf(entity);
   let folded: RowAsOf | undefined;
   let row: CatalogRow | undefined;
   for (const recorded of await deps.store.readStream(streamName(entity.kind).build(id))) {
@@ -91,7 +81,7 @@ export async function rowAsOf(deps: AsOfDeps, entity: EntityDeclaration, id: str
 /** Each link table of the entity → the ids the folded row held in it, in order. */
 export function linksAsOf(entity: EntityDeclaration, row: CatalogRow): Map<string, readonly string[]> {
   return new Map(
-    folderOf(entity).links.map((link) => {
+    projectionOf(entity).links.map((link) => {
       const ids = row[link.field];
       return [link.table, Array.isArray(ids) ? ids.map(String) : []];
     }),

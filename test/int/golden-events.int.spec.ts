@@ -3,8 +3,8 @@ import { createEventCodec, type DecodedEvent } from '../../src/events/codec.js';
 import { allEventDefinitions } from '../../src/events/catalog.js';
 import { createKeyring, parseSecretKey } from '../../src/events/crypto.js';
 import type { EntityDeclaration } from '../../src/model/entity.js';
-import { isCatalogProjection, type CatalogProjection, type CatalogRow } from '../../src/projections/catalog-projection.js';
-import { allProjections } from '../../src/projections/registry.js';
+import type { CatalogRow } from '../../src/projections/catalog-projection.js';
+import { projectionOf } from '../../src/projections/declared.js';
 import { asRecorded, FIXTURE_SECRET_KEY, fixtureFile, KINDS, readFixtures, type EventFixture } from '../support/event-fixtures.js';
 import { existsSync } from 'node:fs';
 
@@ -19,9 +19,6 @@ import { existsSync } from 'node:fs';
  */
 
 const codec = createEventCodec(allEventDefinitions, createKeyring({ active: parseSecretKey(FIXTURE_SECRET_KEY) }));
-const FOLDERS = new Map<string, CatalogProjection>(
-  allProjections.filter(isCatalogProjection).map((projection) => [projection.name, projection]),
-);
 
 const isCreated = (type: string): boolean => type.endsWith('Created');
 
@@ -53,8 +50,7 @@ describe('old events kept as fixtures', () => {
     });
 
     it('folds each created version into a row with every declared column, and every later type onto it', () => {
-      const folder = FOLDERS.get(entity.table);
-      if (!folder) throw new Error(`no catalog projection for ${entity.table}`);
+      const folder = projectionOf(entity);
       const created = fixtures.filter((fixture) => isCreated(fixture.type));
       const later = fixtures.filter((fixture) => !isCreated(fixture.type));
       expect(created.length).toBeGreaterThan(0);

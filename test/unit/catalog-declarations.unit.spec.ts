@@ -15,6 +15,7 @@ import {
   uniqueKeysOf,
   type EntityDeclaration,
 } from '../../src/model/entity.js';
+import { CATALOG_ENTITIES } from '../../src/model/catalog-kinds.js';
 import { executorEntity } from '../../src/model/executor.js';
 import {
   INTEGRATION_PROVIDERS,
@@ -24,10 +25,8 @@ import {
 } from '../../src/model/integration.js';
 import { resourceEntity } from '../../src/model/resource.js';
 import { secretConfigurationSchemas, secretEntity } from '../../src/model/secret.js';
-import { sourceCodeVersionEntity } from '../../src/model/source-code-version.js';
 import { sourceCodeEntity } from '../../src/model/source-code.js';
-import { storageConfigurationSchemas, storageEntity } from '../../src/model/storage.js';
-import { templateEntity } from '../../src/model/template.js';
+import { storageConfigurationSchemas } from '../../src/model/storage.js';
 import { workspaceEntity } from '../../src/model/workspace.js';
 import { allProjections } from '../../src/projections/registry.js';
 import { declaredListSpec } from '../../src/read/list-specs/common.js';
@@ -48,17 +47,7 @@ const {
   STORAGE_CONFIG,
 } = (await import(UI_FORMS)) as UiForms;
 
-const DECLARED: readonly EntityDeclaration[] = [
-  templateEntity,
-  integrationEntity,
-  secretEntity,
-  workspaceEntity,
-  sourceCodeEntity,
-  sourceCodeVersionEntity,
-  storageEntity,
-  executorEntity,
-  resourceEntity,
-];
+const DECLARED: readonly EntityDeclaration[] = CATALOG_ENTITIES;
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';

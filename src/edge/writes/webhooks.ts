@@ -1,9 +1,7 @@
-import { loadAggregate, type Loaded } from '../../commands/handler.js';
+import { loadAggregate } from '../../commands/handler.js';
 import { webhookAggregate } from '../../commands/webhook.js';
-import type { CatalogState } from '../../commands/catalog-entity.js';
 import { redrive } from '../../delivery/cursors.js';
 import { AppError, notFound } from '../../errors.js';
-import type { WebhookFields } from '../../events/webhook.js';
 import { ensureAllowed } from '../../model/permissions.js';
 import type { Principal } from '../../model/principal.js';
 import { missingToManage, WEBHOOK_ACTIONS, webhookEntity } from '../../model/webhook.js';
@@ -46,9 +44,8 @@ export function webhookWrites(services: Services): WriteOperations {
       return changes;
     },
   });
-  const load = (id: string): Promise<Loaded<CatalogState<WebhookFields>>> => loadAggregate(commandDeps(services), webhookAggregate, id);
   const administersCurrent = async (call: WriteCall, id: string): Promise<Principal | undefined> => {
-    const { state } = await load(id);
+    const { state } = await loadAggregate(commandDeps(services), webhookAggregate, id);
     return state.status === 'active' ? administersKinds(call, state.fields.entityKinds) : undefined;
   };
   return {
